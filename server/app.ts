@@ -1,0 +1,79 @@
+/**
+ * buildApp(config, database) → a ready Fastify instance with every plugin and module registered.
+ * main.ts listens with it; tests drive it with app.inject() against PGlite or a real PostgreSQL.
+ */
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Database, Db } from './db/client.ts';
+import errorsPlugin from './plugins/errors.ts';
+import i18nPlugin from './plugins/i18n.ts';
+import securityPlugin from './plugins/security.ts';
+import spaPlugin from './plugins/spa.ts';
+import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
+import { i18nRoutes } from './modules/i18n/i18n.routes.ts';
+import { referenceRoutes } from './modules/reference/reference.routes.ts';
+import { systemRoutes } from './modules/system/system.routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Db;
+    dbKind: Database['kind'];
+  }
+}
+
+export async function buildApp(config: Config, database: Database): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.decorate('config', config);
+  app.decorate('db', database.db);
+  app.decorate('dbKind', database.kind);
+
+  await app.register(fastifyCookie);
+  await app.register(i18nPlugin);
+  await app.register(errorsPlugin);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine injects its CSS variables in <style> tags.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        workerSrc: ["'self'", 'blob:'],
+        manifestSrc: ["'self'"],
+        upgradeInsecureRequests: config.secureCookies ? [] : null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (req, ctx) => {
+      const err = Object.assign(new Error('too_many_requests'), { statusCode: ctx.statusCode });
+      void req;
+      return err;
+    },
+  });
+  await app.register(securityPlugin, { secureCookies: config.secureCookies });
+
+  await app.register(systemRoutes);
+  await app.register(i18nRoutes);
+  await app.register(referenceRoutes);
+  await app.register(analyticsRoutes);
+
+  await app.register(spaPlugin, { distDir: config.distDir });
+  return app;
+}

@@ -1,0 +1,66 @@
+/**
+ * Reference data (SPEC §7): sections, countries, a country's states, a state's cities. Names come in the
+ * request's language (`name`) and in all four (`names`), so a cached answer serves a language switch.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { cityListSchema, countryListSchema, countryWithStatesSchema, idParamsSchema } from '#contract/locations.ts';
+import { sectionListSchema, type SectionSlug } from '#contract/sections.ts';
+import { API } from '#contract/routes.ts';
+import { notFound } from '../../errors.ts';
+import { findCountry, findState, listCities, listCountries, listSections, listStates } from './reference.repository.ts';
+
+const collator = new Intl.Collator('es', { sensitivity: 'base' });
+const CACHE = 'public, max-age=3600, stale-while-revalidate=86400';
+
+export const referenceRoutes: FastifyPluginAsyncZod = async (app) => {
+  const sectionsHandler = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
+    const rows = await listSections(app.db);
+    reply.header('cache-control', CACHE);
+    return {
+      data: rows.map((s) => ({ id: s.id, slug: s.slug as SectionSlug, name: s.names[req.lang], names: s.names, color: s.color, position: s.position })),
+    };
+  };
+  for (const url of [API.sections, API.getSections]) {
+    app.get(url, { schema: { response: { 200: sectionListSchema } } }, sectionsHandler);
+  }
+
+  app.get(API.countries, { schema: { response: { 200: countryListSchema } } }, async (req, reply) => {
+    const rows = await listCountries(app.db);
+    reply.header('cache-control', CACHE);
+    return {
+      data: rows.map((c) => ({ id: c.id, iso2: c.iso2, name: c.names[req.lang], names: c.names, phone_code: c.phoneCode, has_states: c.hasStates })),
+    };
+  });
+
+  app.get('/api/country/:id', { schema: { params: idParamsSchema, response: { 200: countryWithStatesSchema } } }, async (req, reply) => {
+    const country = await findCountry(app.db, req.params.id);
+    if (!country) throw notFound();
+    const rows = await listStates(app.db, country.id);
+    reply.header('cache-control', CACHE);
+    return {
+      data: {
+        id: country.id,
+        iso2: country.iso2,
+        name: country.names[req.lang],
+        names: country.names,
+        phone_code: country.phoneCode,
+        has_states: rows.length > 0,
+        states: rows
+          .map((s) => ({ id: s.id, country_id: s.countryId, code: s.code, name: s.name, latitude: s.latitude, longitude: s.longitude }))
+          .sort((a, b) => collator.compare(a.name, b.name)),
+      },
+    };
+  });
+
+  app.get('/api/cities/:id', { schema: { params: idParamsSchema, response: { 200: cityListSchema } } }, async (req, reply) => {
+    const state = await findState(app.db, req.params.id);
+    if (!state) throw notFound();
+    const rows = await listCities(app.db, state.id);
+    reply.header('cache-control', CACHE);
+    return {
+      data: rows
+        .map((c) => ({ id: c.id, state_id: c.stateId, code: c.code, name: c.name, latitude: c.latitude, longitude: c.longitude }))
+        .sort((a, b) => collator.compare(a.name, b.name)),
+    };
+  });
+};

@@ -1,0 +1,28 @@
+import { Button, Container, Group, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { usePageTitle } from '#src/lib/page-title.ts';
+import { NotFoundPage } from '#src/components/not-found.tsx';
+
+/** Error boundary of every route: a 404 renders the not-found page, anything else a friendly error page. */
+export function ErrorPage() {
+  const error = useRouteError();
+  const { t, i18n } = useTranslation();
+  usePageTitle(t('pages.error'));
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  if (import.meta.env.DEV) console.error(error);
+  return (
+    <Container size="sm" py={64}>
+      <Stack align="center" ta="center" role="alert">
+        <Title order={1}>{t('errorPage.title')}</Title>
+        <Text c="dimmed">{t('errorPage.text')}</Text>
+        <Group>
+          <Button onClick={() => window.location.reload()}>{t('errorPage.reload')}</Button>
+          <Button variant="default" component="a" href={`/${i18n.resolvedLanguage ?? 'es'}`}>
+            {t('common.backHome')}
+          </Button>
+        </Group>
+      </Stack>
+    </Container>
+  );
+}

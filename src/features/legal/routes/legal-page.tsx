@@ -1,0 +1,67 @@
+import { Alert, Container, List, Skeleton, Stack, Text, Title, Typography } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { isLanguage } from '#contract/languages.ts';
+import { formatDate } from '#src/lib/format.ts';
+import { usePageTitle } from '#src/lib/page-title.ts';
+import { NotFoundPage } from '#src/components/not-found.tsx';
+import { isLegalSlug, LEGAL_TITLE_KEYS, loadLegalDocument } from '../legal-documents.ts';
+
+/** Cookies policy, privacy policy, terms and conditions, and terms to post, in the page's language. */
+export function LegalPageRoute() {
+  const { page } = useParams();
+  const { t, i18n } = useTranslation();
+  const lng = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'es';
+  const slug = isLegalSlug(page) ? page : undefined;
+  usePageTitle(slug ? t(LEGAL_TITLE_KEYS[slug]) : t('pages.notFound'));
+  const doc = useQuery({
+    queryKey: ['legal', slug, lng],
+    queryFn: () => loadLegalDocument(slug!, lng),
+    enabled: !!slug,
+    staleTime: Infinity,
+  });
+  if (!slug) return <NotFoundPage />;
+
+  return (
+    <Container size="md" py="lg">
+      {doc.isPending ? (
+        <Stack aria-busy="true">
+          <Skeleton h={36} w="60%" />
+          {Array.from({ length: 6 }, (_, i) => (
+            <Skeleton key={i} h={14} />
+          ))}
+        </Stack>
+      ) : doc.isError ? (
+        <Alert color="red">{t('legal.loadError')}</Alert>
+      ) : (
+        <article>
+          <Typography>
+            <Title order={1}>{doc.data.title}</Title>
+            <Text size="sm" c="dimmed">
+              {t('legal.updated', { date: formatDate(doc.data.updated, lng) })}
+            </Text>
+            <p>{doc.data.intro}</p>
+            {doc.data.sections.map((section) => (
+              <section key={section.heading}>
+                <Title order={2} size="h3">
+                  {section.heading}
+                </Title>
+                {section.paragraphs.map((p, i) => (
+                  <p key={i}>{p}</p>
+                ))}
+                {section.items?.length ? (
+                  <List>
+                    {section.items.map((item, i) => (
+                      <List.Item key={i}>{item}</List.Item>
+                    ))}
+                  </List>
+                ) : null}
+              </section>
+            ))}
+          </Typography>
+        </article>
+      )}
+    </Container>
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * The one way the PWA talks to /api: same-origin cookies, `X-Requested-With`, the CSRF token echoed from
+ * the XSRF-TOKEN cookie on state-changing calls (fetched once when missing, refreshed once on 419), the
+ * current language, and typed errors the screens can tell apart.
+ */
+import type { Answer } from '#contract/answers.ts';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly data: Answer | undefined,
+  ) {
+    super(data?.message ?? `HTTP ${status}`);
+  }
+  get code(): string | undefined {
+    return this.data?.error;
+  }
+}
+/** The request never reached the server (offline, DNS, reset). */
+export class OfflineError extends Error {
+  constructor(cause?: unknown) {
+    super('offline', { cause });
+  }
+}
+export class ValidationError extends ApiError {}
+export class ConflictError extends ApiError {}
+
+let currentLanguage = 'es';
+export function setApiLanguage(lng: string) {
+  currentLanguage = lng;
+}
+
+function readCookie(name: string): string | undefined {
+  const match = document.cookie.split('; ').find((c) => c.startsWith(`${name}=`));
+  return match ? decodeURIComponent(match.slice(name.length + 1)) : undefined;
+}
+
+async function ensureCsrfToken(force = false): Promise<string | undefined> {
+  if (!force) {
+    const existing = readCookie('XSRF-TOKEN');
+    if (existing) return existing;
+  }
+  await fetch('/sanctum/csrf-cookie', { credentials: 'same-origin', headers: { 'X-Requested-With': 'XMLHttpRequest' } });
+  return readCookie('XSRF-TOKEN');
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  data: T;
+}
+
+async function parseBody(res: Response): Promise<unknown> {
+  if (res.status === 204) return undefined;
+  const text = await res.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function apiRequest<T = unknown>(path: string, opts: RequestOptions = {}, retried = false): Promise<ApiResponse<T>> {
+  const method = opts.method ?? 'GET';
+  const headers: Record<string, string> = {
+    'X-Requested-With': 'XMLHttpRequest',
+    Accept: 'application/json',
+    'X-Locale': currentLanguage,
+  };
+  const isForm = typeof FormData !== 'undefined' && opts.body instanceof FormData;
+  if (opts.body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
+  if (method !== 'GET') {
+    const token = await ensureCsrfToken().catch(() => undefined);
+    if (token) headers['X-XSRF-TOKEN'] = token;
+    if (opts.idempotencyKey) headers['Idempotency-Key'] = opts.idempotencyKey;
+  }
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: opts.body === undefined ? undefined : isForm ? (opts.body as FormData) : JSON.stringify(opts.body),
+      signal: opts.signal,
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new OfflineError(err);
+  }
+  const data = (await parseBody(res)) as T;
+  if (res.status === 419 && !retried) {
+    await ensureCsrfToken(true).catch(() => undefined);
+    return apiRequest<T>(path, opts, true);
+  }
+  if (!res.ok) {
+    const answer = data as Answer | undefined;
+    if (res.status === 422) throw new ValidationError(res.status, answer);
+    if (res.status === 409) throw new ConflictError(res.status, answer);
+    throw new ApiError(res.status, answer);
+  }
+  return { status: res.status, data };
+}
+
+export async function apiGet<T>(path: string, signal?: AbortSignal): Promise<T> {
+  return (await apiRequest<T>(path, { signal })).data;
+}

@@ -1,0 +1,55 @@
+/**
+ * i18next for the browser (SPEC §9): languages en/es/de/pt_BR with en as fallback, namespace "translation",
+ * detection order path → cookie → <html lang> → localStorage → sessionStorage → navigator → query string →
+ * subdomain, the choice cached in the `lang` cookie. Translations load from GET /api/language/{lng}; the
+ * backend's retry rules are those of SPEC §8 (5xx or no status: retry; 4xx or bad JSON: fail, no retry).
+ */
+import i18next, { type i18n as I18n } from 'i18next';
+import LanguageDetector, { type DetectorOptions } from 'i18next-browser-languagedetector';
+import HttpBackend, { type HttpBackendOptions } from 'i18next-http-backend';
+import { initReactI18next } from 'react-i18next';
+import { FALLBACK_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, toLanguage } from '#contract/languages.ts';
+import { API } from '#contract/routes.ts';
+
+export const detectionOptions: DetectorOptions = {
+  order: ['path', 'cookie', 'htmlTag', 'localStorage', 'sessionStorage', 'navigator', 'querystring', 'subdomain'],
+  lookupFromPathIndex: 0,
+  lookupCookie: LANGUAGE_COOKIE,
+  lookupLocalStorage: LANGUAGE_COOKIE,
+  lookupSessionStorage: LANGUAGE_COOKIE,
+  lookupQuerystring: 'lng',
+  caches: ['cookie'],
+  cookieMinutes: 60 * 24 * 365,
+  cookieOptions: { path: '/', sameSite: 'lax' },
+  // Browsers say pt-BR or es-ES; our codes are pt_BR and es.
+  convertDetectedLanguage: (lng: string) => toLanguage(lng) ?? lng,
+};
+
+export const backendOptions: HttpBackendOptions = {
+  loadPath: API.language('{{lng}}'),
+  customHeaders: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' },
+  requestOptions: { credentials: 'same-origin', cache: 'no-cache' },
+};
+
+export function createI18n(): I18n {
+  const instance = i18next.createInstance();
+  void instance
+    .use(HttpBackend)
+    .use(LanguageDetector)
+    .use(initReactI18next)
+    .init({
+      supportedLngs: [...LANGUAGES],
+      fallbackLng: FALLBACK_LANGUAGE,
+      load: 'currentOnly',
+      ns: ['translation'],
+      defaultNS: 'translation',
+      detection: detectionOptions,
+      backend: backendOptions,
+      interpolation: { escapeValue: false },
+      // Retries of the http backend (SPEC §8: only 5xx and network failures are retried).
+      maxRetries: 3,
+      retryTimeout: 500,
+      react: { useSuspense: true },
+    });
+  return instance;
+}

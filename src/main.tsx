@@ -1,0 +1,27 @@
+/** Browser entry: styles, i18n, the right-click rule, the service worker, then the React tree. */
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import './app/global.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/app.tsx';
+import { createI18n } from './lib/i18n.ts';
+
+// SPEC §2: the context menu is disabled — except in form fields, where people paste and correct spelling.
+document.addEventListener('contextmenu', (event) => {
+  const target = event.target as HTMLElement | null;
+  if (target?.closest('input, textarea, [contenteditable="true"]')) return;
+  event.preventDefault();
+});
+
+const i18n = createI18n();
+
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  void import('virtual:pwa-register').then(({ registerSW }) => registerSW({ immediate: true }));
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App i18n={i18n} />
+  </StrictMode>,
+);

@@ -1,0 +1,71 @@
+/**
+ * Builds the real app for server tests: a fresh in-memory PGlite per test file, or, when DATABASE_URL is
+ * set (CI), a fresh database created on that PostgreSQL server and dropped afterwards. Both are migrated
+ * and seeded exactly as `npm start` does.
+ */
+import crypto from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '#server/app.ts';
+import { testConfig, type Config } from '#server/config.ts';
+import { openDatabase, type Database } from '#server/db/client.ts';
+import { seedAll } from '#server/db/seed/index.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  close(): Promise<void>;
+}
+
+async function createServerDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `vitrina_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const base = process.env.DATABASE_URL;
+  const serverDb = base ? await createServerDatabase(base) : undefined;
+  const config = testConfig({ databaseUrl: serverDb?.url, ...overrides });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: ':memory:' });
+  await database.migrate();
+  await seedAll(database.db, config);
+  const app = await buildApp(config, database);
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+      await serverDb?.drop();
+    },
+  };
+}
+
+/** Headers every browser request of ours carries. */
+export const XHR = { 'x-requested-with': 'XMLHttpRequest' } as const;
+
+/** A request with the XHR header and a valid CSRF pair, as the PWA sends state-changing calls. */
+export function withCsrf(opts: InjectOptions, token = 'test-csrf-token'): InjectOptions {
+  return {
+    ...opts,
+    headers: { ...XHR, 'x-xsrf-token': token, ...(opts.headers ?? {}) },
+    cookies: { 'XSRF-TOKEN': token, ...(opts.cookies ?? {}) },
+  };
+}
