@@ -15,13 +15,17 @@ export function issueToMessage(issue: z.core.$ZodIssue): MessageRef {
       return issue.input === undefined || issue.input === null ? { key: 'validation.required' } : { key: 'validation.invalid_type' };
     case 'too_small':
       if (issue.origin === 'string') {
-        return Number(issue.minimum) <= 1 ? { key: 'validation.required' } : { key: 'validation.min_length', params: { min: Number(issue.minimum) } };
+        return Number(issue.minimum) <= 1
+          ? { key: 'validation.required' }
+          : { key: 'validation.min_length', params: { min: Number(issue.minimum) } };
       }
-      if (issue.origin === 'array' || issue.origin === 'set') return { key: 'validation.min_items', params: { min: Number(issue.minimum) } };
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return { key: 'validation.min_items', params: { min: Number(issue.minimum) } };
       return { key: 'validation.min_value', params: { min: Number(issue.minimum) } };
     case 'too_big':
       if (issue.origin === 'string') return { key: 'validation.max_length', params: { max: Number(issue.maximum) } };
-      if (issue.origin === 'array' || issue.origin === 'set') return { key: 'validation.max_items', params: { max: Number(issue.maximum) } };
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return { key: 'validation.max_items', params: { max: Number(issue.maximum) } };
       return { key: 'validation.max_value', params: { max: Number(issue.maximum) } };
     case 'invalid_format':
       return issue.format === 'email' ? { key: 'validation.email' } : { key: 'validation.invalid_format' };
@@ -30,7 +34,7 @@ export function issueToMessage(issue: z.core.$ZodIssue): MessageRef {
     case 'unrecognized_keys':
       return { key: 'validation.unknown_field' };
     case 'custom':
-      return typeof issue.params?.key === 'string' ? { key: issue.params.key as string } : { key: 'validation.invalid' };
+      return typeof issue.params?.key === 'string' ? { key: issue.params.key } : { key: 'validation.invalid' };
     default:
       return { key: 'validation.invalid' };
   }

@@ -3,7 +3,16 @@ import { isReferenceRequest, REFERENCE_URLS } from './reference-cache.ts';
 
 describe('service worker reference cache', () => {
   it('precaches the sections, the countries and the four translation files', () => {
-    expect(REFERENCE_URLS).toEqual(expect.arrayContaining(['/api/sections', '/api/countries', '/api/language/es', '/api/language/en', '/api/language/de', '/api/language/pt_BR']));
+    expect(REFERENCE_URLS).toEqual(
+      expect.arrayContaining([
+        '/api/sections',
+        '/api/countries',
+        '/api/language/es',
+        '/api/language/en',
+        '/api/language/de',
+        '/api/language/pt_BR',
+      ]),
+    );
   });
   it('serves reference answers from the cache but never user data', () => {
     const u = (p: string) => new URL(p, 'https://vitrina.test');

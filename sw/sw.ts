@@ -43,4 +43,8 @@ registerRoute(
 );
 
 // Every client route (/es/…, /de/legal/…) is the same shell; the API and files are not navigations.
-registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/sanctum\//, /^\/broadcasting\//, /\.[a-z0-9]+$/i] }));
+registerRoute(
+  new NavigationRoute(createHandlerBoundToURL('/index.html'), {
+    denylist: [/^\/api\//, /^\/sanctum\//, /^\/broadcasting\//, /\.[a-z0-9]+$/i],
+  }),
+);

@@ -4,7 +4,7 @@ import { cleanup } from '@testing-library/react';
 
 afterEach(() => cleanup());
 
-if (!window.matchMedia) {
+if (typeof window !== 'undefined' && !window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
     writable: true,
     value: (query: string) => ({

@@ -65,7 +65,10 @@ export const cities = pgTable(
     longitude: doublePrecision('longitude').notNull(),
     population: integer('population').notNull().default(0),
   },
-  (t) => [uniqueIndex('cities_state_code_idx').on(t.stateId, t.code), index('cities_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`)],
+  (t) => [
+    uniqueIndex('cities_state_code_idx').on(t.stateId, t.code),
+    index('cities_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+  ],
 );
 
 export const pageViews = pgTable(

@@ -23,7 +23,7 @@ const STATUS_CODES: Record<number, ErrorCode> = {
   429: 'too_many_requests',
 };
 
-export function errorAnswer(req: FastifyRequest, code: ErrorCode | string, extra: Partial<Answer> = {}): Answer {
+export function errorAnswer(req: FastifyRequest, code: string, extra: Partial<Answer> = {}): Answer {
   return { channel: 'notification', type: 'error', message: req.t(`errors.${code}`), error: code, ...extra };
 }
 

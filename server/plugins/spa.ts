@@ -28,7 +28,10 @@ export default fp<{ distDir: string }>(async (app, opts) => {
   }
 
   const sendShell = async (_req: FastifyRequest, reply: FastifyReply) =>
-    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(await fs.promises.readFile(indexFile));
+    reply
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(await fs.promises.readFile(indexFile));
   // The directory root would be a 403 from the static plugin: it is the shell.
   if (hasDist) app.get('/', sendShell);
 

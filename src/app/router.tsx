@@ -27,8 +27,14 @@ export function createRouter() {
           errorElement: <ErrorPage />,
           children: [
             { index: true, lazy: async () => ({ Component: (await import('#src/features/listings/routes/home.tsx')).HomeRoute }) },
-            { path: 'dashboard', lazy: async () => ({ Component: (await import('#src/features/account/routes/dashboard.tsx')).DashboardRoute }) },
-            { path: 'legal/:page', lazy: async () => ({ Component: (await import('#src/features/legal/routes/legal-page.tsx')).LegalPageRoute }) },
+            {
+              path: 'dashboard',
+              lazy: async () => ({ Component: (await import('#src/features/account/routes/dashboard.tsx')).DashboardRoute }),
+            },
+            {
+              path: 'legal/:page',
+              lazy: async () => ({ Component: (await import('#src/features/legal/routes/legal-page.tsx')).LegalPageRoute }),
+            },
             { path: '*', element: <NotFoundPage /> },
           ],
         },

@@ -109,7 +109,11 @@ export function handleRejection(err: unknown, ui: Presenter): void {
 }
 
 /** Runs an action and routes its outcome through the handlers above; resolves to the answer data or undefined. */
-export async function runAction<T>(action: () => Promise<ApiResponse<T>>, ui: Presenter, opts: { redirectTo?: string } = {}): Promise<T | undefined> {
+export async function runAction<T>(
+  action: () => Promise<ApiResponse<T>>,
+  ui: Presenter,
+  opts: { redirectTo?: string } = {},
+): Promise<T | undefined> {
   try {
     const res = await action();
     handleAnswer(res, ui, opts);

@@ -17,7 +17,12 @@ describe('POST /api/analytics/pageview', () => {
   it('stores a page view with the language and only the referrer host', async () => {
     const before = await stored();
     const res = await t.app.inject(
-      withCsrf({ method: 'POST', url: '/api/analytics/pageview', payload: { path: '/es/', referrer: 'https://example.org/a?b=c' }, headers: { 'x-locale': 'es' } }),
+      withCsrf({
+        method: 'POST',
+        url: '/api/analytics/pageview',
+        payload: { path: '/es/', referrer: 'https://example.org/a?b=c' },
+        headers: { 'x-locale': 'es' },
+      }),
     );
     expect(res.statusCode).toBe(204);
     expect(await stored()).toBe(before + 1);
@@ -28,7 +33,9 @@ describe('POST /api/analytics/pageview', () => {
   it('rejects a path with a query string or no leading slash with 422 field errors and stores nothing', async () => {
     const before = await stored();
     for (const path of ['/es/?search=x', 'es/', '', 'x'.repeat(600)]) {
-      const res = await t.app.inject(withCsrf({ method: 'POST', url: '/api/analytics/pageview', payload: { path }, headers: { 'x-locale': 'en' } }));
+      const res = await t.app.inject(
+        withCsrf({ method: 'POST', url: '/api/analytics/pageview', payload: { path }, headers: { 'x-locale': 'en' } }),
+      );
       expect(res.statusCode, path).toBe(422);
       const body = res.json<{ error: string; errors: Record<string, string[]> }>();
       expect(body.error).toBe('validation_failed');
@@ -38,9 +45,13 @@ describe('POST /api/analytics/pageview', () => {
   });
 
   it('answers 422 (not 500) to a body that is not an object and 400 to broken JSON', async () => {
-    const notObject = await t.app.inject(withCsrf({ method: 'POST', url: '/api/analytics/pageview', payload: '[1,2]', headers: { 'content-type': 'application/json' } }));
+    const notObject = await t.app.inject(
+      withCsrf({ method: 'POST', url: '/api/analytics/pageview', payload: '[1,2]', headers: { 'content-type': 'application/json' } }),
+    );
     expect(notObject.statusCode).toBe(422);
-    const broken = await t.app.inject(withCsrf({ method: 'POST', url: '/api/analytics/pageview', payload: '{"path":', headers: { 'content-type': 'application/json' } }));
+    const broken = await t.app.inject(
+      withCsrf({ method: 'POST', url: '/api/analytics/pageview', payload: '{"path":', headers: { 'content-type': 'application/json' } }),
+    );
     expect(broken.statusCode).toBe(400);
     expect(broken.json()).toMatchObject({ type: 'error' });
   });

@@ -66,7 +66,14 @@ describe('countries, states and cities', () => {
   });
 
   it('answers 404 in the error envelope for unknown or malformed ids', async () => {
-    for (const url of ['/api/country/999999', '/api/country/abc', '/api/country/-1', '/api/cities/999999', '/api/cities/1.5', '/api/cities/99999999999999']) {
+    for (const url of [
+      '/api/country/999999',
+      '/api/country/abc',
+      '/api/country/-1',
+      '/api/cities/999999',
+      '/api/cities/1.5',
+      '/api/cities/99999999999999',
+    ]) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(404);
       expect(res.json()).toMatchObject({ channel: 'notification', type: 'error', error: 'not_found' });

@@ -2,6 +2,7 @@
  * Reference data (SPEC §7): sections, countries, a country's states, a state's cities. Names come in the
  * request's language (`name`) and in all four (`names`), so a cached answer serves a language switch.
  */
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { cityListSchema, countryListSchema, countryWithStatesSchema, idParamsSchema } from '#contract/locations.ts';
 import { sectionListSchema, type SectionSlug } from '#contract/sections.ts';
@@ -13,11 +14,18 @@ const collator = new Intl.Collator('es', { sensitivity: 'base' });
 const CACHE = 'public, max-age=3600, stale-while-revalidate=86400';
 
 export const referenceRoutes: FastifyPluginAsyncZod = async (app) => {
-  const sectionsHandler = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
+  const sectionsHandler = async (req: FastifyRequest, reply: FastifyReply) => {
     const rows = await listSections(app.db);
     reply.header('cache-control', CACHE);
     return {
-      data: rows.map((s) => ({ id: s.id, slug: s.slug as SectionSlug, name: s.names[req.lang], names: s.names, color: s.color, position: s.position })),
+      data: rows.map((s) => ({
+        id: s.id,
+        slug: s.slug as SectionSlug,
+        name: s.names[req.lang],
+        names: s.names,
+        color: s.color,
+        position: s.position,
+      })),
     };
   };
   for (const url of [API.sections, API.getSections]) {
@@ -28,7 +36,14 @@ export const referenceRoutes: FastifyPluginAsyncZod = async (app) => {
     const rows = await listCountries(app.db);
     reply.header('cache-control', CACHE);
     return {
-      data: rows.map((c) => ({ id: c.id, iso2: c.iso2, name: c.names[req.lang], names: c.names, phone_code: c.phoneCode, has_states: c.hasStates })),
+      data: rows.map((c) => ({
+        id: c.id,
+        iso2: c.iso2,
+        name: c.names[req.lang],
+        names: c.names,
+        phone_code: c.phoneCode,
+        has_states: c.hasStates,
+      })),
     };
   });
 

@@ -1,0 +1,33 @@
+/** Accessibility (axe-core): no serious or critical violation on the home and a legal page, in both schemes. */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { openHome, openLegal } from './helpers.ts';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+}
+
+for (const scheme of ['dark', 'light'] as const) {
+  test.describe(`${scheme} scheme`, () => {
+    test.beforeEach(async ({ page }) => {
+      await page.addInitScript((s) => localStorage.setItem('theme', s), scheme);
+    });
+
+    test('home (with the cookie banner)', async ({ page }) => {
+      await openHome(page, 'es');
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+      await expect(page.getByTestId('cookie-banner')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+
+    test('legal page', async ({ page }) => {
+      await page.addInitScript(() => localStorage.setItem('cookie-consent', 'rejected'));
+      await openLegal(page, 'es', 'privacy-policy');
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,110 @@
+/**
+ * Cookie consent: page views (POST /api/analytics/pageview) leave the browser only after "Aceptar analítica",
+ * never before a choice nor after "Rechazar"; "Preferencias de cookies" asks again; Reject weighs as much as Accept.
+ */
+import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test';
+import { legalTitle, openHome, tr, type LegalSlug } from './helpers.ts';
+
+const PAGEVIEW = '/api/analytics/pageview';
+
+/** Every page-view request of the context (page and service worker alike). */
+function recordPageViews(context: BrowserContext): Request[] {
+  const seen: Request[] = [];
+  context.on('request', (req) => {
+    if (new URL(req.url()).pathname === PAGEVIEW) seen.push(req);
+  });
+  return seen;
+}
+
+const banner = (page: Page) => page.getByTestId('cookie-banner');
+const rejectButton = (page: Page) => banner(page).getByRole('button', { name: tr('es', 'cookies.reject') });
+const acceptButton = (page: Page) => banner(page).getByRole('button', { name: tr('es', 'cookies.accept') });
+
+async function followFooterLink(page: Page, slug: LegalSlug, key: string) {
+  await page.locator('footer').getByRole('link', { name: tr('es', key) }).click();
+  await expect(page).toHaveURL(new RegExp(`/es/legal/${slug}$`));
+  await expect(page.getByRole('heading', { level: 1, name: legalTitle(slug, 'es') })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+}
+
+test('no page view before a choice, nor after "Rechazar"', async ({ page, context }) => {
+  const views = recordPageViews(context);
+  await openHome(page, 'es');
+  await expect(banner(page)).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(views).toHaveLength(0);
+
+  await rejectButton(page).click();
+  await expect(banner(page)).toBeHidden();
+  expect(await page.evaluate(() => localStorage.getItem('cookie-consent'))).toBe('rejected');
+
+  await followFooterLink(page, 'privacy-policy', 'pages.privacyPolicy');
+  await followFooterLink(page, 'terms-and-conditions', 'pages.termsAndConditions');
+  // A full load too: the refusal is remembered and the banner stays away.
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: legalTitle('terms-and-conditions', 'es') })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await expect(banner(page)).toBeHidden();
+  expect(views).toHaveLength(0);
+});
+
+test('after "Aceptar analítica" every page view is sent, without the query string', async ({ page, context }) => {
+  const views = recordPageViews(context);
+  await openHome(page, 'es', '?q=secret&sort=new');
+  await expect(banner(page)).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(views).toHaveLength(0);
+
+  const first = page.waitForResponse((res) => new URL(res.url()).pathname === PAGEVIEW);
+  await acceptButton(page).click();
+  await expect(banner(page)).toBeHidden();
+  const firstResponse = await first;
+  expect(firstResponse.status()).toBe(204);
+  expect(firstResponse.request().method()).toBe('POST');
+  expect(firstResponse.request().postDataJSON()).toMatchObject({ path: '/es' });
+
+  const second = page.waitForResponse((res) => new URL(res.url()).pathname === PAGEVIEW && res.request().postDataJSON()?.path === '/es/legal/cookies-policy');
+  await followFooterLink(page, 'cookies-policy', 'pages.cookiesPolicy');
+  expect((await second).status()).toBe(204);
+
+  expect(views.map((r) => (r.postDataJSON() as { path: string }).path)).toEqual(['/es', '/es/legal/cookies-policy']);
+  for (const r of views) expect((r.postDataJSON() as { path: string }).path).not.toContain('?');
+});
+
+test('"Preferencias de cookies" brings the banner back, and nothing is counted until a new choice', async ({ page, context }) => {
+  const views = recordPageViews(context);
+  await openHome(page, 'es');
+  await acceptButton(page).click();
+  await expect(banner(page)).toBeHidden();
+  await expect.poll(() => views.length).toBe(1);
+
+  await page.locator('footer').getByRole('button', { name: tr('es', 'cookies.manage') }).click();
+  await expect(banner(page)).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('cookie-consent'))).toBeNull();
+
+  await followFooterLink(page, 'terms-and-conditions-to-post', 'pages.termsAndConditionsToPost');
+  expect(views).toHaveLength(1);
+
+  await rejectButton(page).click();
+  await expect(banner(page)).toBeHidden();
+  await followFooterLink(page, 'privacy-policy', 'pages.privacyPolicy');
+  expect(views).toHaveLength(1);
+});
+
+for (const width of [360, 1280]) {
+  test(`"Rechazar" is as prominent as "Aceptar analítica" at ${width} px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await openHome(page, 'es');
+    const reject = await rejectButton(page).boundingBox();
+    const accept = await acceptButton(page).boundingBox();
+    expect(reject && accept).toBeTruthy();
+    expect(Math.abs(reject!.width - accept!.width)).toBeLessThanOrEqual(2);
+    expect(Math.abs(reject!.height - accept!.height)).toBeLessThanOrEqual(2);
+    // Same look, too: neither is the highlighted default.
+    const style = (el: Element) => {
+      const s = getComputedStyle(el);
+      return [s.backgroundColor, s.color, s.borderColor, s.fontWeight, s.fontSize].join('|');
+    };
+    expect(await rejectButton(page).evaluate(style)).toBe(await acceptButton(page).evaluate(style));
+  });
+}

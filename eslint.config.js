@@ -1,0 +1,96 @@
+// ESLint flat config: typescript-eslint (type-aware) + React hooks + the import boundaries of
+// docs/ARCHITECTURE.md, enforced with no-restricted-imports so they also hold for `#src/*` aliases.
+import fs from 'node:fs';
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const features = fs
+  .readdirSync('src/features', { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+
+// Regexes, not gitignore globs: in a glob a leading `#` starts a comment, which would silently match nothing.
+const serverSide = { regex: '^(#server/|(\\.\\./)+server/)', message: 'The browser never imports server code.' };
+const browserSide = { regex: '^(#src/|(\\.\\./)+(src|sw)/)', message: 'The server never imports browser code.' };
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'coverage/**', 'public/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js'] }, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.browser, ...globals.node },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      // Fastify plugins and hooks are async by convention even when they await nothing.
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+  {
+    files: ['contract/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(#|\\.\\./)', message: 'contract/ imports nothing of ours.' }] }],
+    },
+  },
+  { files: ['server/**'], rules: { 'no-restricted-imports': ['error', { patterns: [browserSide] }] } },
+  {
+    files: ['sw/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [serverSide, { regex: '^(#src/|(\\.\\./)+src/)', message: 'The service worker stands alone.' }] },
+      ],
+    },
+  },
+  { files: ['src/**'], rules: { 'no-restricted-imports': ['error', { patterns: [serverSide] }] } },
+  {
+    files: ['src/lib/**', 'src/components/**', 'src/offline/**', 'src/realtime/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            serverSide,
+            {
+              regex: '^(#src/(features|app)/|(\\.\\./)+(features|app)/)',
+              message: 'Shared code never depends on features or the app shell.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  ...features.map((feature) => ({
+    files: [`src/features/${feature}/**`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            serverSide,
+            { regex: '^(#src/app/|(\\.\\./)+app/)', message: 'Features are composed by src/app, never the reverse.' },
+            {
+              regex: `^(#src/features/(?!${feature}/)|(\\.\\./){2,}(?!${feature}/)[^./][^/]*/)`,
+              message: 'A feature never imports another feature.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    files: ['**/*.test.{ts,tsx}', 'e2e/**', 'tests/**', 'bench/**'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/unbound-method': 'off' },
+  },
+);

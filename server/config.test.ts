@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+import { languageFromAcceptLanguage } from './plugins/i18n.ts';
+
+describe('loadConfig', () => {
+  it('serves on 8080 with an embedded database under ./data by default', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(8080);
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.dataDir.endsWith('/data')).toBe(true);
+    expect(c.secureCookies).toBe(false);
+    expect(c.seedDemo).toBe(true);
+  });
+  it('takes PORT, DATA_DIR and DATABASE_URL from the environment', () => {
+    const c = loadConfig({
+      PORT: '9000',
+      DATA_DIR: '/tmp/x',
+      DATABASE_URL: 'postgres://a@localhost/b',
+      APP_URL: 'https://vitrina.example',
+    });
+    expect(c.port).toBe(9000);
+    expect(c.dataDir).toBe('/tmp/x');
+    expect(c.databaseUrl).toBe('postgres://a@localhost/b');
+    expect(c.secureCookies).toBe(true);
+  });
+  it('never seeds demo data in production unless told to', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).seedDemo).toBe(false);
+  });
+  it('names every bad variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' });
+    } catch (err) {
+      expect((err as Error).message).toMatch(/PORT/);
+      expect((err as Error).message).toMatch(/DATABASE_URL/);
+    }
+  });
+});
+
+describe('languageFromAcceptLanguage', () => {
+  it('picks the best supported language by weight', () => {
+    expect(languageFromAcceptLanguage('fr-FR,fr;q=0.9,de;q=0.8,en;q=0.7')).toBe('de');
+    expect(languageFromAcceptLanguage('pt-BR')).toBe('pt_BR');
+    expect(languageFromAcceptLanguage('en;q=0.5, es;q=0.9')).toBe('es');
+    expect(languageFromAcceptLanguage('fr, it')).toBeUndefined();
+    expect(languageFromAcceptLanguage(undefined)).toBeUndefined();
+  });
+});
