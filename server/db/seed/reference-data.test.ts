@@ -75,12 +75,12 @@ describe('es-states.json', () => {
 });
 
 describe('es-cities.json', () => {
-  it('has unique INE codes that start with an existing state code', () => {
+  it('has unique codes: INE codes that start with their state, or GeoNames ids for places filed under a neighbour', () => {
     expect(new Set(cities.map((c) => c.ine)).size).toBe(cities.length);
     const stateCodes = new Set(states.map((s) => s.code));
     for (const c of cities) {
-      expect(c.ine).toMatch(/^\d{5}$/);
-      expect(c.ine.slice(0, 2)).toBe(c.state);
+      expect(c.ine).toMatch(/^(\d{5}|g\d+)$/);
+      if (!c.ine.startsWith('g')) expect(c.ine.slice(0, 2)).toBe(c.state);
       expect(stateCodes.has(c.state), `${c.ine} ${c.name}`).toBe(true);
     }
   });
@@ -90,6 +90,11 @@ describe('es-cities.json', () => {
     for (const s of states) expect(withCities.has(s.code), `${s.code} ${s.name}`).toBe(true);
     expect(cities.find((c) => c.ine === '51001')?.name).toBe('Ceuta');
     expect(cities.find((c) => c.ine === '52001')?.name).toBe('Melilla');
+  });
+
+  it('has the big municipalities GeoNames files under a neighbour\'s code', () => {
+    const names = new Set(cities.map((c) => c.name));
+    for (const name of ['Cornellà de Llobregat', 'El Ejido', 'Manresa', 'Vila-real', 'Viladecans']) expect(names.has(name), name).toBe(true);
   });
 
   it('has Oviedo, Gijón and Avilés in Asturias', () => {
