@@ -12,6 +12,8 @@ export const ERROR_CODES = [
   'csrf_mismatch',
   'xhr_required',
   'conflict',
+  'password_confirmation_required',
+  'email_unverified',
   'too_many_requests',
   'payload_too_large',
   'unsupported_media_type',

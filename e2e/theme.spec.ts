@@ -30,8 +30,9 @@ test('dark by default; the toggle switches to light, survives a reload and switc
 
 test('a saved light theme applies before the app starts (no dark flash)', async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('theme', 'light'));
-  await page.goto('/es', { waitUntil: 'commit' });
-  // theme-init.js runs in <head>, before the module script: the attribute is right as soon as the DOM exists.
-  await page.waitForFunction(() => document.readyState !== 'loading');
+  // Without the app's bundle only public/theme-init.js (a classic script in <head>) can set the scheme.
+  await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+  await page.goto('/es');
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'light');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(0);
 });

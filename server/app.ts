@@ -12,6 +12,10 @@ import type { Database, Db } from './db/client.ts';
 import errorsPlugin from './plugins/errors.ts';
 import i18nPlugin from './plugins/i18n.ts';
 import securityPlugin from './plugins/security.ts';
+import sessionPlugin from './plugins/session.ts';
+import { createMailer, type Mailer } from './plugins/mail.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { profilesRoutes } from './modules/profiles/profiles.routes.ts';
 import spaPlugin from './plugins/spa.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { i18nRoutes } from './modules/i18n/i18n.routes.ts';
@@ -23,6 +27,7 @@ declare module 'fastify' {
     config: Config;
     db: Db;
     dbKind: Database['kind'];
+    mailer: Mailer;
   }
 }
 
@@ -68,11 +73,17 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
     },
   });
   await app.register(securityPlugin, { secureCookies: config.secureCookies });
+  await app.register(sessionPlugin);
+  const mailer = createMailer(config, app.log);
+  app.decorate('mailer', mailer);
+  app.addHook('onClose', async () => mailer.close());
 
   await app.register(systemRoutes);
   await app.register(i18nRoutes);
   await app.register(referenceRoutes);
   await app.register(analyticsRoutes);
+  await app.register(authRoutes);
+  await app.register(profilesRoutes);
 
   await app.register(spaPlugin, { distDir: config.distDir });
   return app;

@@ -24,7 +24,10 @@ describe('loadConfig', () => {
     expect(c.secureCookies).toBe(true);
   });
   it('never seeds demo data in production unless told to', () => {
-    expect(loadConfig({ NODE_ENV: 'production' }).seedDemo).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', APP_KEY: 'k'.repeat(32) }).seedDemo).toBe(false);
+  });
+  it('requires APP_KEY in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/APP_KEY/);
   });
   it('names every bad variable', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);

@@ -2,6 +2,8 @@
  * Configuration from environment variables, validated once at start-up. Every variable is documented in
  * README.md; a bad value stops the server with a message naming it.
  */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -28,6 +30,15 @@ const envSchema = z.object({
   TRUST_PROXY: bool,
   SEED_DEMO: bool,
   DIST_DIR: z.string().min(1).default('./dist'),
+  APP_KEY: z.string().min(32, 'must be at least 32 characters').optional().or(z.literal('').transform(() => undefined)),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MAIL_FROM: z.string().min(3).default('Vitrina <no-reply@vitrina.test>'),
+  REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional().or(z.literal('').transform(() => undefined)),
 });
 
 export type Config = {
@@ -43,6 +54,13 @@ export type Config = {
   distDir: string;
   /** Secure cookies only when the public URL is HTTPS. */
   secureCookies: boolean;
+  /** Secret for signed links (verification e-mails). */
+  appKey: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  demoPassword: string | undefined;
+  /** Registrations allowed per IP and hour. */
+  registerLimitPerHour: number;
 };
 
 export class ConfigError extends Error {}
@@ -55,11 +73,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const appUrl = e.APP_URL ?? `http://localhost:${e.PORT}`;
+  if (!e.APP_KEY && e.NODE_ENV === 'production') throw new ConfigError('Invalid configuration:\n  APP_KEY: required in production (32+ random characters)');
+  const dataDir = e.DATA_DIR === ':memory:' ? ':memory:' : path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
-    dataDir: path.resolve(e.DATA_DIR),
+    dataDir,
     databaseUrl: e.DATABASE_URL,
     appUrl,
     logLevel: e.LOG_LEVEL,
@@ -67,13 +87,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO ?? e.NODE_ENV !== 'production',
     distDir: path.resolve(e.DIST_DIR),
     secureCookies: appUrl.startsWith('https://'),
+    appKey: e.APP_KEY ?? localAppKey(dataDir),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    demoPassword: e.DEMO_PASSWORD,
+    registerLimitPerHour: e.REGISTER_LIMIT_PER_HOUR,
   };
+}
+
+/**
+ * Outside production a missing APP_KEY is generated once and kept in DATA_DIR, so signed links survive
+ * restarts of `npm start` without any setup.
+ */
+function localAppKey(dataDir: string): string {
+  if (dataDir === ':memory:') return crypto.randomBytes(32).toString('hex');
+  const file = path.join(dataDir, 'app-key');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    const key = crypto.randomBytes(32).toString('hex');
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(file, key, { mode: 0o600 });
+    return key;
+  }
 }
 
 /** Configuration for tests: in-memory database unless DATABASE_URL says otherwise, quiet logs. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
-    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: ':memory:', DATABASE_URL: process.env.DATABASE_URL }),
+    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: ':memory:', DATABASE_URL: process.env.DATABASE_URL, DEMO_PASSWORD: 'demo-password-123', REGISTER_LIMIT_PER_HOUR: '1000' }),
     ...overrides,
   };
 }

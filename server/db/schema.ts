@@ -5,6 +5,8 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  boolean,
+  char,
   doublePrecision,
   index,
   integer,
@@ -98,3 +100,85 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [uniqueIndex('idempotency_keys_key_actor_idx').on(t.key, t.actor), index('idempotency_keys_created_at_idx').on(t.createdAt)],
 );
+
+/** Accounts. `status` is the account's verification/moderation status (SPEC §4 values). */
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    name: varchar('name', { length: 120 }).notNull(),
+    email: varchar('email', { length: 254 }).notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: varchar('role', { length: 16 }).$type<'client' | 'model' | 'publicist' | 'admin' | 'super_admin'>().notNull(),
+    status: varchar('status', { length: 16 }).$type<'unverified' | 'pending' | 'active' | 'rejected' | 'suspended' | 'paused'>().notNull().default('unverified'),
+    locale: varchar('locale', { length: 8 }).notNull().default('es'),
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_email_idx').on(sql`lower(${t.email})`), index('users_role_idx').on(t.role)],
+);
+
+/** Server-side sessions: only the SHA-256 of the random token is stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    idHash: char('id_hash', { length: 64 }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    remember: boolean('remember').notNull().default(false),
+    ip: varchar('ip', { length: 64 }),
+    userAgent: varchar('user_agent', { length: 255 }),
+    passwordConfirmedAt: timestamp('password_confirmed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+/** Single-use password reset tokens, stored hashed, valid for 60 minutes. */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: char('token_hash', { length: 64 }).notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('password_reset_tokens_user_idx').on(t.userId)],
+);
+
+/** A model's profile (minimal for now; the full form arrives with the publish issue). */
+export const modelProfiles = pgTable('model_profiles', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id')
+    .notNull()
+    .unique()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  displayName: varchar('display_name', { length: 60 }).notNull(),
+  status: varchar('status', { length: 16 }).$type<'unverified' | 'pending' | 'active' | 'rejected' | 'suspended' | 'paused'>().notNull().default('unverified'),
+  reasons: jsonb('reasons').$type<{ codes: string[]; text?: string }>(),
+  version: integer('version').notNull().default(1),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A publicist's (agency's) profile (trader details arrive with the publicist issue). */
+export const publicistProfiles = pgTable('publicist_profiles', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id')
+    .notNull()
+    .unique()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  displayName: varchar('display_name', { length: 120 }).notNull(),
+  status: varchar('status', { length: 16 }).$type<'unverified' | 'pending' | 'active' | 'rejected' | 'suspended' | 'paused'>().notNull().default('pending'),
+  version: integer('version').notNull().default(1),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -39,6 +39,8 @@ export function languageFromAcceptLanguage(header: string | undefined): Language
 declare module 'fastify' {
   interface FastifyInstance {
     locales: Record<Language, Translations>;
+    /** Translations in a given language (e-mails go out in the recipient's language, not the request's). */
+    tFor: (lng: string) => TFunction;
   }
   interface FastifyRequest {
     lang: Language;
@@ -60,6 +62,7 @@ export default fp(async (app) => {
   const fixed = Object.fromEntries(LANGUAGES.map((l) => [l, instance.getFixedT(l)])) as Record<Language, TFunction>;
 
   app.decorate('locales', locales);
+  app.decorate('tFor', (lng: string) => fixed[toLanguage(lng) ?? PRIMARY_LANGUAGE]);
   app.decorateRequest('lang', PRIMARY_LANGUAGE);
   app.decorateRequest('t', null as unknown as TFunction);
   app.addHook('onRequest', async (req) => {

@@ -21,12 +21,13 @@ const ES: Record<string, string> = {
   'errors.forbidden': 'No tienes permiso para hacer esto.',
 };
 
-function presenter(): Presenter & {
-  notify: ReturnType<typeof vi.fn>;
-  openModal: ReturnType<typeof vi.fn>;
-  navigate: ReturnType<typeof vi.fn>;
-} {
-  return { t: (k: string) => ES[k] ?? k, notify: vi.fn(), openModal: vi.fn(), navigate: vi.fn() };
+function presenter() {
+  return {
+    t: (k: string) => ES[k] ?? k,
+    notify: vi.fn<Presenter['notify']>(),
+    openModal: vi.fn<Presenter['openModal']>(),
+    navigate: vi.fn<Presenter['navigate']>(),
+  };
 }
 
 describe('handleAnswer (SPEC §7–8)', () => {

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { STATUSES } from './statuses.ts';
+
+/** Roles (SPEC §1, §6). The order of DASHBOARD_ORDER is the order the spec checks them after login. */
+export const ROLES = ['client', 'model', 'publicist', 'admin', 'super_admin'] as const;
+export type Role = (typeof ROLES)[number];
+export const REGISTRABLE_ROLES = ['model', 'publicist', 'client'] as const;
+export const STAFF_ROLES: readonly Role[] = ['admin', 'super_admin'];
+
+/** Named dashboard routes, language-neutral (the PWA prefixes /{lng}). */
+export const DASHBOARDS = {
+  model: '/model/dashboard',
+  publicist: '/publicist/dashboard',
+  admin: '/admin/dashboard',
+  super_admin: '/super-admin/dashboard',
+  client: '/dashboard',
+} as const satisfies Record<Role, string>;
+const DASHBOARD_ORDER: Role[] = ['model', 'publicist', 'admin', 'super_admin'];
+
+/** Where a user lands after login or verification: checked in the order Model, Publicist, Admin, Super Admin. */
+export function dashboardFor(role: Role): string {
+  return DASHBOARD_ORDER.includes(role) ? DASHBOARDS[role] : DASHBOARDS.client;
+}
+
+/** Which roles have a profile to create after verification, and where. */
+export const PROFILE_CREATE_ROUTES: Partial<Record<Role, string>> = {
+  model: '/profile/model/create',
+  publicist: '/profile/publicist/create',
+};
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+const email = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email())
+  .transform((v) => v.toLowerCase());
+const name = z.string().trim().min(1).max(120);
+/** Length only (NIST 800-63B): no composition rules. The server also refuses the most common passwords. */
+export const passwordSchema = z.string().min(PASSWORD_MIN).max(PASSWORD_MAX);
+
+function confirmed<T extends { password: string; password_confirmation: string }>(v: T, ctx: z.RefinementCtx) {
+  if (v.password !== v.password_confirmation) {
+    ctx.addIssue({ code: 'custom', path: ['password_confirmation'], message: 'confirmation', params: { key: 'validation.password_confirmation' } });
+  }
+}
+
+export const registerSchema = z
+  .object({ name, email, password: passwordSchema, password_confirmation: z.string().max(PASSWORD_MAX), role: z.enum(REGISTRABLE_ROLES) })
+  .superRefine(confirmed);
+export type RegisterInput = z.input<typeof registerSchema>;
+
+export const publicistRegisterSchema = z
+  .object({ name, email, password: passwordSchema, password_confirmation: z.string().max(PASSWORD_MAX) })
+  .superRefine(confirmed);
+export const createAdminSchema = publicistRegisterSchema;
+
+export const loginSchema = z.object({
+  email,
+  password: z.string().min(1).max(PASSWORD_MAX),
+  remember: z.boolean().optional().default(false),
+});
+export type LoginInput = z.input<typeof loginSchema>;
+
+export const forgotPasswordSchema = z.object({ email });
+export const resetPasswordSchema = z
+  .object({ token: z.string().min(10).max(200), email, password: passwordSchema, password_confirmation: z.string().max(PASSWORD_MAX) })
+  .superRefine(confirmed);
+export const confirmPasswordSchema = z.object({ password: z.string().min(1).max(PASSWORD_MAX) });
+export const updatePasswordSchema = z
+  .object({ current_password: z.string().min(1).max(PASSWORD_MAX), password: passwordSchema, password_confirmation: z.string().max(PASSWORD_MAX) })
+  .superRefine(confirmed);
+export const profileInformationSchema = z.object({ name, email });
+
+/** The signed verification link's parameters, as the Verify screen posts them. */
+export const verifyEmailSchema = z.object({
+  id: z.coerce.number().int().positive(),
+  hash: z.string().regex(/^[a-f0-9]{40}$/),
+  expires: z.coerce.number().int().positive(),
+  signature: z.string().regex(/^[a-f0-9]{64}$/),
+});
+export type VerifyEmailInput = z.input<typeof verifyEmailSchema>;
+
+export const userSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  status: z.enum(STATUSES),
+  email_verified_at: z.string().nullable(),
+  locale: z.string(),
+  has_profile: z.boolean(),
+  created_at: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
+
+/** Minimal profiles created right after verification (the full model form comes with the publish issue). */
+export const modelProfileCreateSchema = z.object({ display_name: z.string().trim().min(2).max(60) });
+export const publicistProfileCreateSchema = z.object({ display_name: z.string().trim().min(2).max(120) });

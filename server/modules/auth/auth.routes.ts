@@ -1,0 +1,297 @@
+/**
+ * Accounts (SPEC §7 plus the Laravel Fortify/Sanctum paths old clients use): register, verify e-mail, log in
+ * and out, current user, forgot/reset password, confirm password, change password and profile information,
+ * delete an account, create admins. Every answer is the envelope; every input is validated by contract/auth.
+ */
+import crypto from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  confirmPasswordSchema,
+  createAdminSchema,
+  dashboardFor,
+  forgotPasswordSchema,
+  loginSchema,
+  PROFILE_CREATE_ROUTES,
+  profileInformationSchema,
+  publicistRegisterSchema,
+  registerSchema,
+  resetPasswordSchema,
+  updatePasswordSchema,
+  verifyEmailSchema,
+  type Role,
+} from '#contract/auth.ts';
+import { idParamsSchema } from '#contract/locations.ts';
+import type { Answer } from '#contract/answers.ts';
+import { passwordResetTokens, sessions, users } from '../../db/schema.ts';
+import { AppError, forbidden, notFound } from '../../errors.ts';
+import {
+  endOtherSessions,
+  endSession,
+  hashToken,
+  passwordRecentlyConfirmed,
+  requireRole,
+  requireUser,
+  startSession,
+} from '../../plugins/session.ts';
+import { consume, createAuthLimits } from './auth.limits.ts';
+import { sendAlreadyRegisteredMail, sendPasswordChangedMail, sendPasswordResetMail, sendVerificationMail } from './auth.mails.ts';
+import { dummyPasswordHash, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
+import { checkVerificationLink, emailHash } from './signed-links.ts';
+import { findUserByEmail, findUserById, toUserDto, type UserRow } from './users.repository.ts';
+
+const RESET_TTL_MS = 60 * 60 * 1000;
+
+/** A 422 with one field's message, as a form shows it under that field. */
+function fieldError(field: string, key: string) {
+  return (req: FastifyRequest) => new AppError(422, 'validation_failed', 'errors.validation_failed', { [field]: [req.t(key)] });
+}
+
+function refuseCommon(req: FastifyRequest, password: string) {
+  if (isCommonPassword(password)) throw fieldError('password', 'validation.password_common')(req);
+}
+
+function ok(req: FastifyRequest, key: string, extra: Partial<Answer> & Record<string, unknown> = {}) {
+  return { channel: 'notification' as const, type: 'success' as const, message: req.t(key), ...extra };
+}
+
+/** Mail failures must not undo what the user did (nor reveal anything): log them and carry on. */
+async function sendQuietly(app: FastifyInstance, req: FastifyRequest, send: () => Promise<void>) {
+  try {
+    await send();
+  } catch (err) {
+    req.log.error({ err }, 'mail delivery failed');
+  }
+}
+
+async function register(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, input: { name: string; email: string; password: string; role: Role }) {
+  await consume(app.authLimits.register, req.ip, reply);
+  refuseCommon(req, input.password);
+  const passwordHash = await hashPassword(input.password);
+  const existing = await findUserByEmail(app.db, input.email);
+  if (existing) {
+    await sendQuietly(app, req, () => sendAlreadyRegisteredMail(app, existing));
+  } else {
+    const [created] = await app.db
+      .insert(users)
+      .values({ name: input.name, email: input.email, passwordHash, role: input.role, locale: req.lang, status: 'unverified' })
+      .onConflictDoNothing()
+      .returning();
+    if (created) await sendQuietly(app, req, () => sendVerificationMail(app, created));
+  }
+  // Same answer whether or not the address was taken.
+  return reply.status(201).send(ok(req, 'accountApi.registered', { description: req.t('accountApi.registeredDescription', { email: input.email }) }));
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    authLimits: ReturnType<typeof createAuthLimits>;
+  }
+}
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.decorate('authLimits', createAuthLimits(app.config.registerLimitPerHour));
+
+  app.post('/api/user/create', { schema: { body: registerSchema } }, (req, reply) => register(app, req, reply, req.body));
+  app.post('/api/register', { schema: { body: registerSchema } }, (req, reply) => register(app, req, reply, req.body));
+  app.post('/api/publicist/create', { schema: { body: publicistRegisterSchema } }, (req, reply) =>
+    register(app, req, reply, { ...req.body, role: 'publicist' }),
+  );
+
+  app.post('/api/admin/create', { schema: { body: createAdminSchema }, config: { auth: { roles: ['super_admin'] } } }, async (req, reply) => {
+    requireRole(req, 'super_admin');
+    refuseCommon(req, req.body.password);
+    if (await findUserByEmail(app.db, req.body.email)) throw fieldError('email', 'validation.email_taken')(req);
+    const [admin] = await app.db
+      .insert(users)
+      .values({
+        name: req.body.name,
+        email: req.body.email,
+        passwordHash: await hashPassword(req.body.password),
+        role: 'admin',
+        status: 'active',
+        locale: req.lang,
+        emailVerifiedAt: new Date(),
+      })
+      .returning();
+    return reply.status(201).send(ok(req, 'accountApi.adminCreated', { data: { user: await toUserDto(app.db, admin!) } }));
+  });
+
+  app.post('/api/login', { schema: { body: loginSchema } }, async (req, reply) => {
+    const { email, password, remember } = req.body;
+    const key = `${email}|${req.ip}`;
+    await consume(app.authLimits.login, key, reply);
+    const user = await findUserByEmail(app.db, email);
+    const valid = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
+    if (!user || !valid) throw fieldError('email', 'accountApi.failed')(req);
+    if (user.status === 'suspended') throw new AppError(403, 'forbidden', 'accountApi.suspended');
+    await app.authLimits.login.delete(key);
+    await startSession(app.db, req, reply, user.id, remember);
+    return ok(req, 'accountApi.loggedIn', { data: { user: await toUserDto(app.db, user) }, redirect: dashboardFor(user.role) });
+  });
+
+  app.post('/api/logout', async (req, reply) => {
+    await endSession(app.db, req, reply);
+    return ok(req, 'accountApi.loggedOut', { redirect: '/' });
+  });
+
+  app.get('/api/user', async (req) => ({ data: await toUserDto(app.db, requireUser(req)) }));
+
+  // The payload is empty by contract (SPEC §7); whatever is sent is ignored.
+  app.post('/api/verification/send', { config: { auth: true } }, async (req, reply) => {
+    const user = requireUser(req);
+    if (user.emailVerifiedAt) return { ...ok(req, 'accountApi.alreadyVerified'), type: 'info' as const };
+    await consume(app.authLimits.mailPerIp, req.ip, reply);
+    await consume(app.authLimits.mailPerAddress, user.email.toLowerCase(), reply);
+    await sendVerificationMail(app, user);
+    return ok(req, 'accountApi.verificationSent', { description: req.t('accountApi.verificationSentDescription', { email: user.email }) });
+  });
+
+  app.post('/api/verify-email', { schema: { body: verifyEmailSchema } }, async (req, reply) => {
+    const check = checkVerificationLink(app.config.appKey, req.body);
+    if (check !== 'ok') throw new AppError(403, 'forbidden', `accountApi.${check}`);
+    const user = await findUserById(app.db, req.body.id);
+    if (!user || emailHash(user.email) !== req.body.hash) throw new AppError(403, 'forbidden', 'accountApi.invalid_signature');
+    const alreadyVerified = !!user.emailVerifiedAt;
+    let verified: UserRow = user;
+    if (!alreadyVerified) {
+      const [row] = await app.db
+        .update(users)
+        .set({ emailVerifiedAt: new Date(), status: user.status === 'unverified' ? 'active' : user.status, updatedAt: new Date() })
+        .where(eq(users.id, user.id))
+        .returning();
+      verified = row!;
+      // The signed link proves the address: it logs the user in once, like a single-use magic link.
+      await startSession(app.db, req, reply, user.id, false);
+    }
+    const dto = await toUserDto(app.db, verified);
+    const profileRoute = dto.has_profile ? undefined : PROFILE_CREATE_ROUTES[verified.role];
+    const loggedIn = !alreadyVerified || req.user?.id === user.id;
+    const redirect = profileRoute && loggedIn ? profileRoute : loggedIn ? dashboardFor(verified.role) : '/login';
+    return {
+      channel: 'modal' as const,
+      type: 'success' as const,
+      message: req.t('notices.emailVerifiedTitle'),
+      description: req.t(alreadyVerified ? 'accountApi.alreadyVerified' : 'notices.emailVerifiedText'),
+      okText: req.t(profileRoute && loggedIn ? 'notices.createProfile' : loggedIn ? 'accountApi.goToDashboard' : 'accountApi.goToLogin'),
+      redirect,
+      verified: true,
+      user: dto,
+    };
+  });
+
+  app.post('/api/forgot-password', { schema: { body: forgotPasswordSchema } }, async (req, reply) => {
+    await consume(app.authLimits.mailPerIp, req.ip, reply);
+    await consume(app.authLimits.mailPerAddress, req.body.email, reply);
+    const user = await findUserByEmail(app.db, req.body.email);
+    if (user) {
+      const token = crypto.randomBytes(32).toString('base64url');
+      await app.db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, user.id));
+      await app.db.insert(passwordResetTokens).values({ userId: user.id, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + RESET_TTL_MS) });
+      await sendQuietly(app, req, () => sendPasswordResetMail(app, user, token));
+    }
+    return ok(req, 'accountApi.resetLinkSent');
+  });
+
+  app.post('/api/reset-password', { schema: { body: resetPasswordSchema } }, async (req, reply) => {
+    await consume(app.authLimits.login, `${req.body.email}|${req.ip}`, reply);
+    const user = await findUserByEmail(app.db, req.body.email);
+    const invalid = fieldError('email', 'accountApi.resetInvalid');
+    if (!user) throw invalid(req);
+    const [token] = await app.db
+      .select()
+      .from(passwordResetTokens)
+      .where(
+        and(
+          eq(passwordResetTokens.tokenHash, hashToken(req.body.token)),
+          eq(passwordResetTokens.userId, user.id),
+          isNull(passwordResetTokens.usedAt),
+          gt(passwordResetTokens.expiresAt, new Date()),
+        ),
+      );
+    if (!token) throw invalid(req);
+    refuseCommon(req, req.body.password);
+    const passwordHash = await hashPassword(req.body.password);
+    await app.db.transaction(async (tx) => {
+      // Marking it used inside the transaction makes a concurrent second use find nothing to update.
+      const used = await tx
+        .update(passwordResetTokens)
+        .set({ usedAt: new Date() })
+        .where(and(eq(passwordResetTokens.id, token.id), isNull(passwordResetTokens.usedAt)))
+        .returning({ id: passwordResetTokens.id });
+      if (!used.length) throw invalid(req);
+      await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
+    });
+    await endOtherSessions(app.db, user.id, undefined);
+    await sendQuietly(app, req, () => sendPasswordChangedMail(app, user));
+    return ok(req, 'accountApi.passwordReset', { redirect: '/login' });
+  });
+
+  app.post('/api/user/confirm-password', { config: { auth: true }, schema: { body: confirmPasswordSchema } }, async (req, reply) => {
+    const user = requireUser(req);
+    await consume(app.authLimits.confirmPassword, String(user.id), reply);
+    if (!(await verifyPassword(user.passwordHash, req.body.password))) throw fieldError('password', 'accountApi.wrongPassword')(req);
+    await app.db.update(sessions).set({ passwordConfirmedAt: new Date() }).where(eq(sessions.idHash, req.session!.idHash));
+    return reply.status(201).send(ok(req, 'accountApi.passwordConfirmed'));
+  });
+
+  app.get('/api/user/confirmed-password-status', { config: { auth: true } }, async (req) => {
+    requireUser(req);
+    return { confirmed: passwordRecentlyConfirmed(req) };
+  });
+
+  app.put('/api/user/password', { config: { auth: true }, schema: { body: updatePasswordSchema } }, async (req, reply) => {
+    const user = requireUser(req);
+    await consume(app.authLimits.confirmPassword, String(user.id), reply);
+    if (!(await verifyPassword(user.passwordHash, req.body.current_password))) throw fieldError('current_password', 'accountApi.wrongPassword')(req);
+    refuseCommon(req, req.body.password);
+    await app.db
+      .update(users)
+      .set({ passwordHash: await hashPassword(req.body.password), updatedAt: new Date() })
+      .where(eq(users.id, user.id));
+    await endOtherSessions(app.db, user.id, req.session?.idHash);
+    await startSession(app.db, req, reply, user.id, req.session?.remember ?? false);
+    await sendQuietly(app, req, () => sendPasswordChangedMail(app, user));
+    return ok(req, 'notices.updated');
+  });
+
+  app.put('/api/user/profile-information', { config: { auth: true }, schema: { body: profileInformationSchema } }, async (req) => {
+    const user = requireUser(req);
+    const emailChanged = req.body.email !== user.email.toLowerCase();
+    if (emailChanged) {
+      const taken = await findUserByEmail(app.db, req.body.email);
+      if (taken && taken.id !== user.id) throw fieldError('email', 'validation.email_taken')(req);
+    }
+    const [updated] = await app.db
+      .update(users)
+      .set({
+        name: req.body.name,
+        email: req.body.email,
+        updatedAt: new Date(),
+        ...(emailChanged ? { emailVerifiedAt: null, status: user.status === 'active' ? ('unverified' as const) : user.status } : {}),
+      })
+      .where(eq(users.id, user.id))
+      .returning();
+    if (emailChanged) await sendQuietly(app, req, () => sendVerificationMail(app, updated!));
+    return ok(req, emailChanged ? 'accountApi.emailChanged' : 'notices.profileUpdated', { data: { user: await toUserDto(app.db, updated!) } });
+  });
+
+  app.delete('/api/profile/delete/:id', { config: { auth: true }, schema: { params: idParamsSchema } }, async (req, reply) => {
+    const actor = requireUser(req);
+    const target = await findUserById(app.db, req.params.id);
+    if (actor.id === req.params.id) {
+      if (!passwordRecentlyConfirmed(req)) throw new AppError(423, 'password_confirmation_required');
+      await app.db.delete(users).where(eq(users.id, actor.id));
+      await endSession(app.db, req, reply);
+      return ok(req, 'accountApi.accountDeleted', { redirect: '/' });
+    }
+    const staff = actor.role === 'admin' || actor.role === 'super_admin';
+    if (!staff) throw forbidden();
+    if (!target) throw notFound();
+    // Admins remove members; only a super admin removes an admin; nobody removes a super admin here.
+    if (target.role === 'super_admin' || (target.role === 'admin' && actor.role !== 'super_admin')) throw forbidden();
+    await app.db.delete(users).where(eq(users.id, target.id));
+    return ok(req, 'accountApi.accountDeleted');
+  });
+};

@@ -1,0 +1,71 @@
+/**
+ * Outgoing mail. With SMTP_URL, nodemailer sends over SMTP. Without it, each message is written as an .eml
+ * file under DATA_DIR/mail and its links are printed in the log, so `npm start` users can finish flows that
+ * need an e-mail. Tests without a data directory keep messages in memory (`outbox`).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  /** Messages kept in memory (only when there is neither SMTP nor a data directory). */
+  readonly outbox: MailMessage[];
+  close(): void;
+}
+
+export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
+  const outbox: MailMessage[] = [];
+  let transport: Transporter;
+  let mode: 'smtp' | 'files' | 'memory';
+  if (config.smtpUrl) {
+    transport = nodemailer.createTransport(config.smtpUrl);
+    mode = 'smtp';
+  } else {
+    transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+    mode = config.dataDir === ':memory:' ? 'memory' : 'files';
+  }
+  const dir = mode === 'files' ? path.join(config.dataDir, 'mail') : '';
+  if (dir) fs.mkdirSync(dir, { recursive: true });
+
+  return {
+    outbox,
+    async send(message) {
+      const info = (await transport.sendMail({ from: config.mailFrom, ...message })) as { message?: Buffer };
+      if (mode === 'memory') outbox.push(message);
+      if (mode === 'files' && info.message) {
+        const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${message.to.replace(/[^a-z0-9@.-]/gi, '_')}.eml`);
+        await fs.promises.writeFile(file, info.message);
+        const links = message.text.match(/https?:\/\/\S+/g) ?? [];
+        log.info({ to: message.to, subject: message.subject, file, links }, `Mail written to ${file}${links.length ? ` — link: ${links[0]}` : ''}`);
+      }
+    },
+    close() {
+      transport.close();
+    },
+  };
+}
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** A plain, accessible e-mail with one call to action; the text part carries the same content. */
+export function renderMail(opts: { lang: string; greeting: string; lines: string[]; action?: { label: string; url: string }; footer: string }): {
+  text: string;
+  html: string;
+} {
+  const text = [opts.greeting, '', ...opts.lines, ...(opts.action ? ['', `${opts.action.label}: ${opts.action.url}`] : []), '', '—', opts.footer].join('\n');
+  const html = `<!doctype html><html lang="${escape(opts.lang)}"><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1a1b1e;max-width:560px;margin:auto;padding:16px">
+<p>${escape(opts.greeting)}</p>${opts.lines.map((l) => `<p>${escape(l)}</p>`).join('')}
+${opts.action ? `<p><a href="${escape(opts.action.url)}" style="display:inline-block;background:#ffb01b;color:#1a1b1e;padding:10px 18px;border-radius:8px;text-decoration:none;font-weight:700">${escape(opts.action.label)}</a></p><p style="font-size:12px;color:#555">${escape(opts.action.url)}</p>` : ''}
+<hr style="border:none;border-top:1px solid #ddd"><p style="font-size:12px;color:#555">${escape(opts.footer)}</p></body></html>`;
+  return { text, html };
+}
