@@ -8,7 +8,9 @@ import { defineConfig, devices } from '@playwright/test';
  */
 const PORT = Number(process.env.E2E_PORT ?? 8181);
 const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const dataDir = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `vitrina-e2e-${process.pid}`);
+// Set once in the runner and inherited by the workers, so specs can read the server's mail outbox.
+process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `vitrina-e2e-${Date.now()}`);
+const dataDir = process.env.E2E_DATA_DIR;
 
 export default defineConfig({
   testDir: './e2e',
@@ -41,6 +43,14 @@ export default defineConfig({
     url: `http://localhost:${PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'test', HOST: '127.0.0.1' },
+    env: {
+      PORT: String(PORT),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      DEMO_PASSWORD: 'demo-password-123',
+      DATABASE_URL: '',
+    },
   },
 });

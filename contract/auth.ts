@@ -43,7 +43,12 @@ export const passwordSchema = z.string().min(PASSWORD_MIN).max(PASSWORD_MAX);
 
 function confirmed<T extends { password: string; password_confirmation: string }>(v: T, ctx: z.RefinementCtx) {
   if (v.password !== v.password_confirmation) {
-    ctx.addIssue({ code: 'custom', path: ['password_confirmation'], message: 'confirmation', params: { key: 'validation.password_confirmation' } });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['password_confirmation'],
+      message: 'confirmation',
+      params: { key: 'validation.password_confirmation' },
+    });
   }
 }
 
@@ -70,7 +75,11 @@ export const resetPasswordSchema = z
   .superRefine(confirmed);
 export const confirmPasswordSchema = z.object({ password: z.string().min(1).max(PASSWORD_MAX) });
 export const updatePasswordSchema = z
-  .object({ current_password: z.string().min(1).max(PASSWORD_MAX), password: passwordSchema, password_confirmation: z.string().max(PASSWORD_MAX) })
+  .object({
+    current_password: z.string().min(1).max(PASSWORD_MAX),
+    password: passwordSchema,
+    password_confirmation: z.string().max(PASSWORD_MAX),
+  })
   .superRefine(confirmed);
 export const profileInformationSchema = z.object({ name, email });
 

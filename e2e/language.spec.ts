@@ -1,6 +1,17 @@
 /** The language switcher keeps the page (path and query), changes the texts and remembers the choice in the `lang` cookie. */
 import { expect, test, type Page } from '@playwright/test';
-import { HTML_LANG, LANGUAGE_NAMES, legalTitle, openHome, openLegal, presetConsent, SECTION_NAMES, titleOf, tr, type Lng } from './helpers.ts';
+import {
+  HTML_LANG,
+  LANGUAGE_NAMES,
+  legalTitle,
+  openHome,
+  openLegal,
+  presetConsent,
+  SECTION_NAMES,
+  titleOf,
+  tr,
+  type Lng,
+} from './helpers.ts';
 
 async function switchLanguage(page: Page, from: Lng, to: Lng) {
   await page.getByRole('button', { name: tr(from, 'nav.language') }).click();

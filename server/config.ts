@@ -30,7 +30,11 @@ const envSchema = z.object({
   TRUST_PROXY: bool,
   SEED_DEMO: bool,
   DIST_DIR: z.string().min(1).default('./dist'),
-  APP_KEY: z.string().min(32, 'must be at least 32 characters').optional().or(z.literal('').transform(() => undefined)),
+  APP_KEY: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
@@ -38,7 +42,11 @@ const envSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().min(3).default('Vitrina <no-reply@vitrina.test>'),
   REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
-  DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional().or(z.literal('').transform(() => undefined)),
+  DEMO_PASSWORD: z
+    .string()
+    .min(8, 'must be at least 8 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
 
 export type Config = {
@@ -73,7 +81,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const appUrl = e.APP_URL ?? `http://localhost:${e.PORT}`;
-  if (!e.APP_KEY && e.NODE_ENV === 'production') throw new ConfigError('Invalid configuration:\n  APP_KEY: required in production (32+ random characters)');
+  if (!e.APP_KEY && e.NODE_ENV === 'production')
+    throw new ConfigError('Invalid configuration:\n  APP_KEY: required in production (32+ random characters)');
   const dataDir = e.DATA_DIR === ':memory:' ? ':memory:' : path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -115,7 +124,14 @@ function localAppKey(dataDir: string): string {
 /** Configuration for tests: in-memory database unless DATABASE_URL says otherwise, quiet logs. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
-    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: ':memory:', DATABASE_URL: process.env.DATABASE_URL, DEMO_PASSWORD: 'demo-password-123', REGISTER_LIMIT_PER_HOUR: '1000' }),
+    ...loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: ':memory:',
+      DATABASE_URL: process.env.DATABASE_URL,
+      DEMO_PASSWORD: 'demo-password-123',
+      REGISTER_LIMIT_PER_HOUR: '1000',
+    }),
     ...overrides,
   };
 }

@@ -110,7 +110,10 @@ export const users = pgTable(
     email: varchar('email', { length: 254 }).notNull(),
     passwordHash: text('password_hash').notNull(),
     role: varchar('role', { length: 16 }).$type<'client' | 'model' | 'publicist' | 'admin' | 'super_admin'>().notNull(),
-    status: varchar('status', { length: 16 }).$type<'unverified' | 'pending' | 'active' | 'rejected' | 'suspended' | 'paused'>().notNull().default('unverified'),
+    status: varchar('status', { length: 16 })
+      .$type<'unverified' | 'pending' | 'active' | 'rejected' | 'suspended' | 'paused'>()
+      .notNull()
+      .default('unverified'),
     locale: varchar('locale', { length: 8 }).notNull().default('es'),
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -162,7 +165,10 @@ export const modelProfiles = pgTable('model_profiles', {
     .unique()
     .references(() => users.id, { onDelete: 'cascade' }),
   displayName: varchar('display_name', { length: 60 }).notNull(),
-  status: varchar('status', { length: 16 }).$type<'unverified' | 'pending' | 'active' | 'rejected' | 'suspended' | 'paused'>().notNull().default('unverified'),
+  status: varchar('status', { length: 16 })
+    .$type<'unverified' | 'pending' | 'active' | 'rejected' | 'suspended' | 'paused'>()
+    .notNull()
+    .default('unverified'),
   reasons: jsonb('reasons').$type<{ codes: string[]; text?: string }>(),
   version: integer('version').notNull().default(1),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -177,7 +183,10 @@ export const publicistProfiles = pgTable('publicist_profiles', {
     .unique()
     .references(() => users.id, { onDelete: 'cascade' }),
   displayName: varchar('display_name', { length: 120 }).notNull(),
-  status: varchar('status', { length: 16 }).$type<'unverified' | 'pending' | 'active' | 'rejected' | 'suspended' | 'paused'>().notNull().default('pending'),
+  status: varchar('status', { length: 16 })
+    .$type<'unverified' | 'pending' | 'active' | 'rejected' | 'suspended' | 'paused'>()
+    .notNull()
+    .default('pending'),
   version: integer('version').notNull().default(1),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -46,7 +46,10 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
         const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${message.to.replace(/[^a-z0-9@.-]/gi, '_')}.eml`);
         await fs.promises.writeFile(file, info.message);
         const links = message.text.match(/https?:\/\/\S+/g) ?? [];
-        log.info({ to: message.to, subject: message.subject, file, links }, `Mail written to ${file}${links.length ? ` — link: ${links[0]}` : ''}`);
+        log.info(
+          { to: message.to, subject: message.subject, file, links },
+          `Mail written to ${file}${links.length ? ` — link: ${links[0]}` : ''}`,
+        );
       }
     },
     close() {
@@ -58,11 +61,25 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A plain, accessible e-mail with one call to action; the text part carries the same content. */
-export function renderMail(opts: { lang: string; greeting: string; lines: string[]; action?: { label: string; url: string }; footer: string }): {
+export function renderMail(opts: {
+  lang: string;
+  greeting: string;
+  lines: string[];
+  action?: { label: string; url: string };
+  footer: string;
+}): {
   text: string;
   html: string;
 } {
-  const text = [opts.greeting, '', ...opts.lines, ...(opts.action ? ['', `${opts.action.label}: ${opts.action.url}`] : []), '', '—', opts.footer].join('\n');
+  const text = [
+    opts.greeting,
+    '',
+    ...opts.lines,
+    ...(opts.action ? ['', `${opts.action.label}: ${opts.action.url}`] : []),
+    '',
+    '—',
+    opts.footer,
+  ].join('\n');
   const html = `<!doctype html><html lang="${escape(opts.lang)}"><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1a1b1e;max-width:560px;margin:auto;padding:16px">
 <p>${escape(opts.greeting)}</p>${opts.lines.map((l) => `<p>${escape(l)}</p>`).join('')}
 ${opts.action ? `<p><a href="${escape(opts.action.url)}" style="display:inline-block;background:#ffb01b;color:#1a1b1e;padding:10px 18px;border-radius:8px;text-decoration:none;font-weight:700">${escape(opts.action.label)}</a></p><p style="font-size:12px;color:#555">${escape(opts.action.url)}</p>` : ''}

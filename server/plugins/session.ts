@@ -75,7 +75,9 @@ export async function endSession(db: Db, req: FastifyRequest, reply: FastifyRepl
 }
 
 export async function endOtherSessions(db: Db, userId: number, keepIdHash: string | undefined): Promise<void> {
-  await db.delete(sessions).where(keepIdHash ? and(eq(sessions.userId, userId), ne(sessions.idHash, keepIdHash)) : eq(sessions.userId, userId));
+  await db
+    .delete(sessions)
+    .where(keepIdHash ? and(eq(sessions.userId, userId), ne(sessions.idHash, keepIdHash)) : eq(sessions.userId, userId));
 }
 
 export function requireUser(req: FastifyRequest): SessionUser {

@@ -14,7 +14,7 @@ import { ApiError } from '#src/lib/api-client.ts';
 import { dayjsLocale, FIRST_DAY_OF_WEEK } from '#src/lib/format.ts';
 import { DEFAULT_PLACEMENT, NOTIFICATION_DURATION_MS, NOTIFICATION_LIMIT } from '#src/lib/response-handler.ts';
 import { createRouter } from './router.tsx';
-import { theme, THEME_STORAGE_KEY } from './theme.ts';
+import { cssVariablesResolver, theme, THEME_STORAGE_KEY } from './theme.ts';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: THEME_STORAGE_KEY });
 
@@ -47,7 +47,12 @@ function LocalisedProviders() {
 export function App({ i18n }: { i18n: I18n }) {
   const queryClient = useMemo(() => createQueryClient(), []);
   return (
-    <MantineProvider theme={theme} defaultColorScheme="dark" colorSchemeManager={colorSchemeManager}>
+    <MantineProvider
+      theme={theme}
+      defaultColorScheme="dark"
+      colorSchemeManager={colorSchemeManager}
+      cssVariablesResolver={cssVariablesResolver}
+    >
       <I18nextProvider i18n={i18n}>
         <QueryClientProvider client={queryClient}>
           <Suspense fallback={<PageLoader />}>

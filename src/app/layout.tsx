@@ -1,19 +1,23 @@
 /**
- * The shell around every page: skip link, header (brand, language, theme), main content, footer with the
- * legal pages, the cookie banner and the navigation progress bar. It also owns the language segment of the
- * URL: `/xx/…` with an unknown xx is redirected to the detected language, and i18next follows the URL.
+ * The shell around every page: skip link, header (brand, language, theme, and the account part: login/register
+ * or the user menu, see AccountNav), main content, footer with the legal pages, the cookie banner and the
+ * navigation progress bar. It also owns the language segment of the URL: `/xx/…` with an unknown xx is
+ * redirected to the detected language, and i18next follows the URL. It completes session endings
+ * (`useForgetUserAfterSessionEnd`).
  */
-import { Anchor, AppShell, Box, Container, Group, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { Anchor, Box, Container, Group, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { Suspense, useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { isLanguage, toLocaleTag } from '#contract/languages.ts';
+import { AccountNav } from '#src/components/account-nav.tsx';
 import { LanguageSwitcher, pathForLanguage } from '#src/components/language-switcher.tsx';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { ThemeToggle } from '#src/components/theme-toggle.tsx';
 import { trackPageView } from '#src/lib/analytics.ts';
 import { setApiLanguage } from '#src/lib/api-client.ts';
 import { clearConsent, getConsent, subscribeConsent } from '#src/lib/consent.ts';
+import { useForgetUserAfterSessionEnd } from '#src/lib/session.ts';
 import { CookieBanner } from './cookie-banner.tsx';
 import { NavProgress } from './nav-progress.tsx';
 
@@ -37,6 +41,7 @@ export function Layout() {
   const location = useLocation();
   const { t, i18n } = useTranslation();
   usePageViews();
+  useForgetUserAfterSessionEnd();
 
   useEffect(() => {
     if (isLanguage(lng)) {
@@ -51,61 +56,68 @@ export function Layout() {
     return <Navigate to={pathForLanguage(location.pathname, detected) + location.search} replace />;
   }
 
+  // Plain landmarks rather than AppShell.Main: one <header>, one <main>, one <footer> at the top level.
   return (
-    <AppShell header={{ height: 56 }} padding={0}>
+    <>
       <NavProgress />
       <Anchor href="#main" className="skip-link">
         {t('nav.skipToContent')}
       </Anchor>
-      <AppShell.Header>
+      <Box
+        component="header"
+        h={56}
+        style={{
+          position: 'sticky',
+          top: 0,
+          zIndex: 200,
+          background: 'var(--mantine-color-body)',
+          borderBottom: '1px solid var(--mantine-color-default-border)',
+        }}
+      >
         <Container size="xl" h="100%">
           <Group h="100%" justify="space-between" wrap="nowrap">
             <UnstyledButton component={Link} to={`/${lng}`} aria-label={`${t('app.name')} — ${t('nav.home')}`}>
               <Group gap={6} wrap="nowrap">
                 <img src="/icons/logo.svg" alt="" width={28} height={28} />
-                <Text fw={800} size="lg" c="gold">
+                <Text fw={800} size="lg" c="var(--vitrina-brand-text)">
                   {t('app.name')}
                 </Text>
               </Group>
             </UnstyledButton>
             <Group gap={4} component="nav" aria-label={t('nav.mainNavigation')} wrap="nowrap">
-              <Anchor component={Link} to={`/${lng}/dashboard`} c="dimmed" size="sm" px="xs" visibleFrom="xs">
-                {t('nav.dashboard')}
-              </Anchor>
               <LanguageSwitcher />
               <ThemeToggle />
+              <AccountNav />
             </Group>
           </Group>
         </Container>
-      </AppShell.Header>
-      <AppShell.Main>
-        <Box component="main" id="main" tabIndex={-1} mih="calc(100dvh - 56px - 120px)">
-          <Suspense fallback={<PageLoader />}>
-            <Outlet />
-          </Suspense>
-        </Box>
-        <Box component="footer" py="lg" mt="xl" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
-          <Container size="xl">
-            <VisuallyHidden>
-              <h2>{t('footer.legal')}</h2>
-            </VisuallyHidden>
-            <Group gap="md" mb="xs">
-              {LEGAL_PAGES.map(([slug, key]) => (
-                <Anchor key={slug} component={Link} to={`/${lng}/legal/${slug}`} size="sm" c="dimmed">
-                  {t(key)}
-                </Anchor>
-              ))}
-              <Anchor component="button" type="button" size="sm" c="dimmed" onClick={clearConsent}>
-                {t('cookies.manage')}
+      </Box>
+      <Box component="main" id="main" tabIndex={-1} mih="calc(100dvh - 56px - 120px)">
+        <Suspense fallback={<PageLoader />}>
+          <Outlet />
+        </Suspense>
+      </Box>
+      <Box component="footer" py="lg" mt="xl" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+        <Container size="xl">
+          <VisuallyHidden>
+            <h2>{t('footer.legal')}</h2>
+          </VisuallyHidden>
+          <Group gap="md" mb="xs">
+            {LEGAL_PAGES.map(([slug, key]) => (
+              <Anchor key={slug} component={Link} to={`/${lng}/legal/${slug}`} size="sm" c="dimmed">
+                {t(key)}
               </Anchor>
-            </Group>
-            <Text size="xs" c="dimmed">
-              {t('footer.rights', { year: new Date().getFullYear() })}
-            </Text>
-          </Container>
-        </Box>
-      </AppShell.Main>
+            ))}
+            <Anchor component="button" type="button" size="sm" c="dimmed" onClick={clearConsent}>
+              {t('cookies.manage')}
+            </Anchor>
+          </Group>
+          <Text size="xs" c="dimmed">
+            {t('footer.rights', { year: new Date().getFullYear() })}
+          </Text>
+        </Container>
+      </Box>
       <CookieBanner />
-    </AppShell>
+    </>
   );
 }

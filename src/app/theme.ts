@@ -1,6 +1,7 @@
-import { createTheme, type MantineColorsTuple } from '@mantine/core';
+import { createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 
 /** Gold: the brand colour and the navigation progress bar (SPEC §9). */
+// Shade 9 is darker than Mantine's usual curve so gold text and links keep 4.5:1 on white (WCAG AA).
 const gold: MantineColorsTuple = [
   '#fff8e1',
   '#ffefcc',
@@ -11,7 +12,7 @@ const gold: MantineColorsTuple = [
   '#ffab09',
   '#e39500',
   '#ca8500',
-  '#af7100',
+  '#8a5a00',
 ];
 
 /** SPEC §9 breakpoints in px (360, 568, 768, 992, 1280, 1920), as em for Mantine. */
@@ -19,7 +20,9 @@ export const BREAKPOINTS_PX = { xs: 360, sm: 568, md: 768, lg: 992, xl: 1280, xx
 
 export const theme = createTheme({
   primaryColor: 'gold',
-  primaryShade: { light: 8, dark: 5 },
+  // One shade for both schemes: Mantine picks a filled button's text colour once, not per scheme, and black on
+  // gold 5 reads well in both. Gold text on white uses --vitrina-brand-text / the anchor colour instead.
+  primaryShade: 5,
   autoContrast: true,
   colors: { gold },
   breakpoints: Object.fromEntries(Object.entries(BREAKPOINTS_PX).map(([k, px]) => [k, `${px / 16}em`])),
@@ -29,3 +32,10 @@ export const theme = createTheme({
 });
 
 export const THEME_STORAGE_KEY = 'theme';
+
+/** Mantine's default "dimmed" greys fall below 4.5:1 on our backgrounds; these keep secondary text readable. */
+export const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { '--mantine-color-dimmed': '#5c5f66', '--mantine-color-anchor': '#8a5a00', '--vitrina-brand-text': '#8a5a00' },
+  dark: { '--mantine-color-dimmed': '#a6a7ab', '--mantine-color-anchor': '#ffb01b', '--vitrina-brand-text': '#ffb01b' },
+});

@@ -46,10 +46,13 @@ export async function seedDemoUsers(db: Db, config: Config, log: (msg: string) =
       .values({ ...account, passwordHash, status: 'active', locale: 'es', emailVerifiedAt: new Date() })
       .returning({ id: users.id });
     if (account.role === 'model') await db.insert(modelProfiles).values({ userId: user!.id, displayName: 'Lucía', status: 'active' });
-    if (account.role === 'publicist') await db.insert(publicistProfiles).values({ userId: user!.id, displayName: 'Agencia Norte', status: 'active' });
+    if (account.role === 'publicist')
+      await db.insert(publicistProfiles).values({ userId: user!.id, displayName: 'Agencia Norte', status: 'active' });
   }
   if (config.env !== 'test') {
-    log(`Demo accounts (${DEMO_ACCOUNTS.map((a) => a.email).join(', ')}) — password: ${password}${source === 'DEMO_PASSWORD' ? ' (DEMO_PASSWORD)' : ` (kept in ${source})`}`);
+    log(
+      `Demo accounts (${DEMO_ACCOUNTS.map((a) => a.email).join(', ')}) — password: ${password}${source === 'DEMO_PASSWORD' ? ' (DEMO_PASSWORD)' : ` (kept in ${source})`}`,
+    );
   }
   return password;
 }

@@ -92,9 +92,10 @@ describe('es-cities.json', () => {
     expect(cities.find((c) => c.ine === '52001')?.name).toBe('Melilla');
   });
 
-  it('has the big municipalities GeoNames files under a neighbour\'s code', () => {
+  it("has the big municipalities GeoNames files under a neighbour's code", () => {
     const names = new Set(cities.map((c) => c.name));
-    for (const name of ['Cornellà de Llobregat', 'El Ejido', 'Manresa', 'Vila-real', 'Viladecans']) expect(names.has(name), name).toBe(true);
+    for (const name of ['Cornellà de Llobregat', 'El Ejido', 'Manresa', 'Vila-real', 'Viladecans'])
+      expect(names.has(name), name).toBe(true);
   });
 
   it('has Oviedo, Gijón and Avilés in Asturias', () => {

@@ -10,7 +10,13 @@ interface Recipient {
   locale: string;
 }
 
-async function sendAccountMail(app: FastifyInstance, to: Recipient, kind: string, action?: { url: string }, vars: Record<string, string> = {}) {
+async function sendAccountMail(
+  app: FastifyInstance,
+  to: Recipient,
+  kind: string,
+  action?: { url: string },
+  vars: Record<string, string> = {},
+) {
   const t = app.tFor(to.locale);
   const body = renderMail({
     lang: to.locale,

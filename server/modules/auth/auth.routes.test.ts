@@ -28,7 +28,11 @@ function verifyParams(text: string) {
 async function registered(role: 'model' | 'publicist' | 'client' = 'model', lang = 'es') {
   const agent = await newAgent(t.app);
   const email = uniqueEmail(role);
-  const res = await agent.post('/api/user/create', { name: 'Ana', email, password: PASSWORD, password_confirmation: PASSWORD, role }, { 'x-locale': lang });
+  const res = await agent.post(
+    '/api/user/create',
+    { name: 'Ana', email, password: PASSWORD, password_confirmation: PASSWORD, role },
+    { 'x-locale': lang },
+  );
   expect(res.statusCode).toBe(201);
   return { agent, email };
 }
@@ -68,7 +72,13 @@ describe('POST /api/user/create (register)', () => {
     const { email } = await registered();
     const before = await userCount();
     const agent = await newAgent(t.app);
-    const res = await agent.post('/api/user/create', { name: 'Eve', email: email.toUpperCase(), password: PASSWORD, password_confirmation: PASSWORD, role: 'client' });
+    const res = await agent.post('/api/user/create', {
+      name: 'Eve',
+      email: email.toUpperCase(),
+      password: PASSWORD,
+      password_confirmation: PASSWORD,
+      role: 'client',
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ type: 'success', message: '¡Cuenta creada! Revisa tu correo.' });
     expect(await userCount()).toBe(before);
@@ -86,7 +96,14 @@ describe('POST /api/user/create (register)', () => {
   ])('refuses %s with a 422 field error and stores nothing', async (_label, patch, field) => {
     const before = await userCount();
     const agent = await newAgent(t.app);
-    const res = await agent.post('/api/user/create', { name: 'Ana', email: uniqueEmail(), password: PASSWORD, password_confirmation: PASSWORD, role: 'model', ...patch });
+    const res = await agent.post('/api/user/create', {
+      name: 'Ana',
+      email: uniqueEmail(),
+      password: PASSWORD,
+      password_confirmation: PASSWORD,
+      role: 'model',
+      ...patch,
+    });
     expect(res.statusCode).toBe(422);
     const body = res.json<{ error: string; errors: Record<string, string[]> }>();
     expect(body.error).toBe('validation_failed');
@@ -96,7 +113,11 @@ describe('POST /api/user/create (register)', () => {
 
   it('explains field errors in the request language', async () => {
     const agent = await newAgent(t.app);
-    const res = await agent.post('/api/user/create', { name: 'Ana', email: uniqueEmail(), password: 'short', password_confirmation: 'short', role: 'model' }, { 'x-locale': 'es' });
+    const res = await agent.post(
+      '/api/user/create',
+      { name: 'Ana', email: uniqueEmail(), password: 'short', password_confirmation: 'short', role: 'model' },
+      { 'x-locale': 'es' },
+    );
     expect(res.json<{ errors: Record<string, string[]> }>().errors.password).toEqual(['Debe tener al menos 8 caracteres.']);
   });
 
@@ -104,7 +125,13 @@ describe('POST /api/user/create (register)', () => {
     const body = { name: 'Ana', email: uniqueEmail(), password: PASSWORD, password_confirmation: PASSWORD, role: 'model' };
     const noCsrf = await t.app.inject({ method: 'POST', url: '/api/user/create', payload: body, headers: XHR });
     expect(noCsrf.statusCode).toBe(419);
-    const noXhr = await t.app.inject({ method: 'POST', url: '/api/user/create', payload: body, cookies: { 'XSRF-TOKEN': 'x' }, headers: { 'x-xsrf-token': 'x' } });
+    const noXhr = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/create',
+      payload: body,
+      cookies: { 'XSRF-TOKEN': 'x' },
+      headers: { 'x-xsrf-token': 'x' },
+    });
     expect(noXhr.statusCode).toBe(400);
   });
 
@@ -210,7 +237,9 @@ describe('login, current user and logout', () => {
 
     const me = await agent.get('/api/user');
     expect(me.json<{ data: Record<string, unknown> }>().data).toMatchObject({ email, role: 'publicist', status: 'active' });
-    expect(Object.keys(me.json<{ data: Record<string, unknown> }>().data)).toEqual(expect.arrayContaining(['id', 'name', 'email', 'role', 'status', 'email_verified_at']));
+    expect(Object.keys(me.json<{ data: Record<string, unknown> }>().data)).toEqual(
+      expect.arrayContaining(['id', 'name', 'email', 'role', 'status', 'email_verified_at']),
+    );
   });
 
   it('lets unverified users log in', async () => {
@@ -284,7 +313,12 @@ describe('forgot and reset password', () => {
     expect((await session.get('/api/user')).statusCode).toBe(401);
     await loggedIn(email, NEW);
 
-    const reuse = await agent.post('/api/reset-password', { token, email, password: 'another new passphrase', password_confirmation: 'another new passphrase' });
+    const reuse = await agent.post('/api/reset-password', {
+      token,
+      email,
+      password: 'another new passphrase',
+      password_confirmation: 'another new passphrase',
+    });
     expect(reuse.statusCode).toBe(422);
     expect(reuse.json<{ errors: Record<string, string[]> }>().errors.email).toBeTruthy();
   });
@@ -294,7 +328,12 @@ describe('forgot and reset password', () => {
     const token = await resetToken(email);
     await t.database.db.update(passwordResetTokens).set({ expiresAt: new Date(Date.now() - 1000) });
     const agent = await newAgent(t.app);
-    const res = await agent.post('/api/reset-password', { token, email, password: 'my brand new passphrase', password_confirmation: 'my brand new passphrase' });
+    const res = await agent.post('/api/reset-password', {
+      token,
+      email,
+      password: 'my brand new passphrase',
+      password_confirmation: 'my brand new passphrase',
+    });
     expect(res.statusCode).toBe(422);
   });
 
@@ -311,10 +350,18 @@ describe('password confirmation, password change, profile information, deletion'
     const { email } = await verified();
     const a = await loggedIn(email);
     const b = await loggedIn(email);
-    const wrong = await a.put('/api/user/password', { current_password: 'not it at all', password: 'the next passphrase', password_confirmation: 'the next passphrase' });
+    const wrong = await a.put('/api/user/password', {
+      current_password: 'not it at all',
+      password: 'the next passphrase',
+      password_confirmation: 'the next passphrase',
+    });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json<{ errors: Record<string, string[]> }>().errors.current_password).toEqual(['La contraseña no es correcta.']);
-    const res = await a.put('/api/user/password', { current_password: PASSWORD, password: 'the next passphrase', password_confirmation: 'the next passphrase' });
+    const res = await a.put('/api/user/password', {
+      current_password: PASSWORD,
+      password: 'the next passphrase',
+      password_confirmation: 'the next passphrase',
+    });
     expect(res.statusCode).toBe(200);
     expect((await a.get('/api/user')).statusCode).toBe(200);
     expect((await b.get('/api/user')).statusCode).toBe(401);

@@ -65,7 +65,12 @@ async function sendQuietly(app: FastifyInstance, req: FastifyRequest, send: () =
   }
 }
 
-async function register(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, input: { name: string; email: string; password: string; role: Role }) {
+async function register(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  input: { name: string; email: string; password: string; role: Role },
+) {
   await consume(app.authLimits.register, req.ip, reply);
   refuseCommon(req, input.password);
   const passwordHash = await hashPassword(input.password);
@@ -81,7 +86,9 @@ async function register(app: FastifyInstance, req: FastifyRequest, reply: Fastif
     if (created) await sendQuietly(app, req, () => sendVerificationMail(app, created));
   }
   // Same answer whether or not the address was taken.
-  return reply.status(201).send(ok(req, 'accountApi.registered', { description: req.t('accountApi.registeredDescription', { email: input.email }) }));
+  return reply
+    .status(201)
+    .send(ok(req, 'accountApi.registered', { description: req.t('accountApi.registeredDescription', { email: input.email }) }));
 }
 
 declare module 'fastify' {
@@ -99,24 +106,28 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     register(app, req, reply, { ...req.body, role: 'publicist' }),
   );
 
-  app.post('/api/admin/create', { schema: { body: createAdminSchema }, config: { auth: { roles: ['super_admin'] } } }, async (req, reply) => {
-    requireRole(req, 'super_admin');
-    refuseCommon(req, req.body.password);
-    if (await findUserByEmail(app.db, req.body.email)) throw fieldError('email', 'validation.email_taken')(req);
-    const [admin] = await app.db
-      .insert(users)
-      .values({
-        name: req.body.name,
-        email: req.body.email,
-        passwordHash: await hashPassword(req.body.password),
-        role: 'admin',
-        status: 'active',
-        locale: req.lang,
-        emailVerifiedAt: new Date(),
-      })
-      .returning();
-    return reply.status(201).send(ok(req, 'accountApi.adminCreated', { data: { user: await toUserDto(app.db, admin!) } }));
-  });
+  app.post(
+    '/api/admin/create',
+    { schema: { body: createAdminSchema }, config: { auth: { roles: ['super_admin'] } } },
+    async (req, reply) => {
+      requireRole(req, 'super_admin');
+      refuseCommon(req, req.body.password);
+      if (await findUserByEmail(app.db, req.body.email)) throw fieldError('email', 'validation.email_taken')(req);
+      const [admin] = await app.db
+        .insert(users)
+        .values({
+          name: req.body.name,
+          email: req.body.email,
+          passwordHash: await hashPassword(req.body.password),
+          role: 'admin',
+          status: 'active',
+          locale: req.lang,
+          emailVerifiedAt: new Date(),
+        })
+        .returning();
+      return reply.status(201).send(ok(req, 'accountApi.adminCreated', { data: { user: await toUserDto(app.db, admin!) } }));
+    },
+  );
 
   app.post('/api/login', { schema: { body: loginSchema } }, async (req, reply) => {
     const { email, password, remember } = req.body;
@@ -188,7 +199,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     if (user) {
       const token = crypto.randomBytes(32).toString('base64url');
       await app.db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, user.id));
-      await app.db.insert(passwordResetTokens).values({ userId: user.id, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + RESET_TTL_MS) });
+      await app.db
+        .insert(passwordResetTokens)
+        .values({ userId: user.id, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + RESET_TTL_MS) });
       await sendQuietly(app, req, () => sendPasswordResetMail(app, user, token));
     }
     return ok(req, 'accountApi.resetLinkSent');
@@ -244,7 +257,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put('/api/user/password', { config: { auth: true }, schema: { body: updatePasswordSchema } }, async (req, reply) => {
     const user = requireUser(req);
     await consume(app.authLimits.confirmPassword, String(user.id), reply);
-    if (!(await verifyPassword(user.passwordHash, req.body.current_password))) throw fieldError('current_password', 'accountApi.wrongPassword')(req);
+    if (!(await verifyPassword(user.passwordHash, req.body.current_password)))
+      throw fieldError('current_password', 'accountApi.wrongPassword')(req);
     refuseCommon(req, req.body.password);
     await app.db
       .update(users)
@@ -274,7 +288,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       .where(eq(users.id, user.id))
       .returning();
     if (emailChanged) await sendQuietly(app, req, () => sendVerificationMail(app, updated!));
-    return ok(req, emailChanged ? 'accountApi.emailChanged' : 'notices.profileUpdated', { data: { user: await toUserDto(app.db, updated!) } });
+    return ok(req, emailChanged ? 'accountApi.emailChanged' : 'notices.profileUpdated', {
+      data: { user: await toUserDto(app.db, updated!) },
+    });
   });
 
   app.delete('/api/profile/delete/:id', { config: { auth: true }, schema: { params: idParamsSchema } }, async (req, reply) => {

@@ -2,8 +2,13 @@
 import { hash, verify } from '@node-rs/argon2';
 import { dictionary } from '@zxcvbn-ts/language-common';
 
-const OPTIONS = { // Algorithm.Argon2id (a const enum, which isolatedModules cannot read).
-  algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+const OPTIONS = {
+  // Algorithm.Argon2id (a const enum, which isolatedModules cannot read).
+  algorithm: 2,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
 
 export const hashPassword = (password: string) => hash(password, OPTIONS);
 
@@ -22,7 +27,7 @@ export function dummyPasswordHash(): Promise<string> {
 }
 
 // ~18,000 of the 49,000 most common passwords are long enough to pass the length rule: refuse them.
-const COMMON = new Set((dictionary['passwords-common']).filter((p) => p.length >= 8).map((p) => p.toLowerCase()));
+const COMMON = new Set(dictionary['passwords-common'].filter((p) => p.length >= 8).map((p) => p.toLowerCase()));
 
 export function isCommonPassword(password: string): boolean {
   return COMMON.has(password.toLowerCase());

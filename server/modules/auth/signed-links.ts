@@ -21,7 +21,11 @@ export function verificationLink(appUrl: string, lang: string, key: string, user
 
 export type LinkCheck = 'ok' | 'invalid_signature' | 'link_expired';
 
-export function checkVerificationLink(key: string, p: { id: number; hash: string; expires: number; signature: string }, now = Date.now()): LinkCheck {
+export function checkVerificationLink(
+  key: string,
+  p: { id: number; hash: string; expires: number; signature: string },
+  now = Date.now(),
+): LinkCheck {
   const expected = Buffer.from(sign(key, p.id, p.hash, p.expires));
   const given = Buffer.from(p.signature);
   if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) return 'invalid_signature';

@@ -19,7 +19,8 @@ export async function findUserById(db: Db, id: number): Promise<UserRow | undefi
 }
 
 export async function hasProfile(db: Db, user: UserRow): Promise<boolean> {
-  if (user.role === 'model') return (await db.select({ id: modelProfiles.id }).from(modelProfiles).where(eq(modelProfiles.userId, user.id))).length > 0;
+  if (user.role === 'model')
+    return (await db.select({ id: modelProfiles.id }).from(modelProfiles).where(eq(modelProfiles.userId, user.id))).length > 0;
   if (user.role === 'publicist')
     return (await db.select({ id: publicistProfiles.id }).from(publicistProfiles).where(eq(publicistProfiles.userId, user.id))).length > 0;
   return true;

@@ -1,19 +1,15 @@
-import { Container, Paper, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
-import { usePageTitle } from '#src/lib/page-title.ts';
+import { Navigate } from 'react-router';
+import { dashboardFor } from '#contract/auth.ts';
+import { PageLoader } from '#src/components/page-loader.tsx';
+import { useLng, withLng } from '#src/lib/paths.ts';
+import { useCurrentUser } from '#src/lib/session.ts';
+import { DashboardView } from '../components/dashboard-view.tsx';
 
-/** Placeholder: the role dashboards arrive with the accounts issue. */
+/** `dashboard`: the clients' dashboard. Other roles are sent to theirs (old links, "Panel" bookmarks). */
 export function DashboardRoute() {
-  const { t } = useTranslation();
-  usePageTitle(t('pages.dashboard'));
-  return (
-    <Container size="xl" py="lg">
-      <Title order={1} mb="md">
-        {t('dashboard.heading')}
-      </Title>
-      <Paper withBorder p="lg">
-        <Text c="dimmed">{t('dashboard.placeholder')}</Text>
-      </Paper>
-    </Container>
-  );
+  const lng = useLng();
+  const { data: user } = useCurrentUser();
+  if (!user) return <PageLoader />;
+  if (dashboardFor(user.role) !== dashboardFor('client')) return <Navigate to={withLng(lng, dashboardFor(user.role))} replace />;
+  return <DashboardView kind="client" />;
 }

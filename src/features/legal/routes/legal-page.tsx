@@ -44,7 +44,7 @@ export function LegalPageRoute() {
             <p>{doc.data.intro}</p>
             {doc.data.sections.map((section) => (
               <section key={section.heading}>
-                <Title order={2} size="h3">
+                <Title order={2} size="h3" mt="xl">
                   {section.heading}
                 </Title>
                 {section.paragraphs.map((p, i) => (

@@ -43,7 +43,7 @@ export function HomeRoute() {
             <Group gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
               {sections.data.map((s) => (
                 <li key={s.slug}>
-                  <Badge size="lg" variant="light" color={s.color} data-section={s.slug} tt="none">
+                  <Badge size="lg" variant="dot" color={s.color} data-section={s.slug} tt="none">
                     {s.names[lng]}
                   </Badge>
                 </li>

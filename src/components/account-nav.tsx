@@ -1,0 +1,98 @@
+/**
+ * The account part of the header. Logged out: "Iniciar sesión" and "Registrarse" (behind one icon menu below
+ * 568 px). Logged in: a menu named after the user with "Mi panel", "Mi perfil" and "Cerrar sesión".
+ */
+import { ActionIcon, Box, Button, Group, Menu, Text } from '@mantine/core';
+import { IconChevronDown, IconLayoutDashboard, IconLogin2, IconLogout, IconUserCircle, IconUserPlus, IconUser } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { dashboardFor } from '#contract/auth.ts';
+import { useLng, withLng } from '#src/lib/paths.ts';
+import { useCurrentUser, useLogout } from '#src/lib/session.ts';
+
+function GuestNav() {
+  const { t } = useTranslation();
+  const lng = useLng();
+  return (
+    <>
+      <Group gap={4} wrap="nowrap" visibleFrom="sm">
+        <Button component={Link} to={`/${lng}/login`} variant="subtle" color="gray" size="sm" px="xs">
+          {t('auth.nav.login')}
+        </Button>
+        <Button component={Link} to={`/${lng}/register`} size="compact-sm">
+          {t('auth.nav.register')}
+        </Button>
+      </Group>
+      <Box hiddenFrom="sm">
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('account.menu.guest')}>
+              <IconUserCircle size={22} aria-hidden />
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item component={Link} to={`/${lng}/login`} leftSection={<IconLogin2 size={16} aria-hidden />}>
+              {t('auth.nav.login')}
+            </Menu.Item>
+            <Menu.Item component={Link} to={`/${lng}/register`} leftSection={<IconUserPlus size={16} aria-hidden />}>
+              {t('auth.nav.register')}
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      </Box>
+    </>
+  );
+}
+
+export function AccountNav() {
+  const { t } = useTranslation();
+  const lng = useLng();
+  const user = useCurrentUser();
+  const { logout, pending } = useLogout();
+
+  // Until the first answer: keep the room, show nothing (no flash of "Iniciar sesión" for a logged-in user).
+  if (user.isPending) return <Box w={34} h={34} aria-hidden />;
+  // The header treats an unreachable session like a logged-out one; guarded pages say what went wrong.
+  if (!user.data) return <GuestNav />;
+
+  const { name, email, role } = user.data;
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <Button
+          variant="subtle"
+          color="gray"
+          px="xs"
+          loading={pending}
+          leftSection={<IconUserCircle size={20} aria-hidden />}
+          rightSection={<IconChevronDown size={14} aria-hidden />}
+          aria-label={t('account.menu.open', { name })}
+        >
+          <Text span size="sm" fw={500} truncate maw={140} visibleFrom="sm">
+            {name}
+          </Text>
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>
+          <Text size="sm" fw={600} c="var(--mantine-color-text)" truncate maw={220}>
+            {name}
+          </Text>
+          <Text size="xs" truncate maw={220}>
+            {email}
+          </Text>
+        </Menu.Label>
+        <Menu.Item component={Link} to={withLng(lng, dashboardFor(role))} leftSection={<IconLayoutDashboard size={16} aria-hidden />}>
+          {t('account.menu.dashboard')}
+        </Menu.Item>
+        <Menu.Item component={Link} to={`/${lng}/profile`} leftSection={<IconUser size={16} aria-hidden />}>
+          {t('account.menu.profile')}
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Item color="red" leftSection={<IconLogout size={16} aria-hidden />} onClick={() => void logout()}>
+          {t('account.menu.logout')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,100 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, render, screen } from '@testing-library/react';
+import i18next from 'i18next';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import type { User } from '#contract/auth.ts';
+import { USER_QUERY_KEY } from '#src/lib/session.ts';
+import { GuestOnly, RequireAuth } from './route-guards.tsx';
+
+const i18n = i18next.createInstance();
+void i18n.use(initReactI18next).init({ lng: 'es', resources: {}, initAsync: false });
+
+const user = (role: User['role']): User => ({
+  id: 1,
+  name: 'Ana',
+  email: 'ana@example.com',
+  role,
+  status: 'active',
+  email_verified_at: '2026-01-01T00:00:00Z',
+  locale: 'es',
+  has_profile: true,
+  created_at: '2026-01-01T00:00:00Z',
+});
+
+function setup(path: string, current: User | null) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
+  client.setQueryData(USER_QUERY_KEY, current);
+  const page = (name: string) => ({ element: <h1>{name}</h1> });
+  const router = createMemoryRouter(
+    [
+      {
+        path: '/:lng',
+        children: [
+          { element: <GuestOnly />, children: [{ path: 'login', ...page('login') }] },
+          { element: <RequireAuth />, children: [{ path: 'profile', ...page('profile') }] },
+          { element: <RequireAuth roles={['model']} />, children: [{ path: 'model/dashboard', ...page('model dashboard') }] },
+          { path: 'publicist/dashboard', ...page('publicist dashboard') },
+        ],
+      },
+    ],
+    { initialEntries: [path] },
+  );
+  render(
+    <MantineProvider>
+      <I18nextProvider i18n={i18n}>
+        <QueryClientProvider client={client}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </I18nextProvider>
+    </MantineProvider>,
+  );
+  return { router, client };
+}
+
+describe('RequireAuth', () => {
+  it('sends a logged-out visitor to the login, with the page to come back to', () => {
+    const { router } = setup('/es/profile?tab=password', null);
+    expect(router.state.location.pathname).toBe('/es/login');
+    expect(router.state.location.search).toBe(`?next=${encodeURIComponent('/es/profile?tab=password')}`);
+  });
+
+  it('lets a logged-in user in', () => {
+    setup('/es/profile', user('client'));
+    expect(screen.getByRole('heading', { name: 'profile' })).toBeTruthy();
+  });
+
+  it('answers 403 for another role', () => {
+    setup('/es/model/dashboard', user('publicist'));
+    expect(screen.queryByRole('heading', { name: 'model dashboard' })).toBeNull();
+    expect(screen.getByRole('heading', { name: 'auth.guard.forbiddenTitle' })).toBeTruthy();
+  });
+});
+
+describe('GuestOnly', () => {
+  it('sends a user who arrives logged in to their dashboard', () => {
+    const { router } = setup('/es/login', user('publicist'));
+    expect(router.state.location.pathname).toBe('/es/publicist/dashboard');
+  });
+
+  it('prefers a safe next', () => {
+    const { router } = setup(`/es/login?next=${encodeURIComponent('/es/profile')}`, user('model'));
+    expect(router.state.location.pathname).toBe('/es/profile');
+  });
+
+  it('ignores a next on another host', () => {
+    const { router } = setup(`/es/login?next=${encodeURIComponent('//evil.example/x')}`, user('model'));
+    expect(router.state.location.pathname).toBe('/es/model/dashboard');
+  });
+
+  it('does not move a guest who logs in on the page (the login screen navigates itself)', () => {
+    const { router, client } = setup('/es/login', null);
+    expect(screen.getByRole('heading', { name: 'login' })).toBeTruthy();
+    act(() => {
+      client.setQueryData(USER_QUERY_KEY, user('model'));
+    });
+    expect(router.state.location.pathname).toBe('/es/login');
+  });
+});

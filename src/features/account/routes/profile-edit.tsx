@@ -1,0 +1,29 @@
+import { Container, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { PageLoader } from '#src/components/page-loader.tsx';
+import { usePageTitle } from '#src/lib/page-title.ts';
+import { useCurrentUser } from '#src/lib/session.ts';
+import { DeleteAccountSection } from '../components/delete-account-section.tsx';
+import { ProfileInformationForm } from '../components/profile-information-form.tsx';
+import { UpdatePasswordForm } from '../components/update-password-form.tsx';
+
+/** Profile Edit (`profile`), in three parts: profile information, password update, account deletion. */
+export function ProfileEditRoute() {
+  const { t } = useTranslation();
+  usePageTitle(t('account.profile.title'));
+  const { data: user } = useCurrentUser();
+  if (!user) return <PageLoader />;
+  return (
+    <Container size={720} py="lg" px="md">
+      <Stack gap="lg">
+        <div>
+          <Title order={1}>{t('account.profile.heading')}</Title>
+          <Text mt={4}>{t('account.profile.intro')}</Text>
+        </div>
+        <ProfileInformationForm key={`${user.id}-${user.email}-${user.name}`} user={user} />
+        <UpdatePasswordForm user={user} />
+        <DeleteAccountSection user={user} />
+      </Stack>
+    </Container>
+  );
+}

@@ -1,0 +1,74 @@
+import { Alert, Button, Stack, TextInput } from '@mantine/core';
+import { IconMailCheck } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { forgotPasswordSchema } from '#contract/auth.ts';
+import { CenteredCard } from '#src/components/centered-card.tsx';
+import { FormError } from '#src/components/form-error.tsx';
+import { useApiForm } from '#src/lib/forms.ts';
+import { usePageTitle } from '#src/lib/page-title.ts';
+import { useLng } from '#src/lib/paths.ts';
+import { forgotPassword } from '../api/auth-api.ts';
+import { AuthLink } from '../components/auth-link.tsx';
+
+const FIELDS = ['email'] as const;
+
+/** Forgot password: the server always answers the same (no account enumeration); the answer is shown in place. */
+export function ForgotPasswordRoute() {
+  const { t } = useTranslation();
+  usePageTitle(t('auth.forgot.title'));
+  const lng = useLng();
+  const form = useApiForm(FIELDS);
+  const [email, setEmail] = useState('');
+  const [sent, setSent] = useState<string | null>(null);
+
+  const submit = async () => {
+    const input = form.validate(forgotPasswordSchema, { email });
+    if (!input) return;
+    const res = await form.run(() => forgotPassword(input));
+    if (res) setSent(res.data?.message || t('auth.forgot.sent'));
+  };
+
+  return (
+    <CenteredCard
+      title={t('auth.forgot.heading')}
+      intro={t('auth.forgot.intro')}
+      footer={<AuthLink to={`/${lng}/login`}>{t('auth.forgot.backToLogin')}</AuthLink>}
+    >
+      {sent ? (
+        <Alert color="teal" variant="light" icon={<IconMailCheck size={18} aria-hidden />} role="status">
+          {sent}
+        </Alert>
+      ) : null}
+      <form
+        ref={form.formRef}
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack gap="md">
+          <FormError message={form.errors._} />
+          <TextInput
+            label={t('auth.fields.email')}
+            type="email"
+            name="email"
+            autoComplete="email"
+            inputMode="email"
+            required
+            value={email}
+            onChange={(e) => {
+              setEmail(e.currentTarget.value);
+              form.clearError('email');
+            }}
+            error={form.errors.email}
+          />
+          <Button type="submit" fullWidth loading={form.pending}>
+            {sent ? t('auth.forgot.resubmit') : t('auth.forgot.submit')}
+          </Button>
+        </Stack>
+      </form>
+    </CenteredCard>
+  );
+}

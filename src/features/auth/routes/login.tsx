@@ -1,0 +1,110 @@
+import { Anchor, Button, Checkbox, Group, Stack, TextInput } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { dashboardFor, loginSchema } from '#contract/auth.ts';
+import { CenteredCard } from '#src/components/centered-card.tsx';
+import { FormError } from '#src/components/form-error.tsx';
+import { PasswordField } from '#src/components/password-field.tsx';
+import { useApiForm } from '#src/lib/forms.ts';
+import { usePageTitle } from '#src/lib/page-title.ts';
+import { safeNext, useLng, withLng } from '#src/lib/paths.ts';
+import { handleAnswer } from '#src/lib/response-handler.ts';
+import { refreshUser, setCurrentUser } from '#src/lib/session.ts';
+import { login } from '../api/auth-api.ts';
+import { AuthLink } from '../components/auth-link.tsx';
+
+const FIELDS = ['email', 'password', 'remember'] as const;
+
+/** Login: e-mail, password, "remember me". Then `?next=` (same-site paths only) or the dashboard of the role. */
+export function LoginRoute() {
+  const { t } = useTranslation();
+  usePageTitle(t('auth.login.title'));
+  const lng = useLng();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const form = useApiForm(FIELDS);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(false);
+
+  const submit = async () => {
+    const input = form.validate(loginSchema, { email, password, remember });
+    if (!input) return;
+    const res = await form.run(() => login(input));
+    if (!res) return;
+    const user = res.data.data?.user ?? (await refreshUser(queryClient));
+    if (user) setCurrentUser(queryClient, user);
+    // The answer's message (if any) as a notification; the navigation is ours (next wins over the dashboard).
+    handleAnswer({ status: res.status, data: { ...res.data, redirect: undefined } }, form.ui);
+    const target = safeNext(params.get('next')) ?? withLng(lng, res.data.redirect ?? (user ? dashboardFor(user.role) : '/'));
+    await navigate(target, { replace: true });
+  };
+
+  return (
+    <CenteredCard
+      title={t('auth.login.heading')}
+      intro={t('auth.login.intro')}
+      footer={
+        <AuthLink text={t('auth.login.noAccount')} to={`/${lng}/register`}>
+          {t('auth.login.registerLink')}
+        </AuthLink>
+      }
+    >
+      <form
+        ref={form.formRef}
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack gap="md">
+          <FormError message={form.errors._} />
+          <TextInput
+            label={t('auth.fields.email')}
+            type="email"
+            name="email"
+            autoComplete="username"
+            inputMode="email"
+            required
+            value={email}
+            onChange={(e) => {
+              setEmail(e.currentTarget.value);
+              form.clearError('email');
+            }}
+            error={form.errors.email}
+          />
+          <PasswordField
+            label={t('auth.fields.password')}
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => {
+              setPassword(e.currentTarget.value);
+              form.clearError('password');
+            }}
+            error={form.errors.password}
+          />
+          <Group justify="space-between" gap="xs">
+            <Checkbox
+              label={t('auth.login.remember')}
+              name="remember"
+              checked={remember}
+              onChange={(e) => setRemember(e.currentTarget.checked)}
+            />
+            <Anchor component={Link} to={`/${lng}/forgot-password`} size="sm">
+              {t('auth.login.forgotLink')}
+            </Anchor>
+          </Group>
+          <Button type="submit" fullWidth loading={form.pending}>
+            {t('auth.login.submit')}
+          </Button>
+        </Stack>
+      </form>
+    </CenteredCard>
+  );
+}

@@ -1,0 +1,201 @@
+import { Anchor, Button, Checkbox, Radio, Stack, Text, TextInput, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
+import { IconMailCheck } from '@tabler/icons-react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { Answer } from '#contract/answers.ts';
+import { PASSWORD_MAX, PASSWORD_MIN, REGISTRABLE_ROLES, registerSchema } from '#contract/auth.ts';
+import { CenteredCard } from '#src/components/centered-card.tsx';
+import { FormError } from '#src/components/form-error.tsx';
+import { PasswordField } from '#src/components/password-field.tsx';
+import { useApiForm, type FieldErrors } from '#src/lib/forms.ts';
+import { usePageTitle } from '#src/lib/page-title.ts';
+import { useLng } from '#src/lib/paths.ts';
+import { registerUser } from '../api/auth-api.ts';
+import { AuthLink } from '../components/auth-link.tsx';
+
+const FIELDS = ['name', 'email', 'password', 'password_confirmation', 'role', 'terms'] as const;
+type Field = (typeof FIELDS)[number];
+
+/** The terms open in a new tab so the half-filled form stays; screen readers are told so. */
+function NewTabLink({ to, children }: { to: string; children?: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <Anchor component={Link} to={to} target="_blank" rel="noopener" inherit>
+      {children}
+      <VisuallyHidden> ({t('auth.register.newTab')})</VisuallyHidden>
+    </Anchor>
+  );
+}
+
+/**
+ * Shown instead of the form once the request went through: registering never logs in, the e-mail link does.
+ * The server's wording comes first (it does not reveal whether the address already had an account).
+ */
+function CheckInbox({ email, answer }: { email: string; answer: Answer | undefined }) {
+  const { t } = useTranslation();
+  const lng = useLng();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <Stack align="center" ta="center" gap="sm">
+      <ThemeIcon size={56} radius="xl" variant="light" color="teal">
+        <IconMailCheck size={30} aria-hidden />
+      </ThemeIcon>
+      <Title order={2} size="h3" ref={heading} tabIndex={-1}>
+        {answer?.message || t('auth.register.sentTitle')}
+      </Title>
+      <Text style={{ overflowWrap: 'anywhere' }}>
+        {answer?.description || <Trans i18nKey="auth.register.sentText" values={{ email }} components={{ strong: <strong /> }} />}
+      </Text>
+      <Text size="sm">{t('auth.register.sentHint')}</Text>
+      <Anchor component={Link} to={`/${lng}/login`} fw={600}>
+        {t('auth.register.toLogin')}
+      </Anchor>
+    </Stack>
+  );
+}
+
+/** Register: name, e-mail, password (8–128), confirmation, role, and the 18+/terms checkbox (client-side only). */
+export function RegisterRoute() {
+  const { t } = useTranslation();
+  usePageTitle(t('auth.register.title'));
+  const lng = useLng();
+  const form = useApiForm(FIELDS);
+  const [values, setValues] = useState({ name: '', email: '', password: '', password_confirmation: '', role: '' });
+  const [terms, setTerms] = useState(false);
+  const [sent, setSent] = useState<{ email: string; answer: Answer | undefined } | null>(null);
+
+  const set = (field: keyof typeof values) => (value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    form.clearError(field);
+  };
+
+  const submit = async () => {
+    const extra: FieldErrors<Field> = {};
+    if (!terms) extra.terms = t('auth.register.termsRequired');
+    if (values.password_confirmation && values.password !== values.password_confirmation) {
+      extra.password_confirmation = t('validation.password_confirmation');
+    }
+    const input = form.validate(registerSchema, values, extra);
+    if (!input) return;
+    const res = await form.run(() => registerUser(input));
+    if (res) setSent({ email: input.email, answer: res.data });
+  };
+
+  if (sent) {
+    return (
+      <CenteredCard title={t('auth.register.heading')}>
+        <CheckInbox email={sent.email} answer={sent.answer} />
+      </CenteredCard>
+    );
+  }
+
+  return (
+    <CenteredCard
+      title={t('auth.register.heading')}
+      intro={t('auth.register.intro')}
+      footer={
+        <AuthLink text={t('auth.register.haveAccount')} to={`/${lng}/login`}>
+          {t('auth.register.loginLink')}
+        </AuthLink>
+      }
+    >
+      <form
+        ref={form.formRef}
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack gap="md">
+          <FormError message={form.errors._} />
+          <TextInput
+            label={t('auth.fields.name')}
+            name="name"
+            autoComplete="name"
+            required
+            value={values.name}
+            onChange={(e) => set('name')(e.currentTarget.value)}
+            error={form.errors.name}
+          />
+          <TextInput
+            label={t('auth.fields.email')}
+            type="email"
+            name="email"
+            autoComplete="email"
+            inputMode="email"
+            required
+            value={values.email}
+            onChange={(e) => set('email')(e.currentTarget.value)}
+            error={form.errors.email}
+          />
+          <PasswordField
+            label={t('auth.fields.password')}
+            description={t('auth.fields.passwordHint', { min: PASSWORD_MIN, max: PASSWORD_MAX })}
+            name="password"
+            autoComplete="new-password"
+            required
+            maxLength={PASSWORD_MAX}
+            value={values.password}
+            onChange={(e) => set('password')(e.currentTarget.value)}
+            error={form.errors.password}
+          />
+          <PasswordField
+            label={t('auth.fields.passwordConfirmation')}
+            name="password_confirmation"
+            autoComplete="new-password"
+            required
+            maxLength={PASSWORD_MAX}
+            value={values.password_confirmation}
+            onChange={(e) => set('password_confirmation')(e.currentTarget.value)}
+            error={form.errors.password_confirmation}
+          />
+          <Radio.Group
+            label={t('auth.register.roleLabel')}
+            name="role"
+            required
+            value={values.role || null}
+            onChange={set('role')}
+            error={form.errors.role}
+          >
+            <Stack gap="xs" mt={6}>
+              {REGISTRABLE_ROLES.map((role) => (
+                <Radio
+                  key={role}
+                  value={role}
+                  label={t(`account.roles.${role}`)}
+                  description={t(`auth.register.roleHint.${role}`)}
+                  aria-invalid={form.errors.role ? true : undefined}
+                />
+              ))}
+            </Stack>
+          </Radio.Group>
+          <Checkbox
+            name="terms"
+            required
+            checked={terms}
+            onChange={(e) => {
+              setTerms(e.currentTarget.checked);
+              form.clearError('terms');
+            }}
+            error={form.errors.terms}
+            aria-invalid={form.errors.terms ? true : undefined}
+            label={
+              <Trans
+                i18nKey="auth.register.terms"
+                components={{
+                  terms: <NewTabLink to={`/${lng}/legal/terms-and-conditions`} />,
+                }}
+              />
+            }
+          />
+          <Button type="submit" fullWidth loading={form.pending}>
+            {t('auth.register.submit')}
+          </Button>
+        </Stack>
+      </form>
+    </CenteredCard>
+  );
+}

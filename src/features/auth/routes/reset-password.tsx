@@ -1,0 +1,101 @@
+import { Button, Stack, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams, useSearchParams } from 'react-router';
+import { PASSWORD_MAX, PASSWORD_MIN, resetPasswordSchema } from '#contract/auth.ts';
+import { CenteredCard } from '#src/components/centered-card.tsx';
+import { FormError } from '#src/components/form-error.tsx';
+import { PasswordField } from '#src/components/password-field.tsx';
+import { useApiForm, type FieldErrors } from '#src/lib/forms.ts';
+import { usePageTitle } from '#src/lib/page-title.ts';
+import { useLng } from '#src/lib/paths.ts';
+import { handleAnswer } from '#src/lib/response-handler.ts';
+import { resetPassword } from '../api/auth-api.ts';
+import { AuthLink } from '../components/auth-link.tsx';
+
+const FIELDS = ['email', 'password', 'password_confirmation'] as const;
+type Field = (typeof FIELDS)[number];
+
+/** Reset password, from the e-mail link `/{lng}/reset-password/{token}?email=…`; on success the answer sends to /login. */
+export function ResetPasswordRoute() {
+  const { t } = useTranslation();
+  usePageTitle(t('auth.reset.title'));
+  const lng = useLng();
+  const { token = '' } = useParams();
+  const [params] = useSearchParams();
+  const form = useApiForm(FIELDS);
+  const [values, setValues] = useState({ email: params.get('email') ?? '', password: '', password_confirmation: '' });
+
+  const set = (field: Field) => (value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    form.clearError(field);
+  };
+
+  const submit = async () => {
+    const extra: FieldErrors<Field> = {};
+    if (values.password_confirmation && values.password !== values.password_confirmation) {
+      extra.password_confirmation = t('validation.password_confirmation');
+    }
+    // A malformed token is a broken link, not something to type: it shows as the form's general error.
+    const input = form.validate(resetPasswordSchema, { token, ...values }, extra);
+    if (!input) return;
+    const res = await form.run(() => resetPassword(input));
+    if (res) handleAnswer(res, form.ui, { redirectTo: res.data?.redirect ?? '/login' });
+  };
+
+  return (
+    <CenteredCard
+      title={t('auth.reset.heading')}
+      intro={t('auth.reset.intro')}
+      footer={<AuthLink to={`/${lng}/forgot-password`}>{t('auth.reset.newLink')}</AuthLink>}
+    >
+      <form
+        ref={form.formRef}
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack gap="md">
+          <FormError message={form.errors._} />
+          <TextInput
+            label={t('auth.fields.email')}
+            type="email"
+            name="email"
+            autoComplete="username"
+            inputMode="email"
+            required
+            value={values.email}
+            onChange={(e) => set('email')(e.currentTarget.value)}
+            error={form.errors.email}
+          />
+          <PasswordField
+            label={t('auth.fields.newPassword')}
+            description={t('auth.fields.passwordHint', { min: PASSWORD_MIN, max: PASSWORD_MAX })}
+            name="password"
+            autoComplete="new-password"
+            required
+            maxLength={PASSWORD_MAX}
+            value={values.password}
+            onChange={(e) => set('password')(e.currentTarget.value)}
+            error={form.errors.password}
+          />
+          <PasswordField
+            label={t('auth.fields.passwordConfirmation')}
+            name="password_confirmation"
+            autoComplete="new-password"
+            required
+            maxLength={PASSWORD_MAX}
+            value={values.password_confirmation}
+            onChange={(e) => set('password_confirmation')(e.currentTarget.value)}
+            error={form.errors.password_confirmation}
+          />
+          <Button type="submit" fullWidth loading={form.pending}>
+            {t('auth.reset.submit')}
+          </Button>
+        </Stack>
+      </form>
+    </CenteredCard>
+  );
+}

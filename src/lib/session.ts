@@ -1,0 +1,136 @@
+/**
+ * The signed-in user, shared by every feature: the `['user']` query (GET /api/user, 401 → null), and the
+ * account calls more than one feature needs (logout, resend verification, confirm password).
+ */
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import type { Answer } from '#contract/answers.ts';
+import { PROFILE_CREATE_ROUTES, type User } from '#contract/auth.ts';
+import { apiGet, apiRequest, ApiError } from './api-client.ts';
+import { useLng } from './paths.ts';
+import { usePresenter } from './presenter.tsx';
+import { handleAnswer, handleRejection } from './response-handler.ts';
+
+export const USER_QUERY_KEY = ['user'] as const;
+
+export const SESSION_API = {
+  user: '/api/user',
+  logout: '/api/logout',
+  sendVerification: '/api/verification/send',
+  confirmPassword: '/api/user/confirm-password',
+} as const;
+
+async function fetchUser(signal?: AbortSignal): Promise<User | null> {
+  try {
+    return (await apiGet<{ data: User }>(SESSION_API.user, signal)).data;
+  } catch (err) {
+    // Logged out is an answer, not a failure.
+    if (err instanceof ApiError && err.status === 401) return null;
+    throw err;
+  }
+}
+
+export const userQueryOptions = () =>
+  queryOptions({
+    queryKey: USER_QUERY_KEY,
+    queryFn: ({ signal }) => fetchUser(signal),
+    retry: false,
+  });
+
+/** The current user: `data` is the User, `null` when logged out, `undefined` while the first answer is pending. */
+export function useCurrentUser() {
+  return useQuery(userQueryOptions());
+}
+
+/** Asks the server again and waits for the answer (after login, verification, profile changes). */
+export function refreshUser(queryClient: QueryClient): Promise<User | null> {
+  return queryClient.fetchQuery({ ...userQueryOptions(), staleTime: 0 });
+}
+
+export function setCurrentUser(queryClient: QueryClient, user: User | null) {
+  queryClient.setQueryData(USER_QUERY_KEY, user);
+}
+
+export const isVerified = (user: User): boolean => user.email_verified_at !== null;
+
+/** The language-neutral path of the profile this user still has to create, if any. */
+export function profileToCreate(user: User): string | undefined {
+  return user.has_profile ? undefined : PROFILE_CREATE_ROUTES[user.role];
+}
+
+export function sendVerificationEmail() {
+  return apiRequest<Answer>(SESSION_API.sendVerification, { method: 'POST', body: {} });
+}
+
+export function confirmPassword(password: string) {
+  return apiRequest<Answer>(SESSION_API.confirmPassword, { method: 'POST', body: { password } });
+}
+
+/**
+ * Router state of a navigation caused by the end of the session (logout, account deletion, profile creation):
+ * guest-only screens let it through, and the shell forgets the user once the new page is on screen.
+ */
+export interface SessionEndedState {
+  sessionEnded: number;
+}
+export function isSessionEndedState(state: unknown): state is SessionEndedState {
+  return typeof state === 'object' && state !== null && typeof (state as Partial<SessionEndedState>).sessionEnded === 'number';
+}
+
+let pendingSessionEnd = 0;
+let sessionEndCounter = 0;
+
+/**
+ * Ends the session on this side. The user is forgotten only after the destination has rendered (see
+ * `useForgetUserAfterSessionEnd`): forgetting it first would make the guard of the page being left send the
+ * visitor to the login with `next` pointing back at it. `to` is language-prefixed.
+ */
+export function useEndSession() {
+  const navigate = useNavigate();
+  return useCallback(
+    async (to: string) => {
+      sessionEndCounter += 1;
+      pendingSessionEnd = sessionEndCounter;
+      const state: SessionEndedState = { sessionEnded: sessionEndCounter };
+      await navigate(to, { replace: true, state });
+    },
+    [navigate],
+  );
+}
+
+/** Mounted once by the shell: completes `useEndSession` when its navigation has been committed. */
+export function useForgetUserAfterSessionEnd() {
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const state: unknown = location.state;
+    if (isSessionEndedState(state) && state.sessionEnded === pendingSessionEnd) {
+      pendingSessionEnd = 0;
+      setCurrentUser(queryClient, null);
+    }
+  }, [location, queryClient]);
+}
+
+/** POST /api/logout, then home. A 401 means the session was already gone: treated as done. */
+export function useLogout() {
+  const ui = usePresenter();
+  const lng = useLng();
+  const endSession = useEndSession();
+  const [pending, setPending] = useState(false);
+  const logout = useCallback(async () => {
+    setPending(true);
+    try {
+      const res = await apiRequest<Answer>(SESSION_API.logout, { method: 'POST', body: {} });
+      await endSession(`/${lng}`);
+      handleAnswer({ status: res.status, data: { ...res.data, redirect: undefined } }, ui);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) await endSession(`/${lng}`);
+      else if (err instanceof ApiError) handleAnswer({ status: err.status, data: err.data }, ui);
+      else handleRejection(err, ui);
+    } finally {
+      setPending(false);
+    }
+  }, [endSession, lng, ui]);
+  return { logout, pending };
+}
