@@ -5,6 +5,9 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  customType,
+  date,
+  uuid,
   boolean,
   char,
   doublePrecision,
@@ -190,4 +193,85 @@ export const publicistProfiles = pgTable('publicist_profiles', {
   version: integer('version').notNull().default(1),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/**
+ * Ads. Visible in listings when switched on (`is_active`), approved (`status = 'active'`) and the model's profile
+ * is active. `search_document` is the denormalised text people search (name, city, section, ad text);
+ * `search_vector` is derived from it with the Spanish, accent-blind `es_unaccent` configuration.
+ */
+export const ads = pgTable(
+  'ads',
+  {
+    id: serial('id').primaryKey(),
+    modelProfileId: integer('model_profile_id')
+      .notNull()
+      .references(() => modelProfiles.id, { onDelete: 'cascade' }),
+    title: varchar('title', { length: 80 }).notNull(),
+    description: text('description').notNull().default(''),
+    sectionId: integer('section_id')
+      .notNull()
+      .references(() => sections.id),
+    cityId: integer('city_id')
+      .notNull()
+      .references(() => cities.id),
+    isActive: boolean('is_active').notNull().default(true),
+    status: varchar('status', { length: 16 }).$type<'unverified' | 'pending' | 'active' | 'rejected' | 'suspended' | 'paused'>().notNull().default('pending'),
+    version: integer('version').notNull().default(1),
+    searchDocument: text('search_document').notNull().default(''),
+    searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('es_unaccent'::regconfig, search_document)`),
+    publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('ads_model_profile_idx').on(t.modelProfileId),
+    index('ads_visible_city_section_idx')
+      .on(t.cityId, t.sectionId, t.publishedAt.desc(), t.id.desc())
+      .where(sql`${t.isActive} and ${t.status} = 'active'`),
+    index('ads_visible_section_idx')
+      .on(t.sectionId, t.publishedAt.desc(), t.id.desc())
+      .where(sql`${t.isActive} and ${t.status} = 'active'`),
+    index('ads_visible_recent_idx')
+      .on(t.publishedAt.desc(), t.id.desc())
+      .where(sql`${t.isActive} and ${t.status} = 'active'`),
+    index('ads_search_vector_idx').using('gin', t.searchVector),
+    index('ads_search_trgm_idx').using('gin', sql`immutable_unaccent(lower(${t.searchDocument})) gin_trgm_ops`),
+  ],
+);
+
+/** Photos of an ad. Files live in storage under `ads/{adId}/{uid}/{width}.webp`; exactly one is the cover. */
+export const media = pgTable(
+  'media',
+  {
+    id: serial('id').primaryKey(),
+    adId: integer('ad_id')
+      .notNull()
+      .references(() => ads.id, { onDelete: 'cascade' }),
+    uid: uuid('uid').notNull().unique(),
+    isCover: boolean('is_cover').notNull().default(false),
+    position: integer('position').notNull().default(0),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    /** Widths of the stored WebP variants. */
+    variants: jsonb('variants').$type<number[]>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('media_ad_idx').on(t.adId, t.position), uniqueIndex('media_one_cover_per_ad_idx').on(t.adId).where(sql`${t.isCover}`)],
+);
+
+/** Promoted placements: labelled as advertising with who paid (EU DSA art. 26); the same for every visitor. */
+export const publicityAds = pgTable('publicity_ads', {
+  id: serial('id').primaryKey(),
+  title: varchar('title', { length: 120 }).notNull(),
+  body: varchar('body', { length: 240 }).notNull().default(''),
+  advertiser: varchar('advertiser', { length: 160 }).notNull(),
+  imageKey: varchar('image_key', { length: 255 }),
+  targetUrl: varchar('target_url', { length: 500 }).notNull(),
+  startsAt: timestamp('starts_at', { withTimezone: true }).notNull().defaultNow(),
+  endsAt: timestamp('ends_at', { withTimezone: true }),
+  isActive: boolean('is_active').notNull().default(true),
+  position: integer('position').notNull().default(0),
 });
