@@ -16,6 +16,8 @@ import sessionPlugin from './plugins/session.ts';
 import { createMailer, type Mailer } from './plugins/mail.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { profilesRoutes } from './modules/profiles/profiles.routes.ts';
+import { listingsRoutes } from './modules/listings/listings.routes.ts';
+import storagePlugin, { createDiskStorage, type Storage } from './plugins/storage.ts';
 import spaPlugin from './plugins/spa.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { i18nRoutes } from './modules/i18n/i18n.routes.ts';
@@ -31,7 +33,11 @@ declare module 'fastify' {
   }
 }
 
-export async function buildApp(config: Config, database: Database): Promise<FastifyInstance> {
+export async function buildApp(
+  config: Config,
+  database: Database,
+  storage: Storage = createDiskStorage(config.dataDir),
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -82,7 +88,9 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   await app.register(i18nRoutes);
   await app.register(referenceRoutes);
   await app.register(analyticsRoutes);
+  await app.register(storagePlugin, { storage, temporary: config.dataDir === ':memory:' });
   await app.register(authRoutes);
+  await app.register(listingsRoutes);
   await app.register(profilesRoutes);
 
   await app.register(spaPlugin, { distDir: config.distDir });

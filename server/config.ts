@@ -41,6 +41,7 @@ const envSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().min(3).default('Vitrina <no-reply@vitrina.test>'),
+  DEMO_ADS: z.coerce.number().int().min(0).max(5000).default(220),
   REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
   DEMO_PASSWORD: z
     .string()
@@ -67,6 +68,8 @@ export type Config = {
   smtpUrl: string | undefined;
   mailFrom: string;
   demoPassword: string | undefined;
+  /** Size of the demo catalogue seeded on a fresh database (outside production). */
+  demoAds: number;
   /** Registrations allowed per IP and hour. */
   registerLimitPerHour: number;
 };
@@ -101,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     demoPassword: e.DEMO_PASSWORD,
     registerLimitPerHour: e.REGISTER_LIMIT_PER_HOUR,
+    demoAds: e.DEMO_ADS,
   };
 }
 
@@ -131,6 +135,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       DATABASE_URL: process.env.DATABASE_URL,
       DEMO_PASSWORD: 'demo-password-123',
       REGISTER_LIMIT_PER_HOUR: '1000',
+      DEMO_ADS: '0',
     }),
     ...overrides,
   };

@@ -6,6 +6,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { seedAll } from './db/seed/index.ts';
+import { createDiskStorage } from './plugins/storage.ts';
 
 async function main() {
   let config;
@@ -20,8 +21,9 @@ async function main() {
   }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await database.migrate();
-  await seedAll(database.db, config);
-  const app = await buildApp(config, database);
+  const storage = createDiskStorage(config.dataDir);
+  await seedAll(database.db, config, storage);
+  const app = await buildApp(config, database, storage);
 
   const shutdown = async (signal: string) => {
     app.log.info(`${signal}: shutting down`);

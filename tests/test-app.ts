@@ -10,6 +10,7 @@ import { buildApp } from '#server/app.ts';
 import { testConfig, type Config } from '#server/config.ts';
 import { openDatabase, type Database } from '#server/db/client.ts';
 import { seedAll } from '#server/db/seed/index.ts';
+import { createDiskStorage } from '#server/plugins/storage.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -43,8 +44,9 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   const config = testConfig({ databaseUrl: serverDb?.url, ...overrides });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: ':memory:' });
   await database.migrate();
-  await seedAll(database.db, config);
-  const app = await buildApp(config, database);
+  const storage = createDiskStorage(config.dataDir);
+  await seedAll(database.db, config, storage);
+  const app = await buildApp(config, database, storage);
   await app.ready();
   return {
     app,

@@ -172,6 +172,10 @@ export const modelProfiles = pgTable('model_profiles', {
     .$type<'unverified' | 'pending' | 'active' | 'rejected' | 'suspended' | 'paused'>()
     .notNull()
     .default('unverified'),
+  birthDate: date('birth_date', { mode: 'string' }),
+  /** E.164, normalised with libphonenumber-js. */
+  phone: varchar('phone', { length: 20 }),
+  whatsapp: boolean('whatsapp').notNull().default(false),
   reasons: jsonb('reasons').$type<{ codes: string[]; text?: string }>(),
   version: integer('version').notNull().default(1),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -218,7 +222,10 @@ export const ads = pgTable(
       .notNull()
       .references(() => cities.id),
     isActive: boolean('is_active').notNull().default(true),
-    status: varchar('status', { length: 16 }).$type<'unverified' | 'pending' | 'active' | 'rejected' | 'suspended' | 'paused'>().notNull().default('pending'),
+    status: varchar('status', { length: 16 })
+      .$type<'unverified' | 'pending' | 'active' | 'rejected' | 'suspended' | 'paused'>()
+      .notNull()
+      .default('pending'),
     version: integer('version').notNull().default(1),
     searchDocument: text('search_document').notNull().default(''),
     searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('es_unaccent'::regconfig, search_document)`),
@@ -259,7 +266,12 @@ export const media = pgTable(
     variants: jsonb('variants').$type<number[]>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('media_ad_idx').on(t.adId, t.position), uniqueIndex('media_one_cover_per_ad_idx').on(t.adId).where(sql`${t.isCover}`)],
+  (t) => [
+    index('media_ad_idx').on(t.adId, t.position),
+    uniqueIndex('media_one_cover_per_ad_idx')
+      .on(t.adId)
+      .where(sql`${t.isCover}`),
+  ],
 );
 
 /** Promoted placements: labelled as advertising with who paid (EU DSA art. 26); the same for every visitor. */

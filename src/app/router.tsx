@@ -100,6 +100,10 @@ export function createRouter() {
             { index: true, lazy: async () => ({ Component: (await import('#src/features/listings/routes/home.tsx')).HomeRoute }) },
             ...accountRoutes(),
             {
+              path: 'models/:id',
+              lazy: async () => ({ Component: (await import('#src/features/models/routes/model-show.tsx')).ModelShowRoute }),
+            },
+            {
               path: 'legal/:page',
               lazy: async () => ({ Component: (await import('#src/features/legal/routes/legal-page.tsx')).LegalPageRoute }),
             },

@@ -41,6 +41,9 @@ CREATE TABLE "publicity_ads" (
 	"position" integer DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "model_profiles" ADD COLUMN "birth_date" date;--> statement-breakpoint
+ALTER TABLE "model_profiles" ADD COLUMN "phone" varchar(20);--> statement-breakpoint
+ALTER TABLE "model_profiles" ADD COLUMN "whatsapp" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "ads" ADD CONSTRAINT "ads_model_profile_id_model_profiles_id_fk" FOREIGN KEY ("model_profile_id") REFERENCES "public"."model_profiles"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ads" ADD CONSTRAINT "ads_section_id_sections_id_fk" FOREIGN KEY ("section_id") REFERENCES "public"."sections"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ads" ADD CONSTRAINT "ads_city_id_cities_id_fk" FOREIGN KEY ("city_id") REFERENCES "public"."cities"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint

@@ -1,10 +1,13 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../client.ts';
+import type { Storage } from '../../plugins/storage.ts';
+import { seedDemoCatalogue } from './demo-catalogue.ts';
 import { seedDemoUsers } from './demo-users.ts';
 import { seedReferenceData } from './reference.ts';
 
 /** Everything `npm start` seeds on a fresh database; each step is idempotent. */
-export async function seedAll(db: Db, config: Config): Promise<void> {
+export async function seedAll(db: Db, config: Config, storage: Storage): Promise<void> {
   await seedReferenceData(db);
-  await seedDemoUsers(db, config);
+  const password = await seedDemoUsers(db, config);
+  if (password && config.demoAds > 0) await seedDemoCatalogue(db, storage, { ads: config.demoAds, password });
 }

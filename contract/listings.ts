@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { SECTION_SLUGS } from './sections.ts';
+import { STATUSES } from './statuses.ts';
+
+export const PER_PAGE_DEFAULT = 24;
+export const PER_PAGE_MAX = 48;
+/** Deep pages cost the database and help nobody: past this, narrow the search. */
+export const PAGE_MAX = 1000;
+export const SEARCH_MAX = 100;
+
+const intParam = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+/**
+ * GET /api/models query. Listing URLs carry the same names (SPEC §2: city, section, status, search, page).
+ * `section` is the stable slug (or, for old links, the numeric id); `status` is accepted for URL compatibility
+ * but a public listing only ever shows verified (active) profiles.
+ */
+export const modelsQuerySchema = z
+  .object({
+    search: z.string().trim().max(SEARCH_MAX).optional(),
+    city: intParam(1, 2_147_483_647).optional(),
+    section: z.union([z.enum(SECTION_SLUGS), intParam(1, 1000)]).optional(),
+    status: z.enum(STATUSES).optional(),
+    page: intParam(1, PAGE_MAX).optional().default(1),
+    per_page: intParam(1, PER_PAGE_MAX).optional().default(PER_PAGE_DEFAULT),
+  })
+  .strict();
+export type ModelsQuery = z.input<typeof modelsQuerySchema>;
+
+export const imageSchema = z.object({
+  media_id: z.number().int(),
+  uid: z.string(),
+  url: z.string(),
+  srcset: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  is_cover: z.boolean(),
+});
+export type Image = z.infer<typeof imageSchema>;
+
+export const modelCardSchema = z.object({
+  id: z.number().int(),
+  user_id: z.number().int(),
+  name: z.string(),
+  title: z.string(),
+  excerpt: z.string(),
+  age: z.number().int().nullable(),
+  city: z.object({ id: z.number().int(), name: z.string() }),
+  section: z.object({ id: z.number().int(), slug: z.enum(SECTION_SLUGS), name: z.string(), color: z.string() }),
+  status: z.enum(STATUSES),
+  verified: z.boolean(),
+  cover: imageSchema.nullable(),
+  published_at: z.string(),
+});
+export type ModelCard = z.infer<typeof modelCardSchema>;
+
+export const paginationMetaSchema = z.object({
+  current_page: z.number().int(),
+  last_page: z.number().int(),
+  per_page: z.number().int(),
+  total: z.number().int(),
+  from: z.number().int().nullable(),
+  to: z.number().int().nullable(),
+});
+export type PaginationMeta = z.infer<typeof paginationMetaSchema>;
+
+export const modelListSchema = z.object({ data: z.array(modelCardSchema), meta: paginationMetaSchema });
+export type ModelList = z.infer<typeof modelListSchema>;
+
+export const modelDetailSchema = z.object({
+  data: modelCardSchema.extend({
+    description: z.string(),
+    phone: z.string().nullable(),
+    whatsapp: z.boolean(),
+    state: z.string(),
+  }),
+});
+export type ModelDetail = z.infer<typeof modelDetailSchema>['data'];
+
+export const publicityAdSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  body: z.string(),
+  advertiser: z.string(),
+  image_url: z.string().nullable(),
+  target_url: z.string(),
+});
+export type PublicityAd = z.infer<typeof publicityAdSchema>;

@@ -1,0 +1,186 @@
+/**
+ * Browse (SPEC §7): GET /api/models (search, city, section, page → data + meta), a model's page
+ * (GET /api/models/{id}), the gallery (GET /api/getImagesByAd/{ad}), a user's cover picture
+ * (GET /api/getCoverImage/{userId}) and the promoted placements (GET /api/fetchAllPublicityAds).
+ * Listing answers are micro-cached for a few seconds: visitors hammer the same first pages.
+ */
+import { and, asc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { LRUCache } from 'lru-cache';
+import { idParamsSchema } from '#contract/locations.ts';
+import {
+  imageSchema,
+  modelDetailSchema,
+  modelListSchema,
+  modelsQuerySchema,
+  publicityAdSchema,
+  type ModelCard,
+} from '#contract/listings.ts';
+import type { Language } from '#contract/languages.ts';
+import type { SectionSlug } from '#contract/sections.ts';
+import { z } from 'zod';
+import { media, publicityAds } from '../../db/schema.ts';
+import { notFound } from '../../errors.ts';
+import type { Storage } from '../../plugins/storage.ts';
+import { toImage } from './images.ts';
+import { findVisibleAd, findVisibleAdOfUser, listModels, sectionIdBySlug, type ListingRow } from './listings.repository.ts';
+
+const EXCERPT = 160;
+const CACHE_TTL_MS = 5_000;
+
+export function ageOn(birth: string | Date | null, today = new Date()): number | null {
+  if (!birth) return null;
+  const d = typeof birth === 'string' ? new Date(`${birth.slice(0, 10)}T00:00:00Z`) : birth;
+  let age = today.getUTCFullYear() - d.getUTCFullYear();
+  const m = today.getUTCMonth() - d.getUTCMonth();
+  if (m < 0 || (m === 0 && today.getUTCDate() < d.getUTCDate())) age--;
+  return age;
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= EXCERPT) return flat;
+  const cut = flat.slice(0, EXCERPT - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), EXCERPT * 0.6)).trimEnd()}…`;
+}
+
+function toCard(storage: Storage, r: ListingRow, lang: Language): ModelCard {
+  return {
+    id: r.id,
+    user_id: r.user_id,
+    name: r.display_name,
+    title: r.title,
+    excerpt: excerpt(r.description),
+    age: ageOn(r.birth_date),
+    city: { id: r.city_id, name: r.city_name },
+    section: {
+      id: r.section_id,
+      slug: r.section_slug as SectionSlug,
+      name: r.section_names[lang] ?? r.section_names.es ?? '',
+      color: r.section_color,
+    },
+    status: r.profile_status as ModelCard['status'],
+    verified: r.profile_status === 'active',
+    cover:
+      r.cover_id && r.cover_uid
+        ? toImage(storage, {
+            id: r.cover_id,
+            adId: r.id,
+            uid: r.cover_uid,
+            width: r.cover_width ?? 0,
+            height: r.cover_height ?? 0,
+            variants: r.cover_variants ?? [],
+            isCover: true,
+          })
+        : null,
+    published_at: new Date(r.published_at).toISOString(),
+  };
+}
+
+export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const cache = new LRUCache<string, z.infer<typeof modelListSchema>>({ max: 1000, ttl: CACHE_TTL_MS });
+
+  app.get('/api/models', { schema: { querystring: modelsQuerySchema, response: { 200: modelListSchema } } }, async (req, reply) => {
+    const q = req.query;
+    const key = JSON.stringify([req.lang, q.search ?? '', q.city ?? 0, q.section ?? '', q.page, q.per_page]);
+    const hit = cache.get(key);
+    reply.header('cache-control', 'public, max-age=5');
+    if (hit) return hit;
+
+    let sectionId: number | undefined;
+    if (typeof q.section === 'string') {
+      sectionId = await sectionIdBySlug(app.db, q.section);
+    } else sectionId = q.section;
+    const { rows, total } = await listModels(app.db, {
+      search: q.search || undefined,
+      cityId: q.city,
+      sectionId,
+      limit: q.per_page,
+      offset: (q.page - 1) * q.per_page,
+    });
+    const lastPage = Math.max(1, Math.ceil(total / q.per_page));
+    const from = rows.length ? (q.page - 1) * q.per_page + 1 : null;
+    const body = {
+      data: rows.map((r) => toCard(app.storage, r, req.lang)),
+      meta: {
+        current_page: q.page,
+        last_page: lastPage,
+        per_page: q.per_page,
+        total,
+        from,
+        to: from === null ? null : from + rows.length - 1,
+      },
+    };
+    cache.set(key, body);
+    return body;
+  });
+
+  app.get('/api/models/:id', { schema: { params: idParamsSchema, response: { 200: modelDetailSchema } } }, async (req) => {
+    const row = await findVisibleAd(app.db, req.params.id);
+    if (!row) throw notFound();
+    return {
+      data: {
+        ...toCard(app.storage, row, req.lang),
+        description: row.description,
+        phone: row.phone,
+        whatsapp: row.whatsapp,
+        state: row.state_name,
+      },
+    };
+  });
+
+  app.get(
+    '/api/getImagesByAd/:id',
+    { schema: { params: idParamsSchema, response: { 200: z.object({ data: z.array(imageSchema) }) } } },
+    async (req) => {
+      const ad = await findVisibleAd(app.db, req.params.id);
+      if (!ad) throw notFound();
+      const rows = await app.db
+        .select()
+        .from(media)
+        .where(eq(media.adId, ad.id))
+        .orderBy(sql`${media.isCover} desc`, asc(media.position), asc(media.id));
+      return { data: rows.map((m) => toImage(app.storage, m)) };
+    },
+  );
+
+  app.get(
+    '/api/getCoverImage/:id',
+    { schema: { params: idParamsSchema, response: { 200: z.object({ data: imageSchema.nullable() }) } } },
+    async (req) => {
+      const ad = await findVisibleAdOfUser(app.db, req.params.id);
+      if (!ad) throw notFound();
+      return { data: toCard(app.storage, ad, req.lang).cover };
+    },
+  );
+
+  app.get(
+    '/api/fetchAllPublicityAds',
+    { schema: { response: { 200: z.object({ data: z.array(publicityAdSchema) }) } } },
+    async (_req, reply) => {
+      const now = new Date();
+      const rows = await app.db
+        .select()
+        .from(publicityAds)
+        .where(
+          and(
+            eq(publicityAds.isActive, true),
+            lte(publicityAds.startsAt, now),
+            or(isNull(publicityAds.endsAt), gt(publicityAds.endsAt, now)),
+          ),
+        )
+        .orderBy(asc(publicityAds.position), asc(publicityAds.id));
+      reply.header('cache-control', 'public, max-age=60');
+      return {
+        data: rows.map((p) => ({
+          id: p.id,
+          title: p.title,
+          body: p.body,
+          advertiser: p.advertiser,
+          image_url: p.imageKey ? app.storage.url(p.imageKey) : null,
+          target_url: p.targetUrl,
+        })),
+      };
+    },
+  );
+};
