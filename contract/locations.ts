@@ -38,3 +38,10 @@ export const cityListSchema = z.object({ data: z.array(citySchema) });
 
 /** Path ids are positive integers; anything else is a 404 (not a 500, not a 400 leak of internals). */
 export const idParamsSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+/** Type-ahead over every city (accent- and case-blind), for the listing's city picker. */
+export const citySearchQuerySchema = z.object({ q: z.string().trim().min(1).max(60) }).strict();
+export const cityOptionSchema = z.object({ id: z.number().int(), name: z.string(), state: z.string() });
+export type CityOption = z.infer<typeof cityOptionSchema>;
+export const cityOptionListSchema = z.object({ data: z.array(cityOptionSchema) });
+export const cityOptionResponseSchema = z.object({ data: cityOptionSchema });

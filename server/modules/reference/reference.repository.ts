@@ -36,3 +36,25 @@ export async function findState(db: Db, id: number) {
 export function listCities(db: Db, stateId: number) {
   return db.select().from(cities).where(eq(cities.stateId, stateId));
 }
+
+/** Cities whose name starts with (or, failing that, resembles) the text; biggest first. */
+export async function searchCities(db: Db, q: string) {
+  const term = sql`immutable_unaccent(lower(${q}))`;
+  const name = sql`immutable_unaccent(lower(${cities.name}))`;
+  return db
+    .select({ id: cities.id, name: cities.name, state: states.name })
+    .from(cities)
+    .innerJoin(states, eq(states.id, cities.stateId))
+    .where(sql`${name} like ${term} || '%' or ${name} like '% ' || ${term} || '%' or similarity(${name}, ${term}) > 0.25`)
+    .orderBy(sql`(${name} like ${term} || '%') desc`, sql`similarity(${name}, ${term}) desc`, sql`${cities.population} desc`)
+    .limit(20);
+}
+
+export async function findCityOption(db: Db, id: number) {
+  const [row] = await db
+    .select({ id: cities.id, name: cities.name, state: states.name })
+    .from(cities)
+    .innerJoin(states, eq(states.id, cities.stateId))
+    .where(eq(cities.id, id));
+  return row;
+}

@@ -94,3 +94,27 @@ describe('request guards', () => {
     expect(res.json()).toMatchObject({ error: 'not_found', message: 'Wir konnten nicht finden, wonach du suchst.' });
   });
 });
+
+describe('city type-ahead', () => {
+  it('finds cities by prefix, ignoring accents and case, biggest first', async () => {
+    const res = await get('/api/cities/search?q=gijon');
+    expect(res.statusCode).toBe(200);
+    const { data } = res.json<{ data: { id: number; name: string; state: string }[] }>();
+    expect(data[0]).toMatchObject({ name: 'Gijón', state: 'Asturias' });
+    const avi = (await get('/api/cities/search?q=AVIL')).json<{ data: { name: string }[] }>().data.map((c) => c.name);
+    expect(avi).toContain('Avilés');
+  });
+
+  it('forgives a typo', async () => {
+    const { data } = (await get('/api/cities/search?q=Ovideo')).json<{ data: { name: string }[] }>();
+    expect(data.map((c) => c.name)).toContain('Oviedo');
+  });
+
+  it('answers one city by id, and 404 / 400 for bad input', async () => {
+    const oviedo = (await get('/api/cities/search?q=oviedo')).json<{ data: { id: number }[] }>().data[0]!;
+    expect((await get(`/api/city/${oviedo.id}`)).json()).toMatchObject({ data: { name: 'Oviedo', state: 'Asturias' } });
+    expect((await get('/api/city/99999999')).statusCode).toBe(404);
+    expect((await get('/api/cities/search')).statusCode).toBe(400);
+    expect((await get(`/api/cities/search?q=${'x'.repeat(61)}`)).statusCode).toBe(400);
+  });
+});

@@ -4,11 +4,19 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { cityListSchema, countryListSchema, countryWithStatesSchema, idParamsSchema } from '#contract/locations.ts';
+import {
+  cityListSchema,
+  cityOptionListSchema,
+  cityOptionResponseSchema,
+  citySearchQuerySchema,
+  countryListSchema,
+  countryWithStatesSchema,
+  idParamsSchema,
+} from '#contract/locations.ts';
 import { sectionListSchema, type SectionSlug } from '#contract/sections.ts';
 import { API } from '#contract/routes.ts';
 import { notFound } from '../../errors.ts';
-import { findCountry, findState, listCities, listCountries, listSections, listStates } from './reference.repository.ts';
+import { findCityOption, findCountry, findState, listCities, listCountries, listSections, listStates, searchCities } from './reference.repository.ts';
 
 const collator = new Intl.Collator('es', { sensitivity: 'base' });
 const CACHE = 'public, max-age=3600, stale-while-revalidate=86400';
@@ -77,5 +85,17 @@ export const referenceRoutes: FastifyPluginAsyncZod = async (app) => {
         .map((c) => ({ id: c.id, state_id: c.stateId, code: c.code, name: c.name, latitude: c.latitude, longitude: c.longitude }))
         .sort((a, b) => collator.compare(a.name, b.name)),
     };
+  });
+
+  app.get('/api/cities/search', { schema: { querystring: citySearchQuerySchema, response: { 200: cityOptionListSchema } } }, async (req, reply) => {
+    reply.header('cache-control', CACHE);
+    return { data: await searchCities(app.db, req.query.q) };
+  });
+
+  app.get('/api/city/:id', { schema: { params: idParamsSchema, response: { 200: cityOptionResponseSchema } } }, async (req, reply) => {
+    const city = await findCityOption(app.db, req.params.id);
+    if (!city) throw notFound();
+    reply.header('cache-control', CACHE);
+    return { data: city };
   });
 };

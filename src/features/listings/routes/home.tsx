@@ -1,70 +1,148 @@
-import { Alert, Badge, Button, Container, Group, Paper, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+/**
+ * Home (SPEC §2): the filter bar (search, city type-ahead, section chips), the listing in a grid (default) or
+ * a list, promoted placements clearly labelled, and pagination. The URL holds the query, so links and Back work.
+ */
+import { Alert, Button, Container, Group, Pagination, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconPhotoSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { Fragment, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLanguage } from '#contract/languages.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
+import { modelsQueryOptions, publicityQueryOptions } from '../api/get-models.ts';
 import { sectionsQueryOptions } from '../api/get-sections.ts';
+import { FilterBar } from '../components/filter-bar.tsx';
+import { ModelCard, ModelCardSkeleton } from '../components/model-card.tsx';
+import { PromoCard } from '../components/promo-card.tsx';
+import { readView, storeView, useListingParams, type ListingView } from '../hooks/use-listing-params.ts';
 
-/** Home: the listing arrives with the browse issue; for now the sections and an honest empty state. */
+/** A promoted placement after every this many cards. */
+const PROMO_EVERY = 8;
+
 export function HomeRoute() {
   const { t, i18n } = useTranslation();
   usePageTitle(t('pages.home'));
-  const sections = useQuery(sectionsQueryOptions());
   const lng = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'es';
+  const { params, update } = useListingParams();
+  const [view, setView] = useState<ListingView>(readView);
+  const sections = useQuery(sectionsQueryOptions());
+  const models = useQuery(modelsQueryOptions(params));
+  const promos = useQuery(publicityQueryOptions());
+  const resultsRef = useRef<HTMLElement>(null);
+  const filtered = !!(params.search || params.city || params.section);
+
+  const goToPage = (page: number) => {
+    update({ ...params, page });
+    // Keep the reader's place sensible: the top of the results, not the top of the page.
+    resultsRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  };
+
+  const cols = view === 'grid' ? { base: 2, sm: 3, md: 4, lg: 5 } : { base: 1, md: 2 };
+  const data = models.data?.data ?? [];
+  const meta = models.data?.meta;
 
   return (
     <Container size="xl" py="lg">
       <Stack gap="lg">
         <div>
-          <Title order={1}>{t('home.heading')}</Title>
-          <Text c="dimmed" mt={4}>
+          <Title order={1} fz={{ base: 28, sm: 34 }}>
+            {t('home.heading')}
+          </Title>
+          <Text c="dimmed" mt={6}>
             {t('home.intro')}
           </Text>
         </div>
 
         <section aria-labelledby="sections-title">
-          <Title order={2} size="h4" id="sections-title" mb="xs">
-            {t('home.sections')}
+          <Title order={2} id="sections-title" className="visually-hidden-title">
+            {t('listings.filters')}
           </Title>
-          {sections.isPending ? (
-            <Group gap="xs" aria-busy="true">
-              {Array.from({ length: 6 }, (_, i) => (
-                <Skeleton key={i} h={28} w={110} radius="xl" />
-              ))}
-            </Group>
-          ) : sections.isError ? (
-            <Alert color="red" title={t('home.sectionsError')}>
-              <Button size="xs" variant="light" onClick={() => void sections.refetch()}>
+          <FilterBar
+            params={params}
+            sections={sections.data}
+            lng={lng}
+            view={view}
+            onChange={update}
+            onView={(v) => {
+              setView(v);
+              storeView(v);
+            }}
+          />
+        </section>
+
+        <section ref={resultsRef} aria-labelledby="results-title" aria-busy={models.isFetching} style={{ scrollMarginTop: 72 }}>
+          <Group justify="space-between" mb="xs">
+            <Title order={2} size="h4" id="results-title">
+              {t('listings.results')}
+            </Title>
+            {meta ? (
+              <Text size="sm" c="dimmed" role="status">
+                {t('listings.count', { count: meta.total })}
+              </Text>
+            ) : null}
+          </Group>
+
+          {models.isError ? (
+            <Alert color="red" title={t('listings.loadError')}>
+              <Button size="xs" variant="light" onClick={() => void models.refetch()}>
                 {t('common.retry')}
               </Button>
             </Alert>
-          ) : (
-            <Group gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-              {sections.data.map((s) => (
-                <li key={s.slug}>
-                  <Badge size="lg" variant="dot" color={s.color} data-section={s.slug} tt="none">
-                    {s.names[lng]}
-                  </Badge>
-                </li>
+          ) : models.isPending ? (
+            <SimpleGrid cols={cols} spacing="sm">
+              {Array.from({ length: 10 }, (_, i) => (
+                <ModelCardSkeleton key={i} view={view} />
               ))}
-            </Group>
+            </SimpleGrid>
+          ) : data.length === 0 ? (
+            <Paper withBorder p="xl" radius="lg">
+              <Stack align="center" ta="center" gap="xs">
+                <ThemeIcon size={56} radius="xl" variant="light">
+                  <IconPhotoSearch size={30} aria-hidden />
+                </ThemeIcon>
+                <Title order={3}>{filtered ? t('listings.noResultsTitle') : t('home.emptyTitle')}</Title>
+                <Text c="dimmed" maw={480}>
+                  {filtered ? t('listings.noResultsText') : t('home.emptyText')}
+                </Text>
+                {filtered ? (
+                  <Button variant="light" onClick={() => update({ search: '', city: undefined, section: undefined, page: 1 })}>
+                    {t('listings.clearFilters')}
+                  </Button>
+                ) : null}
+              </Stack>
+            </Paper>
+          ) : (
+            <SimpleGrid cols={cols} spacing="sm" style={{ opacity: models.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }}>
+              {data.map((m, i) => {
+                const promo =
+                  promos.data?.length && (i + 1) % PROMO_EVERY === 0
+                    ? promos.data[((i + 1) / PROMO_EVERY - 1) % promos.data.length]
+                    : undefined;
+                return (
+                  <Fragment key={m.id}>
+                    <ModelCard model={m} lng={lng} view={view} eager={i < 4} />
+                    {promo ? <PromoCard ad={promo} /> : null}
+                  </Fragment>
+                );
+              })}
+            </SimpleGrid>
           )}
-        </section>
 
-        <Paper withBorder p="xl" radius="lg">
-          <Stack align="center" ta="center" gap="xs">
-            <ThemeIcon size={56} radius="xl" variant="light">
-              <IconPhotoSearch size={30} aria-hidden />
-            </ThemeIcon>
-            <Title order={2} size="h3">
-              {t('home.emptyTitle')}
-            </Title>
-            <Text c="dimmed" maw={480}>
-              {t('home.emptyText')}
-            </Text>
-          </Stack>
-        </Paper>
+          {meta && meta.last_page > 1 ? (
+            <Group justify="center" mt="lg">
+              <Pagination
+                total={meta.last_page}
+                value={Math.min(meta.current_page, meta.last_page)}
+                onChange={goToPage}
+                siblings={1}
+                boundaries={1}
+                size="sm"
+                getControlProps={(control) => ({ 'aria-label': t(`listings.page.${control}`) })}
+                getItemProps={(page) => ({ 'aria-label': t('listings.page.number', { page }) })}
+              />
+            </Group>
+          ) : null}
+        </section>
       </Stack>
     </Container>
   );

@@ -1,0 +1,45 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { ModelList, PublicityAd } from '#contract/listings.ts';
+import type { CityOption } from '#contract/locations.ts';
+import { apiGet } from '#src/lib/api-client.ts';
+import type { ListingParams } from '../hooks/use-listing-params.ts';
+
+export function modelsQueryString(p: ListingParams): string {
+  const qs = new URLSearchParams();
+  if (p.search) qs.set('search', p.search);
+  if (p.city) qs.set('city', String(p.city));
+  if (p.section) qs.set('section', p.section);
+  if (p.page > 1) qs.set('page', String(p.page));
+  return qs.toString();
+}
+
+export const modelsQueryOptions = (p: ListingParams) =>
+  queryOptions({
+    queryKey: ['models', { search: p.search, city: p.city, section: p.section, page: p.page }],
+    queryFn: ({ signal }) => apiGet<ModelList>(`/api/models?${modelsQueryString(p)}`, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+
+export const publicityQueryOptions = () =>
+  queryOptions({
+    queryKey: ['publicity-ads'],
+    queryFn: ({ signal }) => apiGet<{ data: PublicityAd[] }>('/api/fetchAllPublicityAds', signal).then((r) => r.data),
+    staleTime: 5 * 60_000,
+  });
+
+export const citySearchQueryOptions = (q: string) =>
+  queryOptions({
+    queryKey: ['city-search', q.toLowerCase()],
+    queryFn: ({ signal }) => apiGet<{ data: CityOption[] }>(`/api/cities/search?q=${encodeURIComponent(q)}`, signal).then((r) => r.data),
+    enabled: q.trim().length >= 2,
+    staleTime: Infinity,
+  });
+
+export const cityQueryOptions = (id: number | undefined) =>
+  queryOptions({
+    queryKey: ['city', id],
+    queryFn: ({ signal }) => apiGet<{ data: CityOption }>(`/api/city/${id}`, signal).then((r) => r.data),
+    enabled: !!id,
+    staleTime: Infinity,
+  });

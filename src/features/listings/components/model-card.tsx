@@ -1,0 +1,127 @@
+import { Badge, Box, Card, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { IconRosetteDiscountCheck } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { ModelCard as Card_ } from '#contract/listings.ts';
+import type { ListingView } from '../hooks/use-listing-params.ts';
+
+const SIZES_GRID = '(min-width: 62em) 20vw, (min-width: 35.5em) 30vw, 48vw';
+const SIZES_LIST = '140px';
+
+function Cover({ model, view, eager }: { model: Card_; view: ListingView; eager: boolean }) {
+  const { t } = useTranslation();
+  // height: auto lets aspect-ratio win over the height attribute (which is there to reserve space early).
+  const style = {
+    width: '100%',
+    height: 'auto',
+    aspectRatio: '4 / 5',
+    objectFit: 'cover' as const,
+    display: 'block',
+    background: 'var(--mantine-color-default-hover)',
+  };
+  if (!model.cover) return <Box style={style} aria-hidden />;
+  return (
+    <img
+      src={model.cover.url}
+      srcSet={model.cover.srcset}
+      sizes={view === 'grid' ? SIZES_GRID : SIZES_LIST}
+      width={model.cover.width}
+      height={model.cover.height}
+      alt={t('listings.coverAlt', { name: model.name })}
+      loading={eager ? 'eager' : 'lazy'}
+      decoding="async"
+      style={style}
+    />
+  );
+}
+
+function VerifiedBadge() {
+  const { t } = useTranslation();
+  return (
+    <Badge size="xs" color="teal" variant="filled" leftSection={<IconRosetteDiscountCheck size={12} aria-hidden />} tt="none">
+      {t('statuses.active')}
+    </Badge>
+  );
+}
+
+export function ModelCard({ model, lng, view, eager }: { model: Card_; lng: string; view: ListingView; eager: boolean }) {
+  const { t } = useTranslation();
+  const details = (
+    <Stack gap={4} p={view === 'grid' ? 'xs' : 'sm'} style={{ minWidth: 0 }}>
+      <Group gap={6} wrap="nowrap" justify="space-between">
+        <Text fw={700} truncate="end">
+          {model.name}
+          {model.age ? <Text span c="dimmed" fw={400}>{`, ${t('listings.age', { age: model.age })}`}</Text> : null}
+        </Text>
+        {model.verified && view === 'list' ? <VerifiedBadge /> : null}
+      </Group>
+      <Text size="sm" c="dimmed" truncate="end">
+        {model.city.name}
+      </Text>
+      <Badge size="sm" variant="dot" color={model.section.color} tt="none" style={{ alignSelf: 'flex-start', maxWidth: '100%' }}>
+        {model.section.name}
+      </Badge>
+      {view === 'list' ? (
+        <Text size="sm" lineClamp={2} mt={4}>
+          {model.excerpt}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+  return (
+    <Card
+      component={Link}
+      to={`/${lng}/models/${model.id}`}
+      withBorder
+      padding={0}
+      radius="md"
+      data-testid="model-card"
+      aria-label={model.title}
+    >
+      {view === 'grid' ? (
+        <>
+          <Box pos="relative">
+            <Cover model={model} view={view} eager={eager} />
+            {model.verified ? (
+              <Box pos="absolute" top={8} left={8}>
+                <VerifiedBadge />
+              </Box>
+            ) : null}
+          </Box>
+          {details}
+        </>
+      ) : (
+        <Group wrap="nowrap" gap={0} align="stretch">
+          <Box w={{ base: 104, sm: 140 }} style={{ flexShrink: 0 }}>
+            <Cover model={model} view={view} eager={eager} />
+          </Box>
+          {details}
+        </Group>
+      )}
+    </Card>
+  );
+}
+
+export function ModelCardSkeleton({ view }: { view: ListingView }) {
+  return view === 'grid' ? (
+    <Card withBorder padding={0} radius="md" aria-hidden>
+      <Skeleton style={{ aspectRatio: '4 / 5' }} h="auto" radius={0} />
+      <Stack gap={6} p="xs">
+        <Skeleton h={14} w="70%" />
+        <Skeleton h={12} w="50%" />
+        <Skeleton h={16} w="40%" radius="xl" />
+      </Stack>
+    </Card>
+  ) : (
+    <Card withBorder padding="sm" radius="md" aria-hidden>
+      <Group wrap="nowrap">
+        <Skeleton w={104} h={130} />
+        <Stack gap={6} style={{ flex: 1 }}>
+          <Skeleton h={14} w="60%" />
+          <Skeleton h={12} w="40%" />
+          <Skeleton h={12} w="90%" />
+        </Stack>
+      </Group>
+    </Card>
+  );
+}
