@@ -23,7 +23,7 @@ test('filter by city and section, then search, all reflected in the URL', async 
   await city.fill('Gij');
   await page.getByRole('option', { name: /Gijón/ }).click();
   await expect(page).toHaveURL(/city=\d+/);
-  await page.getByRole('radio', { name: 'Mujeres' }).check({ force: true });
+  await page.locator('label', { hasText: 'Mujeres' }).click();
   await expect(page).toHaveURL(/section=women/);
   await expect(cards(page).first()).toBeVisible();
   for (const card of await cards(page).all()) {
@@ -35,7 +35,7 @@ test('filter by city and section, then search, all reflected in the URL', async 
   // The last query is remembered locally and restored on a bare home.
   await expect(page).toHaveURL(/section=women/);
   await page.getByRole('button', { name: tr('es', 'listings.clearCity') }).click();
-  await page.getByRole('radio', { name: tr('es', 'listings.allSections') }).check({ force: true });
+  await page.locator('label', { hasText: tr('es', 'listings.allSections') }).click();
   await page.getByRole('searchbox', { name: tr('es', 'listings.search') }).fill('ovideo');
   await page.getByRole('searchbox', { name: tr('es', 'listings.search') }).press('Enter');
   await expect(page).toHaveURL(/search=ovideo/);
@@ -45,8 +45,11 @@ test('filter by city and section, then search, all reflected in the URL', async 
 test('paginate, open a model, go back to the same page and filters', async ({ page }) => {
   await page.goto('/es?section=women');
   await expect(cards(page).first()).toBeVisible();
+  const onPageOne = (await cards(page).first().getAttribute('aria-label'))!;
   await page.getByRole('button', { name: tr('es', 'listings.page.number').replace('{{page}}', '2') }).click();
   await expect(page).toHaveURL(/section=women.*page=2|page=2.*section=women/);
+  // Page 1 stays on screen (dimmed) until page 2 arrives.
+  await expect(cards(page).first()).not.toHaveAttribute('aria-label', onPageOne);
   const first = cards(page).first();
   await expect(first).toBeVisible();
   const label = (await first.getAttribute('aria-label'))!;
@@ -55,6 +58,7 @@ test('paginate, open a model, go back to the same page and filters', async ({ pa
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await page.goBack();
   await expect(page).toHaveURL(/page=2/);
+  await expect(page.locator('section[aria-busy="true"]')).toHaveCount(0);
   await expect(page).toHaveURL(/section=women/);
   await expect(cards(page).first()).toHaveAttribute('aria-label', label);
 });

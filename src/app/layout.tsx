@@ -43,11 +43,13 @@ export function Layout() {
   usePageViews();
   useForgetUserAfterSessionEnd();
 
+  // Set during render, not in an effect: the pages' own effects start their requests before ours would run,
+  // and their answers (section names, messages) must already be in the URL's language.
+  if (isLanguage(lng)) setApiLanguage(lng);
   useEffect(() => {
     if (isLanguage(lng)) {
       if (i18n.language !== lng) void i18n.changeLanguage(lng);
       document.documentElement.lang = toLocaleTag(lng);
-      setApiLanguage(lng);
     }
   }, [lng, i18n]);
 

@@ -13,9 +13,10 @@ export function modelsQueryString(p: ListingParams): string {
   return qs.toString();
 }
 
-export const modelsQueryOptions = (p: ListingParams) =>
+// The language is part of the key: cards carry section names in the request's language.
+export const modelsQueryOptions = (p: ListingParams, lng: string) =>
   queryOptions({
-    queryKey: ['models', { search: p.search, city: p.city, section: p.section, page: p.page }],
+    queryKey: ['models', lng, { search: p.search, city: p.city, section: p.section, page: p.page }],
     queryFn: ({ signal }) => apiGet<ModelList>(`/api/models?${modelsQueryString(p)}`, signal),
     placeholderData: keepPreviousData,
     staleTime: 30_000,

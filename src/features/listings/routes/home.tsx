@@ -26,7 +26,7 @@ export function HomeRoute() {
   const { params, update } = useListingParams();
   const [view, setView] = useState<ListingView>(readView);
   const sections = useQuery(sectionsQueryOptions());
-  const models = useQuery(modelsQueryOptions(params));
+  const models = useQuery(modelsQueryOptions(params, lng));
   const promos = useQuery(publicityQueryOptions());
   const resultsRef = useRef<HTMLElement>(null);
   const filtered = !!(params.search || params.city || params.section);

@@ -1,0 +1,29 @@
+/** A model's page (SPEC §7): the ad (GET /api/models/{id}) and its gallery (GET /api/getImagesByAd/{id}). */
+import { queryOptions } from '@tanstack/react-query';
+import type { Image, ModelDetail } from '#contract/listings.ts';
+import { apiGet } from '#src/lib/api-client.ts';
+
+export const MODEL_API = {
+  model: (id: string) => `/api/models/${encodeURIComponent(id)}`,
+  images: (id: string) => `/api/getImagesByAd/${encodeURIComponent(id)}`,
+} as const;
+
+/** Ad ids in URLs are positive integers; anything else is a 404 without asking the server. */
+export function isAdId(value: string | undefined): value is string {
+  return !!value && /^[1-9]\d{0,9}$/.test(value);
+}
+
+// The language is part of the key: the answer carries the section name in the request's language (X-Locale).
+export const modelQueryOptions = (id: string, lng: string) =>
+  queryOptions({
+    queryKey: ['model', id, lng],
+    queryFn: ({ signal }) => apiGet<{ data: ModelDetail }>(MODEL_API.model(id), signal).then((r) => r.data),
+    staleTime: 60_000,
+  });
+
+export const modelImagesQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: ['model-images', id],
+    queryFn: ({ signal }) => apiGet<{ data: Image[] }>(MODEL_API.images(id), signal).then((r) => r.data),
+    staleTime: 60_000,
+  });
