@@ -1,6 +1,7 @@
 import { PasswordInput, type PasswordInputProps } from '@mantine/core';
 import type { Ref } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PASSWORD_MAX, PASSWORD_MIN } from '#contract/auth.ts';
 
 /**
  * Mantine's PasswordInput with a translated label on the show/hide button, and `aria-invalid` on the input when
@@ -15,5 +16,52 @@ export function PasswordField({ ref, ...props }: PasswordInputProps & { ref?: Re
       {...props}
       visibilityToggleButtonProps={{ 'aria-label': t('auth.fields.togglePassword') }}
     />
+  );
+}
+
+/**
+ * A new password and its confirmation, as every form that sets a password shows them (register, reset,
+ * change): the length hint, `new-password` autocomplete for password managers, and the field errors.
+ */
+export function NewPasswordFields({
+  label,
+  password,
+  confirmation,
+  errors,
+  onPassword,
+  onConfirmation,
+}: {
+  label: string;
+  password: string;
+  confirmation: string;
+  errors: Partial<Record<'password' | 'password_confirmation', string>>;
+  onPassword: (value: string) => void;
+  onConfirmation: (value: string) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <PasswordField
+        label={label}
+        description={t('auth.fields.passwordHint', { min: PASSWORD_MIN, max: PASSWORD_MAX })}
+        name="password"
+        autoComplete="new-password"
+        required
+        maxLength={PASSWORD_MAX}
+        value={password}
+        onChange={(e) => onPassword(e.currentTarget.value)}
+        error={errors.password}
+      />
+      <PasswordField
+        label={t('auth.fields.passwordConfirmation')}
+        name="password_confirmation"
+        autoComplete="new-password"
+        required
+        maxLength={PASSWORD_MAX}
+        value={confirmation}
+        onChange={(e) => onConfirmation(e.currentTarget.value)}
+        error={errors.password_confirmation}
+      />
+    </>
   );
 }

@@ -1,9 +1,9 @@
 import { Button, Group, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MAX, PASSWORD_MIN, updatePasswordSchema, type User } from '#contract/auth.ts';
+import { updatePasswordSchema, type User } from '#contract/auth.ts';
 import { FormError } from '#src/components/form-error.tsx';
-import { PasswordField } from '#src/components/password-field.tsx';
+import { NewPasswordFields, PasswordField } from '#src/components/password-field.tsx';
 import { useApiForm, type FieldErrors } from '#src/lib/forms.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';
 import { updatePassword } from '../api/account-api.ts';
@@ -60,26 +60,13 @@ export function UpdatePasswordForm({ user }: { user: User }) {
             onChange={(e) => set('current_password')(e.currentTarget.value)}
             error={form.errors.current_password}
           />
-          <PasswordField
+          <NewPasswordFields
             label={t('auth.fields.newPassword')}
-            description={t('auth.fields.passwordHint', { min: PASSWORD_MIN, max: PASSWORD_MAX })}
-            name="password"
-            autoComplete="new-password"
-            required
-            maxLength={PASSWORD_MAX}
-            value={values.password}
-            onChange={(e) => set('password')(e.currentTarget.value)}
-            error={form.errors.password}
-          />
-          <PasswordField
-            label={t('auth.fields.passwordConfirmation')}
-            name="password_confirmation"
-            autoComplete="new-password"
-            required
-            maxLength={PASSWORD_MAX}
-            value={values.password_confirmation}
-            onChange={(e) => set('password_confirmation')(e.currentTarget.value)}
-            error={form.errors.password_confirmation}
+            password={values.password}
+            confirmation={values.password_confirmation}
+            errors={form.errors}
+            onPassword={set('password')}
+            onConfirmation={set('password_confirmation')}
           />
           <Group justify="flex-end">
             <Button type="submit" loading={form.pending}>

@@ -2,10 +2,10 @@ import { Button, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
-import { PASSWORD_MAX, PASSWORD_MIN, resetPasswordSchema } from '#contract/auth.ts';
+import { resetPasswordSchema } from '#contract/auth.ts';
 import { CenteredCard } from '#src/components/centered-card.tsx';
 import { FormError } from '#src/components/form-error.tsx';
-import { PasswordField } from '#src/components/password-field.tsx';
+import { NewPasswordFields } from '#src/components/password-field.tsx';
 import { useApiForm, type FieldErrors } from '#src/lib/forms.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng } from '#src/lib/paths.ts';
@@ -70,26 +70,13 @@ export function ResetPasswordRoute() {
             onChange={(e) => set('email')(e.currentTarget.value)}
             error={form.errors.email}
           />
-          <PasswordField
+          <NewPasswordFields
             label={t('auth.fields.newPassword')}
-            description={t('auth.fields.passwordHint', { min: PASSWORD_MIN, max: PASSWORD_MAX })}
-            name="password"
-            autoComplete="new-password"
-            required
-            maxLength={PASSWORD_MAX}
-            value={values.password}
-            onChange={(e) => set('password')(e.currentTarget.value)}
-            error={form.errors.password}
-          />
-          <PasswordField
-            label={t('auth.fields.passwordConfirmation')}
-            name="password_confirmation"
-            autoComplete="new-password"
-            required
-            maxLength={PASSWORD_MAX}
-            value={values.password_confirmation}
-            onChange={(e) => set('password_confirmation')(e.currentTarget.value)}
-            error={form.errors.password_confirmation}
+            password={values.password}
+            confirmation={values.password_confirmation}
+            errors={form.errors}
+            onPassword={set('password')}
+            onConfirmation={set('password_confirmation')}
           />
           <Button type="submit" fullWidth loading={form.pending}>
             {t('auth.reset.submit')}
