@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { LANGUAGES } from './languages.ts';
 
-/** The six sections (categories) of SPEC §3, each with a stable slug and its colour. */
-export const SECTION_SLUGS = ['men', 'women', 'gays', 'trans', 'webcam', 'couples'] as const;
-export type SectionSlug = (typeof SECTION_SLUGS)[number];
+import { SECTION_SLUGS } from './section-slugs.ts';
+
+export * from './section-slugs.ts';
 
 export const localisedNameSchema = z.object(
   Object.fromEntries(LANGUAGES.map((l) => [l, z.string()])) as Record<(typeof LANGUAGES)[number], z.ZodString>,

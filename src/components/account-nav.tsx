@@ -6,7 +6,7 @@ import { ActionIcon, Box, Button, Group, Menu, Text } from '@mantine/core';
 import { IconChevronDown, IconLayoutDashboard, IconLogin2, IconLogout, IconUserCircle, IconUserPlus, IconUser } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { dashboardFor } from '#contract/auth.ts';
+import { dashboardFor } from '#contract/roles.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { useCurrentUser, useLogout } from '#src/lib/session.ts';
 

@@ -1,7 +1,7 @@
 import { PasswordInput, type PasswordInputProps } from '@mantine/core';
 import type { Ref } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MAX, PASSWORD_MIN } from '#contract/auth.ts';
+import { PASSWORD_MAX, PASSWORD_MIN } from '#contract/roles.ts';
 
 /**
  * Mantine's PasswordInput with a translated label on the show/hide button, and `aria-invalid` on the input when

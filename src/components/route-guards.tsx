@@ -8,7 +8,7 @@ import { IconLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
-import { dashboardFor, type Role } from '#contract/auth.ts';
+import { dashboardFor, type Role } from '#contract/roles.ts';
 import { loginPath, safeNext, useLng, withLng } from '#src/lib/paths.ts';
 import { isSessionEndedState, useCurrentUser } from '#src/lib/session.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';

@@ -6,7 +6,8 @@ import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanst
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { Answer } from '#contract/answers.ts';
-import { PROFILE_CREATE_ROUTES, type User } from '#contract/auth.ts';
+import type { User } from '#contract/auth.ts';
+import { PROFILE_CREATE_ROUTES } from '#contract/roles.ts';
 import { apiGet, apiRequest, ApiError } from './api-client.ts';
 import { useLng } from './paths.ts';
 import { usePresenter } from './presenter.tsx';

@@ -1,5 +1,5 @@
 import { Navigate } from 'react-router';
-import { dashboardFor } from '#contract/auth.ts';
+import { dashboardFor } from '#contract/roles.ts';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { useCurrentUser } from '#src/lib/session.ts';

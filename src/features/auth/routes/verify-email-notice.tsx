@@ -2,7 +2,7 @@ import { Alert, Button, Stack, Text } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { dashboardFor } from '#contract/auth.ts';
+import { dashboardFor } from '#contract/roles.ts';
 import { CenteredCard } from '#src/components/centered-card.tsx';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { ResendVerificationButton } from '#src/components/resend-verification-button.tsx';

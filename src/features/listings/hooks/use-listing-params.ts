@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect } from 'react';
 import { useSearchParams } from 'react-router';
-import { SECTION_SLUGS, type SectionSlug } from '#contract/sections.ts';
+import { SECTION_SLUGS, type SectionSlug } from '#contract/section-slugs.ts';
 
 export interface ListingParams {
   search: string;
