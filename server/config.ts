@@ -43,6 +43,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Vitrina <no-reply@vitrina.test>'),
   DEMO_ADS: z.coerce.number().int().min(0).max(5000).default(220),
   REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  LISTINGS_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   DEMO_PASSWORD: z
     .string()
     .min(8, 'must be at least 8 characters')
@@ -72,6 +73,8 @@ export type Config = {
   demoAds: number;
   /** Registrations allowed per IP and hour. */
   registerLimitPerHour: number;
+  /** How long GET /api/models answers are micro-cached in memory; 0 turns the cache off (benchmarks). */
+  listingsCacheTtlMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -105,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoPassword: e.DEMO_PASSWORD,
     registerLimitPerHour: e.REGISTER_LIMIT_PER_HOUR,
     demoAds: e.DEMO_ADS,
+    listingsCacheTtlMs: e.LISTINGS_CACHE_TTL_MS,
   };
 }
 

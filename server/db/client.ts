@@ -36,6 +36,8 @@ export interface OpenOptions {
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle connection the server drops (restart, failover) must not crash the process: the pool replaces it.
+    pool.on('error', (err) => console.error('PostgreSQL pool: idle connection lost:', err.message));
     const db = drizzlePg(pool, { schema });
     return {
       db: db as unknown as Db,

@@ -71,29 +71,55 @@ async function rows<T>(db: Db, query: SQL): Promise<T[]> {
   return res.rows;
 }
 
-async function page(db: Db, where: SQL[], order: SQL, f: ListingFilters): Promise<{ rows: ListingRow[]; total: number }> {
+const COUNT_FROM = sql`from ads a join model_profiles p on p.id = a.model_profile_id`;
+/** For conditions on the place's names too. */
+const COUNT_FROM_PLACES = sql`${COUNT_FROM} join cities c on c.id = a.city_id join states st on st.id = c.state_id`;
+
+async function page(
+  db: Db,
+  where: SQL[],
+  order: SQL,
+  f: ListingFilters,
+  countFrom = COUNT_FROM,
+): Promise<{ rows: ListingRow[]; total: number }> {
   const cond = sql.join(where, sql` and `);
   const [list, count] = await Promise.all([
     rows<ListingRow>(db, sql`${SELECT} where ${cond} order by ${order} limit ${f.limit} offset ${f.offset}`),
-    rows<{ n: string | number }>(db, sql`select count(*) as n from ads a join model_profiles p on p.id = a.model_profile_id where ${cond}`),
+    rows<{ n: string | number }>(db, sql`select count(*) as n ${countFrom} where ${cond}`),
   ]);
   return { rows: list, total: Number(count[0]?.n ?? 0) };
 }
 
 export async function listModels(db: Db, f: ListingFilters): Promise<{ rows: ListingRow[]; total: number }> {
-  const recent = sql`a.published_at desc, a.id desc`;
+  // `nulls last` as the ads_visible_* indexes are built (Drizzle's .desc() writes DESC NULLS LAST, while a bare DESC
+  // means NULLS FIRST): only the same ordering lets PostgreSQL walk the index and stop after one page, where
+  // otherwise it fetches and sorts every matching row. The columns are NOT NULL, so the order itself is unchanged.
+  const recent = sql`a.published_at desc nulls last, a.id desc nulls last`;
   if (!f.search) return page(db, filters(f), recent, f);
 
   const tsq = sql`websearch_to_tsquery('es_unaccent', ${f.search})`;
-  const fts = await page(db, [...filters(f), sql`a.search_vector @@ ${tsq}`], sql`ts_rank_cd(a.search_vector, ${tsq}) desc, ${recent}`, f);
+  // search_vector carries no weights (every word counts the same), so a match on the model's name is weighted
+  // 'A' on top of it: her own ad ranks above one that merely mentions her, however recent.
+  const rank = sql`ts_rank_cd(setweight(to_tsvector('es_unaccent', p.display_name), 'A') || a.search_vector, ${tsq})`;
+  const fts = await page(db, [...filters(f), sql`a.search_vector @@ ${tsq}`], sql`${rank} desc, ${recent}`, f);
   if (fts.total > 0) return fts;
 
   const q = sql`immutable_unaccent(lower(${f.search}))`;
   const doc = sql`immutable_unaccent(lower(a.search_document))`;
+  // The document also holds the section's names in four languages, for full-text search; they are no typo target:
+  // "ovideo" is closer to "video" (of "Video calls", 0.44) than to "Oviedo" (0.27), and would bring every webcam
+  // ad. The index finds candidates in the whole document; the ad's own words must match.
+  const own = sql`immutable_unaccent(lower(concat_ws(' ', p.display_name, a.title, a.description, c.name, st.name)))`;
   return db.transaction(async (tx) => {
     // Scoped to this transaction: lets the trigram index answer `%>>` at our threshold.
     await tx.execute(sql.raw(`set local pg_trgm.strict_word_similarity_threshold = ${TRIGRAM_THRESHOLD}`));
-    return page(tx, [...filters(f), sql`${doc} %>> ${q}`], sql`strict_word_similarity(${q}, ${doc}) desc, ${recent}`, f);
+    return page(
+      tx,
+      [...filters(f), sql`${doc} %>> ${q}`, sql`${own} %>> ${q}`],
+      sql`strict_word_similarity(${q}, ${own}) desc, ${recent}`,
+      f,
+      COUNT_FROM_PLACES,
+    );
   });
 }
 

@@ -26,7 +26,6 @@ import { toImage } from './images.ts';
 import { findVisibleAd, findVisibleAdOfUser, listModels, sectionIdBySlug, type ListingRow } from './listings.repository.ts';
 
 const EXCERPT = 160;
-const CACHE_TTL_MS = 5_000;
 
 export function ageOn(birth: string | Date | null, today = new Date()): number | null {
   if (!birth) return null;
@@ -78,12 +77,17 @@ function toCard(storage: Storage, r: ListingRow, lang: Language): ModelCard {
 }
 
 export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const cache = new LRUCache<string, z.infer<typeof modelListSchema>>({ max: 1000, ttl: CACHE_TTL_MS });
+  // LISTINGS_CACHE_TTL_MS (default 5 s); 0 turns the cache off. lru-cache reads ttl 0 as "never expires", hence no cache.
+  const ttl = app.config.listingsCacheTtlMs;
+  const cache = ttl > 0 ? new LRUCache<string, z.infer<typeof modelListSchema>>({ max: 1000, ttl }) : undefined;
 
   app.get('/api/models', { schema: { querystring: modelsQuerySchema, response: { 200: modelListSchema } } }, async (req, reply) => {
     const q = req.query;
-    const key = JSON.stringify([req.lang, q.search ?? '', q.city ?? 0, q.section ?? '', q.page, q.per_page]);
-    const hit = cache.get(key);
+    // PostgreSQL text cannot hold NUL (the query would fail with a 500), and no control character helps a search.
+    // eslint-disable-next-line no-control-regex
+    const search = q.search?.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim() || undefined;
+    const key = JSON.stringify([req.lang, search ?? '', q.city ?? 0, q.section ?? '', q.page, q.per_page]);
+    const hit = cache?.get(key);
     reply.header('cache-control', 'public, max-age=5');
     if (hit) return hit;
 
@@ -92,7 +96,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
       sectionId = await sectionIdBySlug(app.db, q.section);
     } else sectionId = q.section;
     const { rows, total } = await listModels(app.db, {
-      search: q.search || undefined,
+      search,
       cityId: q.city,
       sectionId,
       limit: q.per_page,
@@ -111,7 +115,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
         to: from === null ? null : from + rows.length - 1,
       },
     };
-    cache.set(key, body);
+    cache?.set(key, body);
     return body;
   });
 

@@ -16,7 +16,16 @@ import {
 import { sectionListSchema, type SectionSlug } from '#contract/sections.ts';
 import { API } from '#contract/routes.ts';
 import { notFound } from '../../errors.ts';
-import { findCityOption, findCountry, findState, listCities, listCountries, listSections, listStates, searchCities } from './reference.repository.ts';
+import {
+  findCityOption,
+  findCountry,
+  findState,
+  listCities,
+  listCountries,
+  listSections,
+  listStates,
+  searchCities,
+} from './reference.repository.ts';
 
 const collator = new Intl.Collator('es', { sensitivity: 'base' });
 const CACHE = 'public, max-age=3600, stale-while-revalidate=86400';
@@ -87,10 +96,14 @@ export const referenceRoutes: FastifyPluginAsyncZod = async (app) => {
     };
   });
 
-  app.get('/api/cities/search', { schema: { querystring: citySearchQuerySchema, response: { 200: cityOptionListSchema } } }, async (req, reply) => {
-    reply.header('cache-control', CACHE);
-    return { data: await searchCities(app.db, req.query.q) };
-  });
+  app.get(
+    '/api/cities/search',
+    { schema: { querystring: citySearchQuerySchema, response: { 200: cityOptionListSchema } } },
+    async (req, reply) => {
+      reply.header('cache-control', CACHE);
+      return { data: await searchCities(app.db, req.query.q) };
+    },
+  );
 
   app.get('/api/city/:id', { schema: { params: idParamsSchema, response: { 200: cityOptionResponseSchema } } }, async (req, reply) => {
     const city = await findCityOption(app.db, req.params.id);

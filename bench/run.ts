@@ -1,0 +1,380 @@
+/**
+ * `npm run bench`: the browse API under load, on PostgreSQL and on PGlite, plus the home route's bundle size.
+ * Writes docs/benchmarks.md. Never part of `npm test`.
+ *
+ * For each database: migrate, seed the reference data and BENCH_ADS (default 100 000) ads with seedBulkAds, ANALYZE,
+ * then start in this process, on 127.0.0.1: the real app (buildApp) with the listing micro-cache on, the same app
+ * with it off (LISTINGS_CACHE_TTL_MS=0, every request a cache miss), and a bare Fastify route that answers the
+ * listing's bytes from memory. Each scenario gets a warm-up, a single-connection probe (unloaded latency) and an
+ * autocannon run with 50 connections. Server time is measured in the app by onRequest/onResponse hooks.
+ *
+ * Environment: BENCH_ADS, BENCH_DURATION (s per load run, 10), BENCH_PROBE_SECONDS (5), BENCH_CONNECTIONS (50),
+ * BENCH_SCENARIOS (comma-separated ids: bare, memory, list-hit, list-miss, search-hit, search-miss, typo),
+ * BENCH_DATABASE_URL (use this PostgreSQL server instead of a throwaway cluster; a fresh database is created on it
+ * and dropped), BENCH_ONLY=postgres|pglite, BENCH_SKIP_BUNDLE=1, BENCH_DIST_DIR (measure an existing build made with
+ * --manifest), BENCH_OUT (default docs/benchmarks.md).
+ */
+import crypto from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { inArray, sql, type SQL } from 'drizzle-orm';
+import Fastify, { type FastifyInstance } from 'fastify';
+import pg from 'pg';
+import * as prettier from 'prettier';
+import { buildApp } from '../server/app.ts';
+import { loadConfig, type Config } from '../server/config.ts';
+import { openDatabase, type Database } from '../server/db/client.ts';
+import { seedBulkAds } from '../server/db/seed/bulk-ads.ts';
+import { seedReferenceData } from '../server/db/seed/reference.ts';
+import { cities } from '../server/db/schema.ts';
+import { createDiskStorage } from '../server/plugins/storage.ts';
+import { measureHomeBundle, type BundleReport } from './lib/bundle.ts';
+import { runLoad, type LoadResult } from './lib/load.ts';
+import { startCluster } from './lib/postgres.ts';
+import { renderReport, type DatabaseRun, type ScenarioResult } from './lib/report.ts';
+import { installServerTiming, type ServerTiming } from './lib/server-timing.ts';
+import { summarize } from './lib/stats.ts';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const int = (v: string | undefined, d: number) => (v && /^\d+$/.test(v) ? Number(v) : d);
+const ADS = int(process.env.BENCH_ADS, 100_000);
+const DURATION = int(process.env.BENCH_DURATION, 10);
+const PROBE_SECONDS = int(process.env.BENCH_PROBE_SECONDS, 5);
+const CONNECTIONS = int(process.env.BENCH_CONNECTIONS, 50);
+const OUT = path.resolve(ROOT, process.env.BENCH_OUT ?? 'docs/benchmarks.md');
+const XHR = { 'x-requested-with': 'XMLHttpRequest' };
+
+/** The cities seedBulkAds spreads its ads over (INE codes). */
+const BULK_CITY_CODES = ['33044', '33024', '33004', '33037', '33031', '28079', '08019', '46250', '41091', '48020', '29067', '50297'];
+const SECTIONS = ['women', 'men', 'gays', 'trans', 'webcam', 'couples'];
+const NAMES = ['lucia', 'sofia', 'martina', 'maria', 'julia', 'paula', 'hugo', 'martin', 'lucas', 'mateo'];
+const TYPOS = ['Ovideo', 'Guijon', 'Mardid', 'Zaragzoa', 'Sevlila', 'Bilbao Ovideo'];
+
+const log = (msg: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
+
+/** Same order every run, but consecutive requests of a connection hit different rows. */
+function shuffle<T>(items: T[]): T[] {
+  const out = [...items];
+  let seed = 42;
+  for (let i = out.length - 1; i > 0; i--) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    const j = seed % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+function benchConfig(dataDir: string, databaseUrl: string | undefined, cacheTtlMs: number): Config {
+  return loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    DIST_DIR: path.join(dataDir, 'no-dist'),
+    APP_KEY: crypto.randomBytes(32).toString('hex'),
+    SEED_DEMO: 'false',
+    LISTINGS_CACHE_TTL_MS: String(cacheTtlMs),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
+}
+
+async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const addr = app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('no port');
+  return `http://127.0.0.1:${addr.port}`;
+}
+
+async function rows<T>(db: Database['db'], query: SQL): Promise<T[]> {
+  // node-postgres and PGlite both answer { rows }; drizzle types them differently.
+  const res = (await db.execute(query)) as { rows: T[] };
+  return res.rows;
+}
+
+interface Server {
+  origin: string;
+  timing: ServerTiming;
+  /** Resolves once the database has worked off what aborted requests left queued. */
+  drain(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The node-postgres pool behind drizzle (undefined on PGlite). */
+interface PoolStats {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+}
+function poolOf(database: Database): PoolStats | undefined {
+  const client = (database.db as unknown as { $client?: Partial<PoolStats> }).$client;
+  return database.kind === 'postgres' && typeof client?.totalCount === 'number' ? (client as PoolStats) : undefined;
+}
+
+/**
+ * When autocannon stops, up to `connections` requests are still being worked on (their handlers run on after the
+ * client has gone). Wait until the database is idle — on PostgreSQL no pool connection checked out or awaited, on
+ * PGlite (one query at a time, in order) a trivial query answering at once — three checks running, so the next
+ * measurement does not pay for the previous one, and nothing is left running when the database is closed.
+ */
+async function drainDatabase(database: Database): Promise<void> {
+  const pool = poolOf(database);
+  const deadline = Date.now() + 120_000;
+  for (let idle = 0; idle < 3 && Date.now() < deadline;) {
+    let quiet: boolean;
+    if (pool) {
+      quiet = pool.totalCount === pool.idleCount && pool.waitingCount === 0;
+    } else {
+      const t = performance.now();
+      await database.db.execute(sql`select 1`);
+      quiet = performance.now() - t < 5;
+    }
+    idle = quiet ? idle + 1 : 0;
+    await sleep(100);
+  }
+}
+
+async function measure(
+  id: string,
+  label: string,
+  server: Server,
+  paths: string[],
+  opts: { load: boolean } = { load: true },
+): Promise<ScenarioResult> {
+  // Sanity: the path answers 200 (a benchmark of 400s measures nothing).
+  const check = await fetch(`${server.origin}${paths[0]}`, { headers: XHR });
+  if (check.status !== 200) throw new Error(`${id}: ${paths[0]} answered ${check.status}: ${await check.text()}`);
+  const body = (await check.json()) as { meta?: { total: number } };
+  const sampleTotal = paths[0]!.startsWith('/api/models') ? body.meta?.total : undefined;
+
+  log(`${id}: warm-up`);
+  await runLoad({ origin: server.origin, paths, connections: opts.load ? 10 : 1, duration: 2, headers: XHR });
+  await server.drain();
+  log(`${id}: single connection, ${PROBE_SECONDS}s`);
+  server.timing.reset();
+  const probe = await runLoad({ origin: server.origin, paths, connections: 1, duration: PROBE_SECONDS, headers: XHR });
+  const probeServer = summarize(server.timing.samples());
+  await server.drain();
+  let load: LoadResult | undefined;
+  let loadServer;
+  if (opts.load) {
+    log(`${id}: ${CONNECTIONS} connections, ${DURATION}s`);
+    server.timing.reset();
+    load = await runLoad({ origin: server.origin, paths, connections: CONNECTIONS, duration: DURATION, headers: XHR });
+    loadServer = summarize(server.timing.samples());
+    await server.drain();
+    log(`${id}: ${Math.round(load.rps)} req/s, server p95 ${loadServer.p95.toFixed(2)} ms`);
+  }
+  return { id, label, paths: paths.length, sampleTotal, probe, probeServer, load, loadServer };
+}
+
+async function benchDatabase(kind: 'postgres' | 'pglite', databaseUrl: string | undefined, version: string): Promise<DatabaseRun> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `vitrina-bench-${kind}-`));
+  const apps: FastifyInstance[] = [];
+  const database = await openDatabase({ databaseUrl, dataDir });
+  // An idle pooled connection that the server drops must not take the process down (node-postgres re-emits it).
+  poolOf(database)?.on('error', (err) => log(`${kind}: idle connection error: ${err.message}`));
+  const drain = () => drainDatabase(database);
+  try {
+    log(`${kind}: migrate and seed ${ADS} ads`);
+    const t0 = performance.now();
+    await database.migrate();
+    await seedReferenceData(database.db);
+    await seedBulkAds(database.db, ADS);
+    // What autovacuum would have done by now (PGlite has none); also keeps it from starting mid-measurement.
+    await database.db.execute(sql`vacuum analyze`);
+    const seedSeconds = (performance.now() - t0) / 1000;
+    const [counts] = await rows<{ ads: string | number; visible: string | number }>(
+      database.db,
+      sql`select count(*) as ads, count(*) filter (where a.is_active and a.status = 'active' and p.status = 'active') as visible
+          from ads a join model_profiles p on p.id = a.model_profile_id`,
+    );
+    const cityRows = await database.db
+      .select({ id: cities.id, code: cities.code, name: cities.name })
+      .from(cities)
+      .where(inArray(cities.code, BULK_CITY_CODES));
+    const cityByCode = new Map(cityRows.map((c) => [c.code, c]));
+    const oviedo = cityByCode.get('33044')!;
+
+    const storage = createDiskStorage(dataDir);
+    const cached = await buildApp(benchConfig(dataDir, databaseUrl, 5_000), database, storage);
+    const uncached = await buildApp(benchConfig(dataDir, databaseUrl, 0), database, storage);
+    apps.push(cached, uncached);
+    // The listing's bytes, answered from memory by the same app (every plugin and hook, no database).
+    let listingBytes = Buffer.alloc(0);
+    cached.get('/api/bench-bytes', async (_req, reply) => reply.type('application/json; charset=utf-8').send(listingBytes));
+    const cachedServer: Server = { timing: installServerTiming(cached), origin: '', drain };
+    const uncachedServer: Server = { timing: installServerTiming(uncached), origin: '', drain };
+    cachedServer.origin = await listen(cached);
+    uncachedServer.origin = await listen(uncached);
+
+    // ... and by a bare Fastify route: no plugins, no hooks but the timing ones.
+    const bare = Fastify({ logger: false });
+    apps.push(bare);
+    bare.get('/bytes', async (_req, reply) => reply.type('application/json; charset=utf-8').send(listingBytes));
+    const bareServer: Server = { timing: installServerTiming(bare), origin: '', drain };
+    bareServer.origin = await listen(bare);
+
+    const listPath = `/api/models?city=${oviedo.id}&section=women`;
+    listingBytes = Buffer.from(await (await fetch(`${cachedServer.origin}${listPath}`, { headers: XHR })).arrayBuffer());
+
+    const listMissPaths = shuffle(
+      BULK_CITY_CODES.flatMap((code) =>
+        SECTIONS.flatMap((s) => [1, 2, 3].map((page) => `/api/models?city=${cityByCode.get(code)!.id}&section=${s}&page=${page}`)),
+      ),
+    );
+    const searchTerms = [...NAMES, ...cityRows.map((c) => c.name.toLowerCase())];
+    const searchMissPaths = shuffle(searchTerms.map((q) => `/api/models?search=${encodeURIComponent(q)}`));
+
+    const scenarios: [string, string, Server, string[], { load: boolean }?][] = [
+      ['bare', 'Bare Fastify route, listing bytes from memory', bareServer, ['/bytes']],
+      ['memory', 'Same app (all plugins), listing bytes from memory', cachedServer, ['/api/bench-bytes']],
+      ['list-hit', 'city + section, cache hit (same query)', cachedServer, [listPath]],
+      [
+        'list-miss',
+        `city + section, cache off (${listMissPaths.length} queries: 12 cities × 6 sections × pages 1–3)`,
+        uncachedServer,
+        listMissPaths,
+      ],
+      ['search-hit', 'search "lucia", cache hit (same query)', cachedServer, ['/api/models?search=lucia']],
+      ['search-miss', `search, cache off (${searchMissPaths.length} terms: names and city names)`, uncachedServer, searchMissPaths],
+      [
+        'typo',
+        `search with a typo → trigram fallback, cache off (${TYPOS.length} terms; single connection only)`,
+        uncachedServer,
+        TYPOS.map((q) => `/api/models?search=${encodeURIComponent(q)}`),
+        { load: false },
+      ],
+    ];
+    const wanted = process.env.BENCH_SCENARIOS?.split(',');
+    const results: ScenarioResult[] = [];
+    for (const [id, label, server, paths, opts] of scenarios) {
+      if (!wanted || wanted.includes(id)) results.push(await measure(id, label, server, paths, opts));
+    }
+    return {
+      kind,
+      version,
+      seedSeconds,
+      ads: Number(counts!.ads),
+      visible: Number(counts!.visible),
+      listPath: listPath.replace(String(oviedo.id), `${oviedo.id} (Oviedo)`),
+      listingBytes: listingBytes.length,
+      results,
+    };
+  } finally {
+    for (const app of apps) await app.close();
+    await drain();
+    await database.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function withPostgres<T>(fn: (url: string, version: string) => Promise<T>): Promise<T> {
+  let base = process.env.BENCH_DATABASE_URL;
+  let stopCluster: (() => void) | undefined;
+  let version = '';
+  let settings = 'as configured on BENCH_DATABASE_URL';
+  if (!base) {
+    log('postgres: starting a throwaway cluster');
+    const cluster = await startCluster();
+    base = cluster.url;
+    stopCluster = cluster.stop;
+    version = cluster.version;
+    settings = cluster.settings;
+    // Also when the process dies on an error (stop() is synchronous, so it works in an 'exit' listener).
+    process.once('exit', () => cluster.stop());
+    for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => process.exit(130));
+  }
+  const name = `vitrina_bench_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+    version ||= ((await admin.query('show server_version')) as { rows: { server_version: string }[] }).rows[0]!.server_version;
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  try {
+    return await fn(url.toString(), `PostgreSQL ${version.replace(/^postgres \(PostgreSQL\) /, '')} (${settings})`);
+  } finally {
+    // pool.end() resolves before its sockets are closed; let them go before the forced drop cuts them.
+    await sleep(500);
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    await c.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
+    await c.end();
+    stopCluster?.();
+  }
+}
+
+function machine() {
+  const cpus = os.cpus();
+  let nproc = String(os.availableParallelism());
+  try {
+    nproc = execFileSync('nproc').toString().trim();
+  } catch {
+    // not on this system: availableParallelism() it is
+  }
+  return {
+    date: new Date().toISOString(),
+    nproc,
+    cpu: cpus[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+  };
+}
+
+async function main() {
+  const started = performance.now();
+  const only = process.env.BENCH_ONLY;
+  const info = machine();
+  log(`machine: ${info.nproc} cores, ${info.cpu}, node ${info.node}; ${ADS} ads`);
+
+  let bundle: BundleReport | undefined;
+  if (!process.env.BENCH_SKIP_BUNDLE) {
+    log('bundle: vite build');
+    bundle = measureHomeBundle(ROOT);
+    log(bundle.ok ? `bundle: JS ${bundle.js} B, CSS ${bundle.css} B (gzip)` : `bundle: ${bundle.error}`);
+  }
+
+  const runs: DatabaseRun[] = [];
+  if (only !== 'pglite') runs.push(await withPostgres((url, version) => benchDatabase('postgres', url, version)));
+  if (only !== 'postgres') {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as {
+      version: string;
+    };
+    runs.push(await benchDatabase('pglite', undefined, `PGlite ${pkg.version} (in this process, on disk in a temp folder)`));
+  }
+
+  const previous = fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '';
+  const markdown = renderReport({
+    machine: info,
+    ads: ADS,
+    duration: DURATION,
+    probeSeconds: PROBE_SECONDS,
+    connections: CONNECTIONS,
+    bundle,
+    runs,
+    minutes: (performance.now() - started) / 60_000,
+    previous,
+  });
+  fs.mkdirSync(path.dirname(OUT), { recursive: true });
+  // Formatted as `npm run lint` (prettier --check .) expects.
+  fs.writeFileSync(OUT, await prettier.format(markdown, { ...(await prettier.resolveConfig(OUT)), filepath: OUT }));
+  log(`wrote ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
