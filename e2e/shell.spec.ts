@@ -1,6 +1,6 @@
 /** The shell: the home in the four languages, the language redirect of `/`, the 404, the context-menu rule and the PWA bits. */
 import { expect, test } from '@playwright/test';
-import { HTML_LANG, LANGUAGES, openHome, presetConsent, SECTION_NAMES, titleOf, tr } from './helpers.ts';
+import { HTML_LANG, LANGUAGES, openHome, presetConsent, SECTION_NAMES, sectionChips, titleOf, tr } from './helpers.ts';
 
 test.describe('home in every language', () => {
   for (const lng of LANGUAGES) {
@@ -9,8 +9,7 @@ test.describe('home in every language', () => {
       await openHome(page, lng);
       await expect(page).toHaveTitle(titleOf(tr(lng, 'pages.home')));
       await expect(page.locator('html')).toHaveAttribute('lang', HTML_LANG[lng]);
-      const chips = page.getByRole('region', { name: tr(lng, 'home.sections') }).getByRole('listitem');
-      await expect(chips).toHaveText(SECTION_NAMES[lng]);
+      await expect(sectionChips(page, lng)).toHaveText([tr(lng, 'listings.allSections'), ...SECTION_NAMES[lng]]);
     });
   }
 });

@@ -20,7 +20,7 @@ export function PromoCard({ ad }: { ad: PublicityAd }) {
         />
       ) : null}
       <Stack gap={4} p="xs">
-        <Badge size="xs" color="gray" variant="outline" tt="uppercase" style={{ alignSelf: 'flex-start' }}>
+        <Badge size="xs" variant="default" tt="uppercase" style={{ alignSelf: 'flex-start' }}>
           {t('listings.advertising')}
         </Badge>
         <Anchor href={ad.target_url} target="_blank" rel="sponsored noopener noreferrer" fw={700} size="sm" c="var(--mantine-color-text)">
