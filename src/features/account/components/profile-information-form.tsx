@@ -10,6 +10,7 @@ import { handleAnswer } from '#src/lib/response-handler.ts';
 import { refreshUser } from '#src/lib/session.ts';
 import { updateProfileInformation } from '../api/account-api.ts';
 import { ProfileSection } from './profile-section.tsx';
+import { EmailField } from '#src/components/email-field.tsx';
 
 const FIELDS = ['name', 'email'] as const;
 
@@ -56,20 +57,14 @@ export function ProfileInformationForm({ user }: { user: User }) {
             }}
             error={form.errors.name}
           />
-          <TextInput
-            label={t('auth.fields.email')}
-            type="email"
-            name="email"
-            autoComplete="email"
-            inputMode="email"
-            required
+          <EmailField
             value={values.email}
-            onChange={(e) => {
-              const email = e.currentTarget.value;
+            autoComplete="email"
+            error={form.errors.email}
+            onValue={(email) => {
               setValues((v) => ({ ...v, email }));
               form.clearError('email');
             }}
-            error={form.errors.email}
           />
           {emailChanged ? (
             <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} aria-hidden />}>

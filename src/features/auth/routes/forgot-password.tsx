@@ -1,4 +1,4 @@
-import { Alert, Button, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Stack } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng } from '#src/lib/paths.ts';
 import { forgotPassword } from '../api/auth-api.ts';
 import { AuthLink } from '../components/auth-link.tsx';
+import { EmailField } from '#src/components/email-field.tsx';
 
 const FIELDS = ['email'] as const;
 
@@ -50,19 +51,14 @@ export function ForgotPasswordRoute() {
       >
         <Stack gap="md">
           <FormError message={form.errors._} />
-          <TextInput
-            label={t('auth.fields.email')}
-            type="email"
-            name="email"
-            autoComplete="email"
-            inputMode="email"
-            required
+          <EmailField
             value={email}
-            onChange={(e) => {
-              setEmail(e.currentTarget.value);
+            autoComplete="email"
+            error={form.errors.email}
+            onValue={(v) => {
+              setEmail(v);
               form.clearError('email');
             }}
-            error={form.errors.email}
           />
           <Button type="submit" fullWidth loading={form.pending}>
             {sent ? t('auth.forgot.resubmit') : t('auth.forgot.submit')}

@@ -1,4 +1,4 @@
-import { Anchor, Button, Checkbox, Group, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, Stack } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,7 @@ import { handleAnswer } from '#src/lib/response-handler.ts';
 import { refreshUser, setCurrentUser } from '#src/lib/session.ts';
 import { login } from '../api/auth-api.ts';
 import { AuthLink } from '../components/auth-link.tsx';
+import { EmailField } from '#src/components/email-field.tsx';
 
 const FIELDS = ['email', 'password', 'remember'] as const;
 
@@ -63,19 +64,14 @@ export function LoginRoute() {
       >
         <Stack gap="md">
           <FormError message={form.errors._} />
-          <TextInput
-            label={t('auth.fields.email')}
-            type="email"
-            name="email"
-            autoComplete="username"
-            inputMode="email"
-            required
+          <EmailField
             value={email}
-            onChange={(e) => {
-              setEmail(e.currentTarget.value);
+            autoComplete="username"
+            error={form.errors.email}
+            onValue={(v) => {
+              setEmail(v);
               form.clearError('email');
             }}
-            error={form.errors.email}
           />
           <PasswordField
             label={t('auth.fields.password')}

@@ -13,6 +13,7 @@ import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng } from '#src/lib/paths.ts';
 import { registerUser } from '../api/auth-api.ts';
 import { AuthLink } from '../components/auth-link.tsx';
+import { EmailField } from '#src/components/email-field.tsx';
 
 const FIELDS = ['name', 'email', 'password', 'password_confirmation', 'role', 'terms'] as const;
 type Field = (typeof FIELDS)[number];
@@ -120,17 +121,7 @@ export function RegisterRoute() {
             onChange={(e) => set('name')(e.currentTarget.value)}
             error={form.errors.name}
           />
-          <TextInput
-            label={t('auth.fields.email')}
-            type="email"
-            name="email"
-            autoComplete="email"
-            inputMode="email"
-            required
-            value={values.email}
-            onChange={(e) => set('email')(e.currentTarget.value)}
-            error={form.errors.email}
-          />
+          <EmailField value={values.email} autoComplete="email" error={form.errors.email} onValue={set('email')} />
           <NewPasswordFields
             label={t('auth.fields.password')}
             password={values.password}

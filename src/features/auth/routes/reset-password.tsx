@@ -1,4 +1,4 @@
-import { Button, Stack, TextInput } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
@@ -12,6 +12,7 @@ import { useLng } from '#src/lib/paths.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';
 import { resetPassword } from '../api/auth-api.ts';
 import { AuthLink } from '../components/auth-link.tsx';
+import { EmailField } from '#src/components/email-field.tsx';
 
 const FIELDS = ['email', 'password', 'password_confirmation'] as const;
 type Field = (typeof FIELDS)[number];
@@ -59,17 +60,7 @@ export function ResetPasswordRoute() {
       >
         <Stack gap="md">
           <FormError message={form.errors._} />
-          <TextInput
-            label={t('auth.fields.email')}
-            type="email"
-            name="email"
-            autoComplete="username"
-            inputMode="email"
-            required
-            value={values.email}
-            onChange={(e) => set('email')(e.currentTarget.value)}
-            error={form.errors.email}
-          />
+          <EmailField value={values.email} autoComplete="username" error={form.errors.email} onValue={set('email')} />
           <NewPasswordFields
             label={t('auth.fields.newPassword')}
             password={values.password}
