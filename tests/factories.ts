@@ -1,7 +1,6 @@
 /**
- * Test data builders: real rows inserted through Drizzle, shaped like the demo catalogue (search_document filled
- * the same way: name, title, description, city, state and the section's four names), so listing tests exercise
- * exactly the SQL production runs. Cities come from the seeded reference data, looked up by INE code.
+ * Test data builders: real rows inserted through Drizzle, shaped like the demo catalogue (the database derives
+ * each ad's search text, name and listed flag itself), so listing tests exercise exactly the SQL production runs. Cities come from the seeded reference data, looked up by INE code.
  */
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
@@ -137,7 +136,6 @@ export async function buildModel(db: Db, spec: ModelSpec): Promise<BuiltModel> {
       cityId: city.id,
       isActive: spec.adActive ?? true,
       status: spec.adStatus ?? 'active',
-      searchDocument: [spec.name, title, description, city.name, city.state, ...Object.values(section.names)].join(' '),
       publishedAt: spec.publishedAt ?? new Date(),
     })
     .returning({ id: ads.id });

@@ -202,9 +202,10 @@ export const publicistProfiles = pgTable('publicist_profiles', {
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 /**
- * Ads. Visible in listings when switched on (`is_active`), approved (`status = 'active'`) and the model's profile
- * is active. `search_document` is the denormalised text people search (name, city, section, ad text);
- * `search_vector` is derived from it with the Spanish, accent-blind `es_unaccent` configuration.
+ * Ads. Listed when switched on (`is_active`), approved (`status = 'active'`) and the model's profile is active —
+ * the trigger keeps that in `is_listed`. `search_document` is the denormalised text people search (name, ad text,
+ * city, province, the section's four names); `search_vector` is derived from it with the Spanish, accent-blind
+ * `es_unaccent` configuration.
  */
 export const ads = pgTable(
   'ads',
@@ -227,24 +228,34 @@ export const ads = pgTable(
       .notNull()
       .default('pending'),
     version: integer('version').notNull().default(1),
+    // Kept by the ads_before_write trigger (migration 0004), never written by the app: the model's name, whether the ad
+    // is publicly listed (switched on + approved + profile active) and the searchable text. Denormalised so the listing
+    // and its count read one table through one partial index, instead of joining profiles for every candidate row.
+    modelName: text('model_name').notNull().default(''),
+    isListed: boolean('is_listed').notNull().default(false),
     searchDocument: text('search_document').notNull().default(''),
-    searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('es_unaccent'::regconfig, search_document)`),
+    // The name weighs 'A' so her own ad ranks above one that merely mentions her.
+    searchVector: tsvector('search_vector').generatedAlwaysAs(
+      sql`setweight(to_tsvector('es_unaccent'::regconfig, model_name), 'A') || setweight(to_tsvector('es_unaccent'::regconfig, search_document), 'D')`,
+    ),
     publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('ads_model_profile_idx').on(t.modelProfileId),
-    index('ads_visible_city_section_idx')
+    index('ads_listed_city_section_idx')
       .on(t.cityId, t.sectionId, t.publishedAt.desc(), t.id.desc())
-      .where(sql`${t.isActive} and ${t.status} = 'active'`),
-    index('ads_visible_section_idx')
+      .where(sql`${t.isListed}`),
+    index('ads_listed_section_idx')
       .on(t.sectionId, t.publishedAt.desc(), t.id.desc())
-      .where(sql`${t.isActive} and ${t.status} = 'active'`),
-    index('ads_visible_recent_idx')
+      .where(sql`${t.isListed}`),
+    index('ads_listed_recent_idx')
       .on(t.publishedAt.desc(), t.id.desc())
-      .where(sql`${t.isActive} and ${t.status} = 'active'`),
-    index('ads_search_vector_idx').using('gin', t.searchVector),
+      .where(sql`${t.isListed}`),
+    index('ads_listed_search_vector_idx')
+      .using('gin', t.searchVector)
+      .where(sql`${t.isListed}`),
     index('ads_search_trgm_idx').using('gin', sql`immutable_unaccent(lower(${t.searchDocument})) gin_trgm_ops`),
   ],
 );

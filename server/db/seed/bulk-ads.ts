@@ -49,15 +49,14 @@ export async function seedBulkAds(db: Db, count: number): Promise<void> {
         from users u where u.email like ${`bench-${run}-%`} and u.id not in (select user_id from model_profiles)`);
       await tx.execute(sql`
         with c as (select array_agg(id order by code) ids, array_agg(name order by code) names from cities where code = any(${codes})),
-             s as (select array_agg(id order by id) ids, array_agg(names->>'es' order by id) names from sections)
-        insert into ads (model_profile_id, title, description, section_id, city_id, is_active, status, search_document, published_at)
+             s as (select array_agg(id order by id) ids from sections)
+        insert into ads (model_profile_id, title, description, section_id, city_id, is_active, status, published_at)
         select p.id,
                p.display_name || ', modelo en ' || c.names[1 + p.id % array_length(c.ids, 1)],
                'Modelo de moda y publicidad. Sesiones en estudio y exteriores.',
                s.ids[1 + (p.id / 7) % array_length(s.ids, 1)],
                c.ids[1 + p.id % array_length(c.ids, 1)],
                p.id % 40 <> 0, 'active',
-               p.display_name || ' modelo de moda y publicidad ' || c.names[1 + p.id % array_length(c.ids, 1)] || ' ' || s.names[1 + (p.id / 7) % array_length(s.ids, 1)],
                now() - (p.id % 200000) * interval '1 minute'
         from model_profiles p, c, s
         join users u on true

@@ -246,7 +246,6 @@ export async function seedDemoCatalogue(db: Db, storage: Storage, opts: { ads: n
           cityId: city.id,
           isActive: s.adOn,
           status: 'active' as const,
-          searchDocument: [s.name, title, description, city.name, city.state, ...Object.values(section.names)].join(' '),
           publishedAt: new Date(now - s.daysAgo * 86_400_000 - s.i * 60_000),
         };
       }),

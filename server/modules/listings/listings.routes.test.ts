@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { modelProfiles } from '#server/db/schema.ts';
 import type { ModelCard, ModelDetail, ModelList, PublicityAd, Image } from '#contract/listings.ts';
 import { buildModel, buildPublicityAd, CITY, findCity, findSection, type BuiltModel, type ModelSpec } from '#tests/factories.ts';
 import { createTestApp, XHR, type TestApp } from '#tests/test-app.ts';
@@ -316,6 +318,19 @@ describe('visibility', () => {
       const name = (await t.app.inject({ method: 'GET', url: `/api/models/${m.adId}`, headers: XHR })).statusCode;
       expect(name, status).toBe(404);
     }
+  });
+
+  it("follows later changes to the model's profile: renamed, suspended, reinstated", async () => {
+    const m = await model({ name: 'Eulalia', city: CITY.gijon, section: 'women', publishedAt: ago(30) });
+    const db = t.database.db;
+    await db.update(modelProfiles).set({ displayName: 'Brígida' }).where(eq(modelProfiles.id, m.profileId));
+    const found = await list('search=brigida');
+    expect(idsOf(found)).toEqual([m.adId]);
+    expect(found.data[0]!.name).toBe('Brígida');
+    await db.update(modelProfiles).set({ status: 'suspended' }).where(eq(modelProfiles.id, m.profileId));
+    expect((await get(`/api/models/${m.adId}`)).statusCode).toBe(404);
+    await db.update(modelProfiles).set({ status: 'active' }).where(eq(modelProfiles.id, m.profileId));
+    expect((await get(`/api/models/${m.adId}`)).statusCode).toBe(200);
   });
 
   it('does not find hidden ads by name either', async () => {

@@ -5,6 +5,7 @@
  * Listing answers are micro-cached for a few seconds: visitors hammer the same first pages.
  */
 import { and, asc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';
 import { idParamsSchema } from '#contract/locations.ts';
@@ -76,10 +77,18 @@ function toCard(storage: Storage, r: ListingRow, lang: Language): ModelCard {
   };
 }
 
+/** Already-serialized JSON: Fastify sends a Buffer as it is, past the route's serializer. */
+function sendJsonBytes(reply: FastifyReply, bytes: Buffer): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(bytes);
+}
+
 export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
   // LISTINGS_CACHE_TTL_MS (default 5 s); 0 turns the cache off. lru-cache reads ttl 0 as "never expires", hence no cache.
   const ttl = app.config.listingsCacheTtlMs;
-  const cache = ttl > 0 ? new LRUCache<string, z.infer<typeof modelListSchema>>({ max: 1000, ttl }) : undefined;
+  // The serialized bytes are cached, not the object: a hit then costs no serialization at all (about half the work
+  // of a hit otherwise). Bounded by size too, since a page with long texts can be tens of KB.
+  const cache =
+    ttl > 0 ? new LRUCache<string, Buffer>({ max: 1000, maxSize: 32 * 1024 * 1024, sizeCalculation: (b) => b.length, ttl }) : undefined;
 
   app.get('/api/models', { schema: { querystring: modelsQuerySchema, response: { 200: modelListSchema } } }, async (req, reply) => {
     const q = req.query;
@@ -89,7 +98,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
     const key = JSON.stringify([req.lang, search ?? '', q.city ?? 0, q.section ?? '', q.page, q.per_page]);
     const hit = cache?.get(key);
     reply.header('cache-control', 'public, max-age=5');
-    if (hit) return hit;
+    if (hit) return sendJsonBytes(reply, hit);
 
     let sectionId: number | undefined;
     if (typeof q.section === 'string') {
@@ -115,8 +124,11 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
         to: from === null ? null : from + rows.length - 1,
       },
     };
-    cache?.set(key, body);
-    return body;
+    if (!cache) return body;
+    // reply.serialize applies the route's response schema, exactly as returning the object would.
+    const bytes = Buffer.from(reply.serialize(body) as string);
+    cache.set(key, bytes);
+    return sendJsonBytes(reply, bytes);
   });
 
   app.get('/api/models/:id', { schema: { params: idParamsSchema, response: { 200: modelDetailSchema } } }, async (req) => {
