@@ -175,12 +175,47 @@ export const modelProfiles = pgTable('model_profiles', {
   birthDate: date('birth_date', { mode: 'string' }),
   /** E.164, normalised with libphonenumber-js. */
   phone: varchar('phone', { length: 20 }),
+  /** The country whose numbering plan `phone` was checked against (ISO 3166-1 alpha-2). */
+  phoneCountry: varchar('phone_country', { length: 2 }),
   whatsapp: boolean('whatsapp').notNull().default(false),
+  countryId: integer('country_id').references(() => countries.id),
   reasons: jsonb('reasons').$type<{ codes: string[]; text?: string }>(),
   version: integer('version').notNull().default(1),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Profile/Model Verify: the model photographs themself holding a code shown on screen. The code is issued first
+ * (status `awaiting_photo`, short expiry); the selfie then goes to private storage (never served publicly) and the
+ * request waits for staff (`pending` → `approved` | `rejected`).
+ */
+export const verificationRequests = pgTable(
+  'verification_requests',
+  {
+    id: serial('id').primaryKey(),
+    modelProfileId: integer('model_profile_id')
+      .notNull()
+      .references(() => modelProfiles.id, { onDelete: 'cascade' }),
+    code: varchar('code', { length: 12 }).notNull(),
+    status: varchar('status', { length: 16 })
+      .$type<'awaiting_photo' | 'pending' | 'approved' | 'rejected'>()
+      .notNull()
+      .default('awaiting_photo'),
+    /** Private storage key of the re-encoded selfie. */
+    photoKey: varchar('photo_key', { length: 255 }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    reasons: jsonb('reasons').$type<{ codes: string[]; text?: string }>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('verification_requests_profile_idx').on(t.modelProfileId, t.createdAt),
+    index('verification_requests_status_idx').on(t.status),
+  ],
+);
 
 /** A publicist's (agency's) profile (trader details arrive with the publicist issue). */
 export const publicistProfiles = pgTable('publicist_profiles', {
