@@ -295,6 +295,16 @@ export const ads = pgTable(
   ],
 );
 
+export interface MediaModeration {
+  provider: string;
+  scores: { sexual_activity: number; sexual_display: number; erotica: number };
+  /** The provider's raw classes (nsfwjs probabilities, or Sightengine's nudity object), kept for later review. */
+  details?: Record<string, unknown>;
+  /** The decoded file's format (jpeg, png, webp, heif…), before re-encoding. */
+  source_format?: string;
+  checked_at: string;
+}
+
 /** Photos of an ad. Files live in storage under `ads/{adId}/{uid}/{width}.webp`; exactly one is the cover. */
 export const media = pgTable(
   'media',
@@ -310,6 +320,10 @@ export const media = pgTable(
     height: integer('height').notNull(),
     /** Widths of the stored WebP variants. */
     variants: jsonb('variants').$type<number[]>().notNull(),
+    /** The screening that let the photo in (SPEC §5): provider, the three scores and the provider's own classes. */
+    moderation: jsonb('moderation').$type<MediaModeration>(),
+    /** Who uploaded it (the model, or staff acting for them). */
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
