@@ -1,6 +1,5 @@
 /** Browser entry: styles, i18n, the right-click rule, the service worker, then the React tree. */
 import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
 import './app/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -1,18 +1,17 @@
-/** Providers: Mantine (theme, dark by default, persisted), dates (Monday first), notifications, modals, queries, router. */
+/**
+ * Providers: Mantine (theme, dark by default, persisted), i18n, queries, router, and the notification/modal layer
+ * (loaded on first use, see src/lib/overlays.tsx). Date pickers bring their own provider
+ * (src/components/localised-dates-provider.tsx) so dayjs stays out of the pages that have none.
+ */
 import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
-import { DatesProvider } from '@mantine/dates';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useMemo } from 'react';
-import { I18nextProvider, useTranslation } from 'react-i18next';
+import { I18nextProvider } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import type { i18n as I18n } from 'i18next';
-import { isLanguage } from '#contract/languages.ts';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { ApiError } from '#src/lib/api-client.ts';
-import { dayjsLocale, FIRST_DAY_OF_WEEK } from '#src/lib/format.ts';
-import { DEFAULT_PLACEMENT, NOTIFICATION_DURATION_MS, NOTIFICATION_LIMIT } from '#src/lib/response-handler.ts';
+import { OverlayHost } from '#src/lib/overlays.tsx';
 import { createRouter } from './router.tsx';
 import { cssVariablesResolver, theme, THEME_STORAGE_KEY } from './theme.ts';
 
@@ -30,18 +29,9 @@ function createQueryClient() {
   });
 }
 
-function LocalisedProviders() {
-  const { i18n } = useTranslation();
-  const lng = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'es';
+function Routes() {
   const router = useMemo(() => createRouter(), []);
-  return (
-    <DatesProvider settings={{ locale: dayjsLocale(lng), firstDayOfWeek: FIRST_DAY_OF_WEEK }}>
-      <ModalsProvider labels={{ confirm: i18n.t('common.close'), cancel: i18n.t('common.close') }}>
-        <Notifications position={DEFAULT_PLACEMENT} limit={NOTIFICATION_LIMIT} autoClose={NOTIFICATION_DURATION_MS} />
-        <RouterProvider router={router} />
-      </ModalsProvider>
-    </DatesProvider>
-  );
+  return <RouterProvider router={router} />;
 }
 
 export function App({ i18n }: { i18n: I18n }) {
@@ -56,7 +46,8 @@ export function App({ i18n }: { i18n: I18n }) {
       <I18nextProvider i18n={i18n}>
         <QueryClientProvider client={queryClient}>
           <Suspense fallback={<PageLoader />}>
-            <LocalisedProviders />
+            <OverlayHost />
+            <Routes />
           </Suspense>
         </QueryClientProvider>
       </I18nextProvider>

@@ -2,13 +2,14 @@
  * The account part of the header. Logged out: "Iniciar sesión" and "Registrarse" (behind one icon menu below
  * 568 px). Logged in: a menu named after the user with "Mi panel", "Mi perfil" and "Cerrar sesión".
  */
-import { ActionIcon, Box, Button, Group, Menu, Text } from '@mantine/core';
+import { ActionIcon, Box, Button, Group, Text } from '@mantine/core';
 import { IconChevronDown, IconLayoutDashboard, IconLogin2, IconLogout, IconUserCircle, IconUserPlus, IconUser } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { dashboardFor } from '#contract/roles.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { useCurrentUser, useLogout } from '#src/lib/session.ts';
+import { MenuButton, MenuDivider, MenuItem, MenuLabel } from './menu-button.tsx';
 
 function GuestNav() {
   const { t } = useTranslation();
@@ -24,21 +25,20 @@ function GuestNav() {
         </Button>
       </Group>
       <Box hiddenFrom="sm">
-        <Menu position="bottom-end" withinPortal>
-          <Menu.Target>
-            <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('account.menu.guest')}>
+        <MenuButton
+          trigger={(props) => (
+            <ActionIcon {...props} variant="subtle" color="gray" size="lg" aria-label={t('account.menu.guest')}>
               <IconUserCircle size={22} aria-hidden />
             </ActionIcon>
-          </Menu.Target>
-          <Menu.Dropdown>
-            <Menu.Item component={Link} to={`/${lng}/login`} leftSection={<IconLogin2 size={16} aria-hidden />}>
-              {t('auth.nav.login')}
-            </Menu.Item>
-            <Menu.Item component={Link} to={`/${lng}/register`} leftSection={<IconUserPlus size={16} aria-hidden />}>
-              {t('auth.nav.register')}
-            </Menu.Item>
-          </Menu.Dropdown>
-        </Menu>
+          )}
+        >
+          <MenuItem to={`/${lng}/login`} leftSection={<IconLogin2 size={16} aria-hidden />}>
+            {t('auth.nav.login')}
+          </MenuItem>
+          <MenuItem to={`/${lng}/register`} leftSection={<IconUserPlus size={16} aria-hidden />}>
+            {t('auth.nav.register')}
+          </MenuItem>
+        </MenuButton>
       </Box>
     </>
   );
@@ -57,9 +57,10 @@ export function AccountNav() {
 
   const { name, email, role } = user.data;
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
+    <MenuButton
+      trigger={(props) => (
         <Button
+          {...props}
           variant="subtle"
           color="gray"
           px="xs"
@@ -72,27 +73,26 @@ export function AccountNav() {
             {name}
           </Text>
         </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>
-          <Text size="sm" fw={600} c="var(--mantine-color-text)" truncate maw={220}>
-            {name}
-          </Text>
-          <Text size="xs" truncate maw={220}>
-            {email}
-          </Text>
-        </Menu.Label>
-        <Menu.Item component={Link} to={withLng(lng, dashboardFor(role))} leftSection={<IconLayoutDashboard size={16} aria-hidden />}>
-          {t('account.menu.dashboard')}
-        </Menu.Item>
-        <Menu.Item component={Link} to={`/${lng}/profile`} leftSection={<IconUser size={16} aria-hidden />}>
-          {t('account.menu.profile')}
-        </Menu.Item>
-        <Menu.Divider />
-        <Menu.Item color="red" leftSection={<IconLogout size={16} aria-hidden />} onClick={() => void logout()}>
-          {t('account.menu.logout')}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+      )}
+    >
+      <MenuLabel>
+        <Text size="sm" fw={600} c="var(--mantine-color-text)" truncate maw={220}>
+          {name}
+        </Text>
+        <Text size="xs" truncate maw={220}>
+          {email}
+        </Text>
+      </MenuLabel>
+      <MenuItem to={withLng(lng, dashboardFor(role))} leftSection={<IconLayoutDashboard size={16} aria-hidden />}>
+        {t('account.menu.dashboard')}
+      </MenuItem>
+      <MenuItem to={`/${lng}/profile`} leftSection={<IconUser size={16} aria-hidden />}>
+        {t('account.menu.profile')}
+      </MenuItem>
+      <MenuDivider />
+      <MenuItem color="red" leftSection={<IconLogout size={16} aria-hidden />} onClick={() => void logout()}>
+        {t('account.menu.logout')}
+      </MenuItem>
+    </MenuButton>
   );
 }

@@ -1,8 +1,10 @@
-import { Button, Menu } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconLanguage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { LANGUAGES, type Language } from '#contract/languages.ts';
+import { rememberLanguage } from '#src/lib/i18n.ts';
+import { MenuButton, MenuItem, MenuLabel } from './menu-button.tsx';
 
 /** Replaces the language segment of a path, keeping the rest of the page (path, query, hash). */
 export function pathForLanguage(pathname: string, lng: Language): string {
@@ -20,28 +22,37 @@ export function LanguageSwitcher() {
   const current = i18n.resolvedLanguage ?? i18n.language;
 
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <Button variant="subtle" color="gray" leftSection={<IconLanguage size={18} aria-hidden />} aria-label={t('nav.language')} px="xs">
+    <MenuButton
+      trigger={(props) => (
+        <Button
+          {...props}
+          variant="subtle"
+          color="gray"
+          leftSection={<IconLanguage size={18} aria-hidden />}
+          aria-label={t('nav.language')}
+          px="xs"
+        >
           {current === 'pt_BR' ? 'PT' : current.toUpperCase()}
         </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{t('nav.language')}</Menu.Label>
-        {LANGUAGES.map((lng) => (
-          <Menu.Item
-            key={lng}
-            lang={lng === 'pt_BR' ? 'pt-BR' : lng}
-            aria-current={lng === current ? 'true' : undefined}
-            fw={lng === current ? 700 : undefined}
-            onClick={() => {
-              void navigate(pathForLanguage(location.pathname, lng) + location.search + location.hash);
-            }}
-          >
-            {t(`languages.${lng}`)}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+      )}
+    >
+      <MenuLabel>{t('nav.language')}</MenuLabel>
+      {LANGUAGES.map((lng) => (
+        <MenuItem
+          key={lng}
+          lang={lng === 'pt_BR' ? 'pt-BR' : lng}
+          aria-current={lng === current ? 'true' : undefined}
+          style={lng === current ? { fontWeight: 700 } : undefined}
+          onClick={() => {
+            // Remembered now, before the URL changes: the shell's own switch (on the new URL) runs only after
+            // the next render, and a visitor who goes to "/" before that would be sent back to the old language.
+            rememberLanguage(i18n, lng);
+            void navigate(pathForLanguage(location.pathname, lng) + location.search + location.hash);
+          }}
+        >
+          {t(`languages.${lng}`)}
+        </MenuItem>
+      ))}
+    </MenuButton>
   );
 }

@@ -8,7 +8,7 @@ import i18next, { type i18n as I18n } from 'i18next';
 import LanguageDetector, { type DetectorOptions } from 'i18next-browser-languagedetector';
 import HttpBackend, { type HttpBackendOptions } from 'i18next-http-backend';
 import { initReactI18next } from 'react-i18next';
-import { FALLBACK_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, toLanguage } from '#contract/languages.ts';
+import { FALLBACK_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, toLanguage, type Language } from '#contract/languages.ts';
 import { API } from '#contract/routes.ts';
 
 export const detectionOptions: DetectorOptions = {
@@ -52,4 +52,10 @@ export function createI18n(): I18n {
       react: { useSuspense: true },
     });
   return instance;
+}
+
+/** Stores `lng` as the visitor's choice (the detector's caches: the `lang` cookie) without switching to it yet. */
+export function rememberLanguage(instance: I18n, lng: Language) {
+  const detector = instance.services.languageDetector as { cacheUserLanguage?: (lng: string) => void } | undefined;
+  detector?.cacheUserLanguage?.(lng);
 }

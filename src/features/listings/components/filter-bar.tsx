@@ -1,24 +1,15 @@
-import {
-  Chip,
-  CloseButton,
-  Combobox,
-  Group,
-  ScrollArea,
-  SegmentedControl,
-  Stack,
-  TextInput,
-  useCombobox,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Chip, CloseButton, Group, SegmentedControl, Stack, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconLayoutGrid, IconList, IconMapPin, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import type { CityOption } from '#contract/locations.ts';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '#contract/languages.ts';
 import type { Section } from '#contract/sections.ts';
 import { cityQueryOptions, citySearchQueryOptions } from '../api/get-models.ts';
 import type { ListingParams, ListingView } from '../hooks/use-listing-params.ts';
+import classes from './filter-bar.module.css';
 
 interface Props {
   params: ListingParams;
@@ -61,76 +52,118 @@ function SearchBox({ value, onSubmit }: { value: string; onSubmit: (v: string) =
   );
 }
 
+/**
+ * The city type-ahead, with the keyboard and ARIA behaviour of Mantine's Combobox that it replaces (a text box
+ * with aria-haspopup="listbox", aria-controls and aria-activedescendant): the list opens on focus once two
+ * letters are typed; ArrowDown/ArrowUp move through it (wrapping), Enter picks, Escape closes, a click picks;
+ * leaving the box empty clears the city, otherwise the box goes back to the chosen city's name.
+ */
 function CityPicker({ cityId, onPick }: { cityId: number | undefined; onPick: (id: number | undefined) => void }) {
   const { t } = useTranslation();
-  const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
+  const listId = useId();
   const selected = useQuery(cityQueryOptions(cityId));
   const [text, setText] = useState('');
   const [debounced] = useDebouncedValue(text, 200);
   const options = useQuery(citySearchQueryOptions(debounced));
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
   useEffect(() => setText(selected.data?.name ?? ''), [selected.data]);
+  // A new list has nothing selected yet.
+  useEffect(() => setActive(-1), [options.data]);
+
+  const list = options.data ?? [];
+  const shown = open && debounced.trim().length >= 2;
+  const optionId = (i: number) => `${listId}-${i}`;
+
+  const pick = (city: CityOption) => {
+    setText(city.name);
+    onPick(city.id);
+    setOpen(false);
+    setActive(-1);
+  };
+  const select = (i: number) => {
+    setActive(i);
+    document.getElementById(optionId(i))?.scrollIntoView({ block: 'nearest' });
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.nativeEvent.isComposing) return;
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      if (!open) return setOpen(true);
+      if (!list.length) return;
+      const down = e.key === 'ArrowDown';
+      select(active < 0 ? (down ? 0 : list.length - 1) : (active + (down ? 1 : -1) + list.length) % list.length);
+    } else if (e.key === 'Enter' && shown && list[active]) {
+      e.preventDefault();
+      pick(list[active]);
+    } else if (e.key === 'Escape') {
+      setOpen(false);
+      setActive(-1);
+    }
+  };
 
   return (
-    <Combobox
-      store={combobox}
-      onOptionSubmit={(value) => {
-        const city = options.data?.find((c) => String(c.id) === value);
-        if (city) {
-          setText(city.name);
-          onPick(city.id);
+    <div className={classes.city}>
+      <TextInput
+        value={text}
+        onChange={(e) => {
+          setText(e.currentTarget.value);
+          setOpen(true);
+        }}
+        onFocus={() => setOpen(true)}
+        onBlur={() => {
+          setOpen(false);
+          setActive(-1);
+          if (!text.trim() && cityId) onPick(undefined);
+          else setText(selected.data?.name ?? '');
+        }}
+        onKeyDown={onKeyDown}
+        autoComplete="off"
+        aria-haspopup="listbox"
+        aria-controls={shown ? listId : undefined}
+        aria-activedescendant={shown && active >= 0 ? optionId(active) : undefined}
+        placeholder={t('listings.cityPlaceholder')}
+        aria-label={t('listings.city')}
+        leftSection={<IconMapPin size={16} aria-hidden />}
+        rightSection={
+          cityId ? (
+            <CloseButton
+              size="sm"
+              aria-label={t('listings.clearCity')}
+              onMouseDown={(e) => e.preventDefault()}
+              onClick={() => {
+                setText('');
+                onPick(undefined);
+              }}
+            />
+          ) : null
         }
-        combobox.closeDropdown();
-      }}
-    >
-      <Combobox.Target>
-        <TextInput
-          value={text}
-          onChange={(e) => {
-            setText(e.currentTarget.value);
-            combobox.openDropdown();
-            combobox.updateSelectedOptionIndex();
-          }}
-          onFocus={() => combobox.openDropdown()}
-          onBlur={() => {
-            combobox.closeDropdown();
-            if (!text.trim() && cityId) onPick(undefined);
-            else setText(selected.data?.name ?? '');
-          }}
-          placeholder={t('listings.cityPlaceholder')}
-          aria-label={t('listings.city')}
-          leftSection={<IconMapPin size={16} aria-hidden />}
-          rightSection={
-            cityId ? (
-              <CloseButton
-                size="sm"
-                aria-label={t('listings.clearCity')}
-                onMouseDown={(e) => e.preventDefault()}
-                onClick={() => {
-                  setText('');
-                  onPick(undefined);
-                }}
-              />
-            ) : null
-          }
-          w={{ base: '100%', sm: 260 }}
-        />
-      </Combobox.Target>
-      <Combobox.Dropdown hidden={debounced.trim().length < 2}>
-        <Combobox.Options>
-          <ScrollArea.Autosize mah={260} type="scroll">
-            {options.data?.length ? (
-              options.data.map((c) => (
-                <Combobox.Option value={String(c.id)} key={c.id}>
+      />
+      {shown ? (
+        <div className={classes.dropdown}>
+          <div role="listbox" id={listId} aria-label={t('listings.city')} className={classes.options}>
+            {list.length ? (
+              list.map((c, i) => (
+                <div
+                  key={c.id}
+                  id={optionId(i)}
+                  role="option"
+                  aria-selected={i === active}
+                  className={classes.option}
+                  // Keep the focus in the box: a blur would close the list before the click lands.
+                  onMouseDown={(e) => e.preventDefault()}
+                  onClick={() => pick(c)}
+                >
                   {c.name} <span style={{ opacity: 0.7 }}>· {c.state}</span>
-                </Combobox.Option>
+                </div>
               ))
             ) : (
-              <Combobox.Empty>{options.isFetching ? t('common.loading') : t('listings.noCity')}</Combobox.Empty>
+              <div className={classes.empty}>{options.isFetching ? t('common.loading') : t('listings.noCity')}</div>
             )}
-          </ScrollArea.Autosize>
-        </Combobox.Options>
-      </Combobox.Dropdown>
-    </Combobox>
+          </div>
+        </div>
+      ) : null}
+    </div>
   );
 }
 
@@ -143,7 +176,7 @@ export function FilterBar({ params, sections, lng, view, onChange, onView }: Pro
         <CityPicker cityId={params.city} onPick={(city) => onChange({ city })} />
       </Group>
       <Group justify="space-between" align="center" wrap="nowrap" gap="sm">
-        <ScrollArea type="never" style={{ flex: 1 }}>
+        <div className={classes.chips}>
           <Chip.Group multiple={false} value={params.section ?? 'all'} onChange={(v) => onChange({ section: v === 'all' ? undefined : v })}>
             <Group gap={6} wrap="nowrap" role="radiogroup" aria-label={t('home.sections')} py={2}>
               <Chip value="all" size="sm" variant="outline">
@@ -156,7 +189,7 @@ export function FilterBar({ params, sections, lng, view, onChange, onView }: Pro
               ))}
             </Group>
           </Chip.Group>
-        </ScrollArea>
+        </div>
         <SegmentedControl
           size="xs"
           value={view}
