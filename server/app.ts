@@ -16,6 +16,7 @@ import sessionPlugin from './plugins/session.ts';
 import { createMailer, type Mailer } from './plugins/mail.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { profilesRoutes } from './modules/profiles/profiles.routes.ts';
+import { modelProfilesRoutes } from './modules/model-profiles/model-profiles.routes.ts';
 import { listingsRoutes } from './modules/listings/listings.routes.ts';
 import storagePlugin, { createDiskStorage, type Storage } from './plugins/storage.ts';
 import spaPlugin from './plugins/spa.ts';
@@ -92,6 +93,7 @@ export async function buildApp(
   await app.register(authRoutes);
   await app.register(listingsRoutes);
   await app.register(profilesRoutes);
+  await app.register(modelProfilesRoutes);
 
   await app.register(spaPlugin, { distDir: config.distDir });
   return app;

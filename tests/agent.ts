@@ -2,7 +2,12 @@
  * A browser-like client for app.inject(): keeps cookies between requests (honouring Max-Age=0 deletions),
  * sends the XHR header, and echoes the XSRF-TOKEN cookie like the PWA does.
  */
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Db } from '#server/db/client.ts';
+import { users } from '#server/db/schema.ts';
+import { hashPassword } from '#server/modules/auth/passwords.ts';
+import { buildUser, type UserSpec } from './factories.ts';
 
 export class Agent {
   readonly cookies = new Map<string, string>();
@@ -52,3 +57,24 @@ export function linkIn(text: string, pattern: RegExp): string {
   if (!m) throw new Error(`no link matching ${pattern} in:\n${text}`);
   return m[0];
 }
+
+/**
+ * A signed-in agent for a fresh user made by the factory (verified unless `verified: false`): real login, real
+ * session cookie, real CSRF token. Hashing the password costs one argon2 run per call.
+ */
+export async function signedIn(
+  app: FastifyInstance,
+  db: Db,
+  spec: UserSpec = {},
+): Promise<{ agent: Agent; user: { id: number; email: string } }> {
+  const user = await buildUser(db, spec);
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(TEST_PASSWORD) })
+    .where(eq(users.id, user.id));
+  const agent = await newAgent(app);
+  const res = await agent.post('/api/login', { email: user.email, password: TEST_PASSWORD });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  return { agent, user };
+}
+const TEST_PASSWORD = 'a long enough test secret 42';

@@ -2,6 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../client.ts';
 import type { Storage } from '../../plugins/storage.ts';
 import { seedDemoCatalogue } from './demo-catalogue.ts';
+import { seedDemoModelAd } from './demo-model.ts';
 import { seedDemoUsers } from './demo-users.ts';
 import { seedReferenceData } from './reference.ts';
 
@@ -9,5 +10,9 @@ import { seedReferenceData } from './reference.ts';
 export async function seedAll(db: Db, config: Config, storage: Storage): Promise<void> {
   await seedReferenceData(db);
   const password = await seedDemoUsers(db, config);
-  if (password && config.demoAds > 0) await seedDemoCatalogue(db, storage, { ads: config.demoAds, password });
+  // Both belong to the demo catalogue: server tests (DEMO_ADS=0) start from an empty listing.
+  if (password && config.demoAds > 0) {
+    await seedDemoModelAd(db, storage);
+    await seedDemoCatalogue(db, storage, { ads: config.demoAds, password });
+  }
 }

@@ -1,5 +1,6 @@
 /**
- * Minimal profiles created right after e-mail verification (model: display name; publicist: agency name).
+ * Minimal profiles created right after e-mail verification (model: display name; publicist: agency name). The
+ * model's full profile with its ad lives in modules/model-profiles.
  * SPEC §2: after profile creation the user is sent to /login, so the session ends here and the user
  * signs in again with their password (docs/decisions/0004).
  */
@@ -56,23 +57,6 @@ export const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
       });
     },
   );
-
-  app.get('/api/profile/model', { config: { auth: { roles: ['model'] } } }, async (req) => {
-    const user = requireUser(req);
-    if (user.role !== 'model') throw forbidden();
-    const [profile] = await app.db.select().from(modelProfiles).where(eq(modelProfiles.userId, user.id));
-    if (!profile) throw notFound();
-    return {
-      data: {
-        id: profile.id,
-        display_name: profile.displayName,
-        status: profile.status,
-        reasons: profile.reasons,
-        version: profile.version,
-        user: { id: user.id },
-      },
-    };
-  });
 
   app.get('/api/profile/publicist', { config: { auth: { roles: ['publicist'] } } }, async (req) => {
     const user = requireUser(req);
