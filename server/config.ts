@@ -12,6 +12,11 @@ const bool = z
   .optional()
   .transform((v) => (v === undefined || v === '' ? undefined : ['true', '1', 'yes'].includes(v)));
 
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -49,6 +54,22 @@ const envSchema = z.object({
     .min(8, 'must be at least 8 characters')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(200 * 1024 * 1024)
+    .default(15 * 1024 * 1024),
+  UPLOAD_MAX_PIXELS: z.coerce.number().int().min(10_000).max(500_000_000).default(40_000_000),
+  MODERATION_PROVIDER: z.enum(['local', 'sightengine']).default('local'),
+  MODERATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  SIGHTENGINE_USER: optionalString,
+  SIGHTENGINE_SECRET: optionalString,
+  SIGHTENGINE_WORKFLOW: optionalString,
+  SIGHTENGINE_URL: z
+    .url()
+    .default('https://api.sightengine.com/1.0/check-workflow.json')
+    .or(z.literal('').transform(() => 'https://api.sightengine.com/1.0/check-workflow.json')),
 });
 
 export type Config = {
@@ -75,7 +96,23 @@ export type Config = {
   registerLimitPerHour: number;
   /** How long GET /api/models answers are micro-cached in memory; 0 turns the cache off (benchmarks). */
   listingsCacheTtlMs: number;
+  /** Largest photo file accepted, in bytes. */
+  uploadMaxBytes: number;
+  /** Largest photo accepted, in pixels (width × height): pixel-flood protection. */
+  uploadMaxPixels: number;
+  moderation: ModerationConfig;
 };
+
+/**
+ * Who screens photos (SPEC §5). `local`: nsfwjs in a worker thread; `sightengine`: the workflow API; `stub`: a
+ * deterministic stand-in that finds every photo suitable — tests only, never selectable from the environment.
+ */
+export interface ModerationConfig {
+  provider: 'local' | 'sightengine' | 'stub';
+  /** How long one check may take before it counts as failed (the photo is then refused). */
+  timeoutMs: number;
+  sightengine: { user: string; secret: string; workflow: string; url: string } | undefined;
+}
 
 export class ConfigError extends Error {}
 
@@ -90,6 +127,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!e.APP_KEY && e.NODE_ENV === 'production')
     throw new ConfigError('Invalid configuration:\n  APP_KEY: required in production (32+ random characters)');
   const dataDir = e.DATA_DIR === ':memory:' ? ':memory:' : path.resolve(e.DATA_DIR);
+  const missing = (['SIGHTENGINE_USER', 'SIGHTENGINE_SECRET', 'SIGHTENGINE_WORKFLOW'] as const).filter((k) => !e[k]);
+  if (e.MODERATION_PROVIDER === 'sightengine' && missing.length)
+    throw new ConfigError(
+      `Invalid configuration:\n${missing.map((k) => `  ${k}: required when MODERATION_PROVIDER=sightengine`).join('\n')}`,
+    );
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -109,6 +151,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     registerLimitPerHour: e.REGISTER_LIMIT_PER_HOUR,
     demoAds: e.DEMO_ADS,
     listingsCacheTtlMs: e.LISTINGS_CACHE_TTL_MS,
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    uploadMaxPixels: e.UPLOAD_MAX_PIXELS,
+    moderation: {
+      provider: e.MODERATION_PROVIDER,
+      timeoutMs: e.MODERATION_TIMEOUT_MS,
+      sightengine:
+        e.SIGHTENGINE_USER && e.SIGHTENGINE_SECRET && e.SIGHTENGINE_WORKFLOW
+          ? { user: e.SIGHTENGINE_USER, secret: e.SIGHTENGINE_SECRET, workflow: e.SIGHTENGINE_WORKFLOW, url: e.SIGHTENGINE_URL }
+          : undefined,
+    },
   };
 }
 
@@ -129,18 +181,19 @@ function localAppKey(dataDir: string): string {
   }
 }
 
-/** Configuration for tests: in-memory database unless DATABASE_URL says otherwise, quiet logs. */
+/**
+ * Configuration for tests: in-memory database unless DATABASE_URL says otherwise, quiet logs, and the stub
+ * moderation provider (tests of moderation itself choose the local model or a Sightengine stand-in).
+ */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return {
-    ...loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: ':memory:',
-      DATABASE_URL: process.env.DATABASE_URL,
-      DEMO_PASSWORD: 'demo-password-123',
-      REGISTER_LIMIT_PER_HOUR: '1000',
-      DEMO_ADS: '0',
-    }),
-    ...overrides,
-  };
+  const base = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: ':memory:',
+    DATABASE_URL: process.env.DATABASE_URL,
+    DEMO_PASSWORD: 'demo-password-123',
+    REGISTER_LIMIT_PER_HOUR: '1000',
+    DEMO_ADS: '0',
+  });
+  return { ...base, moderation: { ...base.moderation, provider: 'stub' }, ...overrides };
 }

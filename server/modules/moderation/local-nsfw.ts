@@ -1,0 +1,159 @@
+/**
+ * The default moderation provider: nsfwjs MobileNetV2 on TensorFlow.js's WASM backend, in one worker thread
+ * (nsfw-worker.ts), started on the first check (or by warmUp) and kept for the life of the process. If the worker
+ * dies or a check times out, the pending checks fail (their photos are refused as `moderation_failed`) and the next
+ * check starts a fresh worker.
+ *
+ * nsfwjs's five classes become the three scores of SPEC §5 (docs/decisions/0005-local-moderation-class-mapping.md):
+ *   sexual_activity = Porn, sexual_display = Hentai, erotica = Sexy   (Neutral and Drawing are the safe rest).
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import sharp from 'sharp';
+import {
+  ModerationFailure,
+  type ModerationImage,
+  type ModerationProvider,
+  type ModerationResult,
+  type ModerationScores,
+} from './moderation.ts';
+import type { WorkerMessage, WorkerRequest } from './nsfw-worker.ts';
+
+/** nsfwjs's input size (MobileNetV2). */
+const SIZE = 224;
+/** The first check also waits for the model to load (≈0.5–2 s): it gets this long on top of the usual deadline. */
+const LOAD_TIMEOUT_MS = 60_000;
+
+export type NsfwClasses = Partial<Record<'Drawing' | 'Hentai' | 'Neutral' | 'Porn' | 'Sexy', number>>;
+
+/** The documented mapping (ADR 0005). Missing classes count as 0. */
+export function scoresFromNsfwClasses(c: NsfwClasses): ModerationScores {
+  return { sexual_activity: c.Porn ?? 0, sexual_display: c.Hentai ?? 0, erotica: c.Sexy ?? 0 };
+}
+
+interface Pending {
+  resolve(classes: Record<string, number>): void;
+  reject(err: Error): void;
+}
+
+/**
+ * Spawns the TypeScript worker the same way in every runner (tsx for `npm start`, vitest in tests): the worker's
+ * first act is to register tsx's loader in its own thread, then it imports nsfw-worker.ts.
+ */
+function spawnWorker(): Worker {
+  const require = createRequire(import.meta.url);
+  const tsxApi = pathToFileURL(require.resolve('tsx/esm/api').replace(/index\.cjs$/, 'index.mjs')).href;
+  const entry = new URL('./nsfw-worker.ts', import.meta.url).href;
+  const code = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(code, { eval: true, name: 'nsfw-moderation' });
+}
+
+export function createLocalNsfwProvider(): ModerationProvider & { readonly loadMs: number | undefined } {
+  let worker: Worker | undefined;
+  let ready: Promise<void> | undefined;
+  let nextId = 1;
+  let loadMs: number | undefined;
+  const pending = new Map<number, Pending>();
+
+  function failAll(err: Error) {
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+  }
+
+  function stop(reason: Error) {
+    const w = worker;
+    worker = undefined;
+    ready = undefined;
+    failAll(reason);
+    if (w) void w.terminate();
+  }
+
+  function start(): Promise<void> {
+    if (ready) return ready;
+    const w = spawnWorker();
+    worker = w;
+    ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new ModerationFailure('the local model did not load in time'));
+        stop(new ModerationFailure('the local model did not load in time'));
+      }, LOAD_TIMEOUT_MS);
+      w.on('message', (m: WorkerMessage) => {
+        if (m.type === 'ready') {
+          clearTimeout(timer);
+          loadMs = m.loadMs;
+          resolve();
+        } else if (m.type === 'fatal') {
+          clearTimeout(timer);
+          reject(new ModerationFailure(`the local model failed to load: ${m.error}`));
+          stop(new ModerationFailure(m.error));
+        } else {
+          const p = pending.get(m.id);
+          if (!p) return;
+          pending.delete(m.id);
+          if (m.type === 'result') p.resolve(m.classes);
+          else p.reject(new ModerationFailure(`the local model failed: ${m.error}`));
+          if (!pending.size) w.unref();
+        }
+      });
+      w.on('error', (err) => {
+        clearTimeout(timer);
+        reject(new ModerationFailure(`the moderation worker crashed: ${err.message}`, err));
+        if (worker === w) stop(new ModerationFailure(`the moderation worker crashed: ${err.message}`, err));
+      });
+      w.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(new ModerationFailure(`the moderation worker exited (${code})`));
+        if (worker === w) stop(new ModerationFailure(`the moderation worker exited (${code})`));
+      });
+    });
+    // A failed start is reported to whoever awaited it; nobody else should see an unhandled rejection.
+    ready.catch(() => {});
+    return ready;
+  }
+
+  return {
+    name: 'local',
+    get loadMs() {
+      return loadMs;
+    },
+    async warmUp() {
+      await start();
+    },
+    async check(image: ModerationImage, signal: AbortSignal): Promise<ModerationResult> {
+      // nsfwjs squashes its input to 224×224 whatever the aspect ratio; doing it here (sharp, off the event loop)
+      // means the worker receives 150 KB of pixels instead of decoding a JPEG itself.
+      const rgb = await sharp(image.jpeg).resize(SIZE, SIZE, { fit: 'fill' }).removeAlpha().toColourspace('srgb').raw().toBuffer();
+      signal.throwIfAborted();
+      await start();
+      signal.throwIfAborted();
+      const w = worker;
+      if (!w) throw new ModerationFailure('the moderation worker is not running');
+      const id = nextId++;
+      const classes = await new Promise<Record<string, number>>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        signal.addEventListener(
+          'abort',
+          () => {
+            if (!pending.has(id)) return;
+            // A check that overran its deadline may have wedged the worker: start afresh next time.
+            stop(new ModerationFailure('the local model did not answer in time'));
+          },
+          { once: true },
+        );
+        w.ref();
+        // A copy of exactly these bytes, handed over without a second copy.
+        const data = new Uint8Array(rgb);
+        w.postMessage({ id, rgb: data, size: SIZE } satisfies WorkerRequest, [data.buffer]);
+      });
+      return { scores: scoresFromNsfwClasses(classes), details: { classes } };
+    },
+    async close() {
+      const w = worker;
+      worker = undefined;
+      ready = undefined;
+      failAll(new ModerationFailure('the server is shutting down'));
+      if (w) await w.terminate();
+    },
+  };
+}
