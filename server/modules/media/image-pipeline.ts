@@ -11,7 +11,7 @@
  *   EXIF (GPS included), XMP, IPTC and ICC profiles are all gone from what we store.
  * - A truncated or damaged file is refused (`failOn: 'truncated'`), not stored grey-bottomed.
  */
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import type { RefusalReason } from '#contract/media.ts';
 
 export type SourceFormat = 'jpeg' | 'png' | 'webp' | 'avif';
@@ -107,7 +107,7 @@ export async function processImage(bytes: Buffer, opts: PipelineOptions): Promis
   if (sniffed.kind === 'other-image') return refuse('unsupported_type', sniffed.format);
 
   // The header only: cheap even for a huge or hostile image.
-  let meta: sharp.Metadata;
+  let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch (err) {
