@@ -1,0 +1,76 @@
+/** The model profile calls (SPEC §7) and the reference data its form needs, as TanStack Query options. */
+import { queryOptions } from '@tanstack/react-query';
+import type { Answer } from '#contract/answers.ts';
+import type { City, Country, State } from '#contract/locations.ts';
+import type { AdSummary, ModelProfile, ModelWithAd } from '#contract/profiles.ts';
+import { API } from '#contract/routes.ts';
+import type { Section } from '#contract/sections.ts';
+import { ApiError, apiGet, apiRequest } from '#src/lib/api-client.ts';
+
+export const MODEL_PROFILE_API = {
+  profile: '/api/profile/model',
+  create: '/api/profile/model-with-ad/create',
+  update: (id: number) => `/api/profile/model-with-ad/update/${id}`,
+  activate: (adId: number, on: boolean) => `/api/profile/model/activate/${adId}/${on ? 1 : 0}`,
+  deleteAd: (adId: number) => `/api/ad/${adId}`,
+} as const;
+
+export const MODEL_PROFILE_KEY = ['profile', 'model'] as const;
+
+/** The signed-in model's profile, or null when they have none yet (404). */
+export const modelProfileQueryOptions = () =>
+  queryOptions({
+    queryKey: MODEL_PROFILE_KEY,
+    queryFn: async ({ signal }) => {
+      try {
+        return (await apiGet<{ data: ModelProfile }>(MODEL_PROFILE_API.profile, signal)).data;
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) return null;
+        throw err;
+      }
+    },
+  });
+
+const DAY = 24 * 60 * 60 * 1000;
+
+export const countriesQueryOptions = () =>
+  queryOptions({
+    queryKey: ['countries'],
+    queryFn: ({ signal }) => apiGet<{ data: Country[] }>(API.countries, signal).then((r) => r.data),
+    staleTime: DAY,
+  });
+
+export const statesQueryOptions = (countryId: number | undefined) =>
+  queryOptions({
+    queryKey: ['country', countryId],
+    queryFn: ({ signal }) => apiGet<{ data: Country & { states: State[] } }>(API.country(countryId!), signal).then((r) => r.data.states),
+    enabled: !!countryId,
+    staleTime: DAY,
+  });
+
+export const citiesQueryOptions = (stateId: number | undefined) =>
+  queryOptions({
+    queryKey: ['cities', stateId],
+    queryFn: ({ signal }) => apiGet<{ data: City[] }>(API.cities(stateId!), signal).then((r) => r.data),
+    enabled: !!stateId,
+    staleTime: DAY,
+  });
+
+export const sectionsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['sections'],
+    queryFn: ({ signal }) => apiGet<{ data: Section[] }>(API.sections, signal).then((r) => r.data),
+    staleTime: DAY,
+  });
+
+export type ProfileAnswer = Answer & { data: ModelProfile };
+
+export const createModelWithAd = (body: ModelWithAd) => apiRequest<ProfileAnswer>(MODEL_PROFILE_API.create, { method: 'POST', body });
+
+export const updateModelWithAd = (id: number, body: ModelWithAd & { version: number }) =>
+  apiRequest<ProfileAnswer>(MODEL_PROFILE_API.update(id), { method: 'PUT', body });
+
+export const setAdActive = (adId: number, on: boolean) =>
+  apiRequest<Answer & { data: AdSummary }>(MODEL_PROFILE_API.activate(adId, on), { method: 'PUT' });
+
+export const deleteAd = (adId: number) => apiRequest<Answer>(MODEL_PROFILE_API.deleteAd(adId), { method: 'DELETE' });

@@ -1,0 +1,425 @@
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Chip,
+  Group,
+  Input,
+  Paper,
+  Select,
+  Stack,
+  Stepper,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconDeviceFloppy } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { isLanguage } from '#contract/languages.ts';
+import {
+  adStepSchema,
+  contactStepSchema,
+  locationStepSchema,
+  MIN_AGE,
+  MODEL_WITH_AD_FIELDS,
+  personalStepSchema,
+  type ModelProfile,
+  type ModelWithAd,
+} from '#contract/profiles.ts';
+import type { SectionSlug } from '#contract/section-slugs.ts';
+import { FormError } from '#src/components/form-error.tsx';
+import { ConflictError, type ApiResponse } from '#src/lib/api-client.ts';
+import { useApiForm } from '#src/lib/forms.ts';
+import { handleAnswer } from '#src/lib/response-handler.ts';
+import {
+  citiesQueryOptions,
+  countriesQueryOptions,
+  sectionsQueryOptions,
+  statesQueryOptions,
+  type ProfileAnswer,
+} from '../api/model-profile-api.ts';
+import { useDraftState } from '../lib/draft.ts';
+import { ConflictDialog } from './conflict-dialog.tsx';
+
+export type Field = (typeof MODEL_WITH_AD_FIELDS)[number];
+
+/** What the inputs hold: strings and nullable ids, parsed by the step schemas on "Next". */
+export interface FormValues {
+  display_name: string;
+  birth_date: string;
+  phone_country: string;
+  phone: string;
+  whatsapp: boolean;
+  country_id: number | null;
+  state_id: number | null;
+  city_id: number | null;
+  section: SectionSlug | '';
+  title: string;
+  description: string;
+}
+
+export const EMPTY_VALUES: FormValues = {
+  display_name: '',
+  birth_date: '',
+  phone_country: 'ES',
+  phone: '',
+  whatsapp: false,
+  country_id: null,
+  state_id: null,
+  city_id: null,
+  section: '',
+  title: '',
+  description: '',
+};
+
+export function valuesFromProfile(p: ModelProfile): FormValues {
+  return {
+    display_name: p.display_name,
+    birth_date: p.birth_date ?? '',
+    phone_country: p.phone_country ?? 'ES',
+    phone: p.phone ?? '',
+    whatsapp: p.whatsapp,
+    country_id: p.country_id,
+    state_id: p.ad?.state_id ?? null,
+    city_id: p.ad?.city_id ?? null,
+    section: p.ad?.section ?? '',
+    title: p.ad?.title ?? '',
+    description: p.ad?.description ?? '',
+  };
+}
+
+const STEPS: { key: string; schema: z.ZodType; fields: readonly Field[] }[] = [
+  { key: 'personal', schema: personalStepSchema, fields: ['display_name', 'birth_date'] },
+  { key: 'contact', schema: contactStepSchema, fields: ['phone_country', 'phone', 'whatsapp'] },
+  { key: 'location', schema: locationStepSchema, fields: ['country_id', 'state_id', 'city_id'] },
+  { key: 'ad', schema: adStepSchema, fields: ['section', 'title', 'description'] },
+];
+
+/** The latest birth date that is 18 today, for the date picker's `max`. */
+function latestAdultBirthDate(): string {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear() - MIN_AGE, now.getUTCMonth(), now.getUTCDate())).toISOString().slice(0, 10);
+}
+
+export interface ModelProfileFormProps {
+  mode: 'create' | 'edit';
+  /** localStorage key of the draft (per user, per form). */
+  draftKey: string;
+  initial: FormValues;
+  /** Edit mode: the version the form is based on. */
+  version?: number;
+  submit: (values: ModelWithAd, version: number | undefined) => Promise<ApiResponse<ProfileAnswer>>;
+  onSaved: (profile: ModelProfile) => void;
+  /** Shown after the data steps (create: the photos). */
+  finalStep?: { label: string; description: string };
+  submitLabel: string;
+}
+
+/**
+ * Profile/Model Create and Update: personal data, contact, location, section and ad text — one step at a time,
+ * each checked with its contract schema in the user's language before moving on, the whole thing kept as a
+ * draft across reloads. Server answers land on the step of the field they name; a stale edit (409) opens the
+ * conflict dialog instead of overwriting someone else's change.
+ */
+export function ModelProfileForm(props: ModelProfileFormProps) {
+  const { mode, draftKey, initial, submit, onSaved, finalStep, submitLabel } = props;
+  const { t, i18n } = useTranslation();
+  const lng = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'es';
+  const form = useApiForm(MODEL_WITH_AD_FIELDS);
+  const { draft, update, discard, restored } = useDraftState<FormValues>(draftKey, () => ({
+    values: initial,
+    step: 0,
+    baseVersion: props.version,
+    savedAt: 0,
+  }));
+  const [version, setVersion] = useState(draft.baseVersion ?? props.version);
+  const [conflict, setConflict] = useState<{ current: ModelProfile; values: Partial<FormValues> } | null>(null);
+  const values = draft.values;
+  const step = Math.min(draft.step, STEPS.length - 1);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  const countries = useQuery(countriesQueryOptions());
+  const states = useQuery(statesQueryOptions(values.country_id ?? undefined));
+  const cities = useQuery(citiesQueryOptions(values.state_id ?? undefined));
+  const sections = useQuery(sectionsQueryOptions());
+
+  const set = <K extends Field>(field: K, value: FormValues[K]) => {
+    form.clearError(field);
+    update((d) => ({ ...d, values: { ...d.values, [field]: value } }));
+  };
+  const goTo = (next: number) => {
+    update((d) => ({ ...d, step: next }));
+    // The new step's heading takes the focus, so screen readers announce where the user is.
+    requestAnimationFrame(() => headingRef.current?.focus());
+  };
+
+  const countryOptions = useMemo(
+    () => (countries.data ?? []).map((c) => ({ value: String(c.id), label: c.names[lng] || c.name, iso2: c.iso2, phone: c.phone_code })),
+    [countries.data, lng],
+  );
+  const phoneOptions = useMemo(
+    () => countryOptions.filter((c) => c.phone).map((c) => ({ value: c.iso2, label: `${c.label} (+${c.phone.replace(/^\+/, '')})` })),
+    [countryOptions],
+  );
+
+  const validateStep = (index: number) => form.validate(STEPS[index]!.schema, values);
+
+  const next = () => {
+    if (validateStep(step) === undefined) return;
+    if (step < STEPS.length - 1) goTo(step + 1);
+  };
+
+  const save = async (base: number | undefined) => {
+    // Every step again: a restored draft may hold values that were never checked.
+    for (let i = 0; i < STEPS.length; i++) {
+      if (validateStep(i) === undefined) {
+        if (i !== step) goTo(i);
+        return;
+      }
+    }
+    const body = {
+      ...(personalStepSchema.parse(values) as object),
+      ...(contactStepSchema.parse(values) as object),
+      ...(locationStepSchema.parse(values) as object),
+      ...(adStepSchema.parse(values) as object),
+    } as ModelWithAd;
+    const res = await form.run(() => submit(body, base), {
+      onError: (err) => {
+        if (err instanceof ConflictError && mode === 'edit') {
+          const data = err.data?.data as { current?: ModelProfile } | undefined;
+          if (data?.current) {
+            setConflict({ current: data.current, values: valuesFromProfile(data.current) });
+            return true;
+          }
+        }
+        return false;
+      },
+    });
+    if (!res) return;
+    discard();
+    handleAnswer({ status: res.status, data: { ...res.data, redirect: undefined } }, form.ui);
+    onSaved(res.data.data);
+  };
+
+  // A server answer can name a field of an earlier step (e.g. a forbidden word in the name): show that step.
+  const erroredStep = STEPS.findIndex((s) => s.fields.some((f) => form.errors[f]));
+  useEffect(() => {
+    if (erroredStep >= 0) update((d) => (d.step === erroredStep ? d : { ...d, step: erroredStep }));
+  }, [erroredStep, update]);
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (step < STEPS.length - 1) next();
+    else void save(version);
+  };
+
+  const err = (f: Field) => form.errors[f];
+  const stepBody: ReactNode[] = [
+    <Stack gap="md" key="personal">
+      <TextInput
+        label={t('modelProfile.fields.display_name')}
+        description={t('modelProfile.hints.display_name')}
+        value={values.display_name}
+        onChange={(e) => set('display_name', e.currentTarget.value)}
+        error={err('display_name')}
+        maxLength={60}
+        autoComplete="nickname"
+        required
+      />
+      <TextInput
+        type="date"
+        label={t('modelProfile.fields.birth_date')}
+        description={t('modelProfile.hints.birth_date', { age: MIN_AGE })}
+        value={values.birth_date}
+        max={latestAdultBirthDate()}
+        min="1900-01-01"
+        onChange={(e) => set('birth_date', e.currentTarget.value)}
+        error={err('birth_date')}
+        autoComplete="bday"
+        required
+      />
+    </Stack>,
+    <Stack gap="md" key="contact">
+      <Select
+        label={t('modelProfile.fields.phone_country')}
+        data={phoneOptions}
+        value={values.phone_country}
+        onChange={(v) => set('phone_country', v ?? '')}
+        searchable
+        error={err('phone_country')}
+        nothingFoundMessage={t('modelProfile.nothingFound')}
+        allowDeselect={false}
+        required
+      />
+      <TextInput
+        type="tel"
+        label={t('modelProfile.fields.phone')}
+        description={t('modelProfile.hints.phone')}
+        value={values.phone}
+        onChange={(e) => set('phone', e.currentTarget.value)}
+        error={err('phone')}
+        autoComplete="tel-national"
+        inputMode="tel"
+        required
+      />
+      <Checkbox
+        label={t('modelProfile.fields.whatsapp')}
+        checked={values.whatsapp}
+        onChange={(e) => set('whatsapp', e.currentTarget.checked)}
+      />
+    </Stack>,
+    <Stack gap="md" key="location">
+      <Text size="sm" c="dimmed">
+        {t('modelProfile.hints.location')}
+      </Text>
+      <Select
+        label={t('modelProfile.fields.country_id')}
+        data={countryOptions.map(({ value, label }) => ({ value, label }))}
+        value={values.country_id ? String(values.country_id) : null}
+        onChange={(v) => {
+          form.clearError('country_id');
+          update((d) => ({ ...d, values: { ...d.values, country_id: v ? Number(v) : null, state_id: null, city_id: null } }));
+        }}
+        searchable
+        error={err('country_id')}
+        nothingFoundMessage={t('modelProfile.nothingFound')}
+        required
+      />
+      <Select
+        label={t('modelProfile.fields.state_id')}
+        data={(states.data ?? []).map((s) => ({ value: String(s.id), label: s.name }))}
+        value={values.state_id ? String(values.state_id) : null}
+        onChange={(v) => update((d) => ({ ...d, values: { ...d.values, state_id: v ? Number(v) : null, city_id: null } }))}
+        disabled={!values.country_id}
+        searchable
+        error={err('state_id') ?? (values.country_id && states.data?.length === 0 ? t('modelProfile.noStates') : undefined)}
+        nothingFoundMessage={t('modelProfile.nothingFound')}
+        required
+      />
+      <Select
+        label={t('modelProfile.fields.city_id')}
+        data={(cities.data ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
+        value={values.city_id ? String(values.city_id) : null}
+        onChange={(v) => set('city_id', v ? Number(v) : null)}
+        disabled={!values.state_id}
+        searchable
+        limit={100}
+        error={err('city_id')}
+        nothingFoundMessage={t('modelProfile.nothingFound')}
+        required
+      />
+    </Stack>,
+    <Stack gap="md" key="ad">
+      <Input.Wrapper label={t('modelProfile.fields.section')} error={err('section')} required>
+        <Chip.Group multiple={false} value={values.section} onChange={(v) => set('section', v as SectionSlug)}>
+          <Group gap="xs" mt={6} role="radiogroup" aria-label={t('modelProfile.fields.section')}>
+            {(sections.data ?? []).map((s) => (
+              <Chip key={s.slug} value={s.slug} type="radio" color={s.color} variant="outline">
+                {s.names[lng] || s.name}
+              </Chip>
+            ))}
+          </Group>
+        </Chip.Group>
+      </Input.Wrapper>
+      <TextInput
+        label={t('modelProfile.fields.title')}
+        value={values.title}
+        onChange={(e) => set('title', e.currentTarget.value)}
+        error={err('title')}
+        maxLength={80}
+        required
+      />
+      <Textarea
+        label={t('modelProfile.fields.description')}
+        description={t('modelProfile.hints.description', { count: values.description.trim().length, max: 3000 })}
+        value={values.description}
+        onChange={(e) => set('description', e.currentTarget.value)}
+        error={err('description')}
+        autosize
+        minRows={5}
+        maxLength={3000}
+        required
+      />
+    </Stack>,
+  ];
+
+  const labels = STEPS.map((s) => t(`modelProfile.steps.${s.key}`));
+  const last = step === STEPS.length - 1;
+
+  return (
+    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+      <form ref={form.formRef} onSubmit={onSubmit} noValidate aria-describedby="model-profile-progress">
+        <Stack gap="lg">
+          <Stepper
+            active={step}
+            onStepClick={(i) => {
+              // Back freely; forward only through validation.
+              if (i < step) goTo(i);
+            }}
+            size="sm"
+            allowNextStepsSelect={false}
+            aria-label={t('modelProfile.stepsLabel')}
+          >
+            {labels.map((label) => (
+              <Stepper.Step key={label} label={<span className="vitrina-step-label">{label}</span>} />
+            ))}
+            {finalStep ? <Stepper.Step label={finalStep.label} /> : null}
+          </Stepper>
+          <div>
+            <Text id="model-profile-progress" size="sm" c="dimmed">
+              {t('modelProfile.progress', { step: step + 1, total: STEPS.length + (finalStep ? 1 : 0) })}
+            </Text>
+            <Title order={2} size="h3" ref={headingRef} tabIndex={-1}>
+              {labels[step]}
+            </Title>
+          </div>
+          {restored && mode === 'create' ? (
+            <Alert color="blue" variant="light" icon={<IconDeviceFloppy size={18} aria-hidden />}>
+              {t('modelProfile.draftRestored')}
+            </Alert>
+          ) : null}
+          {stepBody[step]}
+          <FormError message={form.errors._} />
+          <Group justify="space-between">
+            <Button variant="default" onClick={() => goTo(step - 1)} disabled={step === 0 || form.pending}>
+              {t('modelProfile.back')}
+            </Button>
+            <Button type="submit" loading={form.pending}>
+              {last ? submitLabel : t('modelProfile.next')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      {conflict ? (
+        <ConflictDialog
+          mine={{ ...values }}
+          theirs={conflict.values}
+          labels={(f) => t(`modelProfile.fields.${f}`)}
+          format={(f, v) => {
+            const ad = conflict.current.ad;
+            if (f === 'country_id') return countryOptions.find((c) => c.value === String(v))?.label;
+            if (f === 'state_id') return states.data?.find((s) => s.id === v)?.name ?? (ad && ad.state_id === v ? ad.state : undefined);
+            if (f === 'city_id') return cities.data?.find((c) => c.id === v)?.name ?? (ad && ad.city_id === v ? ad.city : undefined);
+            if (f === 'section') return sections.data?.find((s) => s.slug === v)?.names[lng];
+            return undefined;
+          }}
+          onKeepMine={() => {
+            setVersion(conflict.current.version);
+            setConflict(null);
+            void save(conflict.current.version);
+          }}
+          onUseTheirs={() => {
+            update((d) => ({ ...d, values: valuesFromProfile(conflict.current), baseVersion: conflict.current.version }));
+            setVersion(conflict.current.version);
+            setConflict(null);
+          }}
+          onClose={() => setConflict(null)}
+        />
+      ) : null}
+    </Paper>
+  );
+}

@@ -1,0 +1,196 @@
+import { Button, Container, Group, Paper, Skeleton, Stack, Stepper, Text, Title } from '@mantine/core';
+import { IconUserPlus } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useNavigate } from 'react-router';
+import type { ModelProfile } from '#contract/profiles.ts';
+import { PageLoader } from '#src/components/page-loader.tsx';
+import { usePageTitle } from '#src/lib/page-title.ts';
+import { useLng, withLng } from '#src/lib/paths.ts';
+import { useCurrentUser } from '#src/lib/session.ts';
+import { createModelWithAd, MODEL_PROFILE_KEY, modelProfileQueryOptions, updateModelWithAd } from '../api/model-profile-api.ts';
+import { AdActions } from '../components/ad-actions.tsx';
+import { EMPTY_VALUES, ModelProfileForm, valuesFromProfile } from '../components/model-profile-form.tsx';
+import { StatusCard } from '../components/status-card.tsx';
+import { MODEL_PATHS } from '../lib/model-paths.ts';
+
+function Loading() {
+  return (
+    <Stack gap="md" aria-busy="true">
+      <Skeleton height={72} radius="lg" />
+      <Skeleton height={160} radius="lg" />
+    </Stack>
+  );
+}
+
+/** The status card and the ad's actions: Profile/Model index and the model dashboard show the same summary. */
+export function ModelProfileSummary() {
+  const { t } = useTranslation();
+  const lng = useLng();
+  const profile = useQuery(modelProfileQueryOptions());
+  if (profile.isPending) return <Loading />;
+  if (profile.isError) {
+    return (
+      <Paper withBorder p="lg" radius="lg">
+        <Group justify="space-between">
+          <Text>{t('modelProfile.loadError')}</Text>
+          <Button variant="light" onClick={() => void profile.refetch()}>
+            {t('common.retry')}
+          </Button>
+        </Group>
+      </Paper>
+    );
+  }
+  const p = profile.data;
+  if (!p) {
+    return (
+      <Paper withBorder p="lg" radius="lg">
+        <Stack gap="xs" align="flex-start">
+          <Title order={2} size="h4">
+            {t('modelProfile.none.title')}
+          </Title>
+          <Text size="sm">{t('modelProfile.none.text')}</Text>
+          <Button component={Link} to={withLng(lng, MODEL_PATHS.create)} leftSection={<IconUserPlus size={16} aria-hidden />}>
+            {t('modelProfile.none.button')}
+          </Button>
+        </Stack>
+      </Paper>
+    );
+  }
+  return (
+    <Stack gap="md">
+      <StatusCard profile={p} verifyTo={withLng(lng, MODEL_PATHS.verify)} />
+      {p.ad ? (
+        <AdActions ad={p.ad} editTo={withLng(lng, MODEL_PATHS.edit)} photosTo={withLng(lng, MODEL_PATHS.photos(p.user.id))} />
+      ) : (
+        <Button component={Link} to={withLng(lng, MODEL_PATHS.edit)} variant="light">
+          {t('modelProfile.ad.createMissing')}
+        </Button>
+      )}
+    </Stack>
+  );
+}
+
+/** Profile/Model index (`profile/model`): the model's own profile at a glance. */
+export function ModelProfileIndexRoute() {
+  const { t } = useTranslation();
+  usePageTitle(t('modelProfile.index.title'));
+  return (
+    <Container size={760} py="lg" px="md">
+      <Stack gap="lg">
+        <Title order={1}>{t('modelProfile.index.heading')}</Title>
+        <ModelProfileSummary />
+      </Stack>
+    </Container>
+  );
+}
+
+/**
+ * Profile/Model Create (`profile/model/create`): the multi-step form, then the photos of the new ad (the ad is
+ * created first, so the photos have somewhere to go and survive a dropped connection one by one).
+ */
+export function ModelProfileCreateRoute({
+  photos,
+}: {
+  photos?: (props: { adId: number; userId: number; onDone: () => void }) => React.ReactNode;
+}) {
+  const { t } = useTranslation();
+  usePageTitle(t('modelProfile.create.title'));
+  const lng = useLng();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { data: user } = useCurrentUser();
+  const existing = useQuery(modelProfileQueryOptions());
+  const [created, setCreated] = useState<ModelProfile | null>(null);
+
+  if (!user || existing.isPending) return <PageLoader />;
+  if (existing.data && !created) return <Navigate to={withLng(lng, MODEL_PATHS.index)} replace />;
+
+  const finish = () => void navigate(withLng(lng, MODEL_PATHS.index));
+
+  return (
+    <Container size={760} py="lg" px="md">
+      <Stack gap="lg">
+        <div>
+          <Title order={1}>{t('modelProfile.create.heading')}</Title>
+          <Text mt={4}>{t('modelProfile.create.intro')}</Text>
+        </div>
+        {created?.ad ? (
+          <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+            <Stack gap="md">
+              <Stepper active={4} size="sm" aria-label={t('modelProfile.stepsLabel')}>
+                {(['personal', 'contact', 'location', 'ad', 'photos'] as const).map((k) => (
+                  <Stepper.Step key={k} label={t(`modelProfile.steps.${k}`)} />
+                ))}
+              </Stepper>
+              <Title order={2} size="h3">
+                {t('modelProfile.steps.photos')}
+              </Title>
+              <Text size="sm">{t('modelProfile.create.photosIntro')}</Text>
+              {photos ? (
+                photos({ adId: created.ad.id, userId: created.user.id, onDone: finish })
+              ) : (
+                <Button component={Link} to={withLng(lng, MODEL_PATHS.photos(created.user.id))}>
+                  {t('modelProfile.ad.photos', { count: 0 })}
+                </Button>
+              )}
+              <Group justify="flex-end">
+                <Button variant="default" onClick={finish}>
+                  {t('modelProfile.create.finish')}
+                </Button>
+              </Group>
+            </Stack>
+          </Paper>
+        ) : (
+          <ModelProfileForm
+            mode="create"
+            draftKey={`vitrina:model-profile:create:${user.id}`}
+            initial={EMPTY_VALUES}
+            submit={(values) => createModelWithAd(values)}
+            onSaved={(profile) => {
+              setCreated(profile);
+              queryClient.setQueryData(MODEL_PROFILE_KEY, profile);
+            }}
+            finalStep={{ label: t('modelProfile.steps.photos'), description: '' }}
+            submitLabel={t('modelProfile.create.submit')}
+          />
+        )}
+      </Stack>
+    </Container>
+  );
+}
+
+/** Profile/Model Update (`profile/model/edit`). */
+export function ModelProfileEditRoute() {
+  const { t } = useTranslation();
+  usePageTitle(t('modelProfile.edit.title'));
+  const lng = useLng();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const profile = useQuery(modelProfileQueryOptions());
+  if (profile.isPending) return <PageLoader />;
+  if (!profile.data) return <Navigate to={withLng(lng, MODEL_PATHS.create)} replace />;
+  const p = profile.data;
+  return (
+    <Container size={760} py="lg" px="md">
+      <Stack gap="lg">
+        <Title order={1}>{t('modelProfile.edit.heading')}</Title>
+        <ModelProfileForm
+          // A new version from elsewhere starts a fresh form (the draft keeps the user's own edits).
+          key={p.id}
+          mode="edit"
+          draftKey={`vitrina:model-profile:edit:${p.id}`}
+          initial={valuesFromProfile(p)}
+          version={p.version}
+          submit={(values, version) => updateModelWithAd(p.id, { ...values, version: version ?? p.version })}
+          onSaved={(saved) => {
+            queryClient.setQueryData(MODEL_PROFILE_KEY, saved);
+            void navigate(withLng(lng, MODEL_PATHS.index));
+          }}
+          submitLabel={t('modelProfile.edit.submit')}
+        />
+      </Stack>
+    </Container>
+  );
+}
