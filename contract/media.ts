@@ -39,8 +39,12 @@ export const AD_MAX_PHOTOS = 30;
 /** Server defaults (UPLOAD_MAX_BYTES, UPLOAD_MAX_PIXELS may change them; the server's limit is what counts). */
 export const UPLOAD_MAX_BYTES_DEFAULT = 15 * 1024 * 1024;
 export const UPLOAD_MAX_PIXELS_DEFAULT = 40_000_000;
-/** What the server accepts, decided from the bytes. For the file picker's `accept` attribute. */
-export const ACCEPTED_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif', 'image/avif'] as const;
+/**
+ * What the server accepts, decided from the bytes. For the file picker's `accept` attribute. HEIC/HEIF with HEVC (the
+ * iPhone's default) is not among them: sharp's prebuilt libheif decodes AV1 (AVIF) only, so such files are refused
+ * as `unsupported_type`. Leaving image/heic out of `accept` makes iOS convert its photos to JPEG when picked.
+ */
+export const ACCEPTED_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/avif'] as const;
 /** Widths of the stored WebP variants (never upscaled: a small photo keeps only the widths it reaches, or its own). */
 export const IMAGE_VARIANT_WIDTHS = [320, 800, 1600] as const;
 
@@ -49,7 +53,7 @@ export const IMAGE_VARIANT_WIDTHS = [320, 800, 1600] as const;
  * - too_large: over the size limit (UPLOAD_MAX_BYTES);
  * - too_many_pixels: width × height over the pixel limit (pixel-flood protection);
  * - not_an_image: the bytes are no image at all (whatever the name says);
- * - unsupported_type: an image, but not JPEG, PNG, WebP, HEIC or AVIF (e.g. GIF, SVG, TIFF);
+ * - unsupported_type: an image, but not JPEG, PNG, WebP or AVIF (e.g. GIF, SVG, TIFF, HEIC with HEVC);
  * - corrupt: an image that cannot be decoded completely (truncated, damaged);
  * - unsuitable: screened and found unsuitable (SPEC §5 thresholds);
  * - moderation_failed: the screening itself failed (SPEC §5: that makes the photo unsuitable too);
