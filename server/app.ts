@@ -18,6 +18,8 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { profilesRoutes } from './modules/profiles/profiles.routes.ts';
 import { modelProfilesRoutes } from './modules/model-profiles/model-profiles.routes.ts';
 import { listingsRoutes } from './modules/listings/listings.routes.ts';
+import { mediaRoutes } from './modules/media/media.routes.ts';
+import moderationPlugin from './modules/moderation/moderation.plugin.ts';
 import storagePlugin, { createDiskStorage, type Storage } from './plugins/storage.ts';
 import spaPlugin from './plugins/spa.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
@@ -90,8 +92,10 @@ export async function buildApp(
   await app.register(referenceRoutes);
   await app.register(analyticsRoutes);
   await app.register(storagePlugin, { storage, temporary: config.dataDir === ':memory:' });
+  await app.register(moderationPlugin);
   await app.register(authRoutes);
   await app.register(listingsRoutes);
+  await app.register(mediaRoutes);
   await app.register(profilesRoutes);
   await app.register(modelProfilesRoutes);
 

@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import { and, eq, gt, ne } from 'drizzle-orm';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Role } from '#contract/auth.ts';
 import type { Db } from '../db/client.ts';
@@ -103,6 +103,37 @@ export function passwordRecentlyConfirmed(req: FastifyRequest): boolean {
   return !!at && Date.now() - at.getTime() < PASSWORD_CONFIRMATION_MS;
 }
 
+/**
+ * Loads the session's user into `req.user` (and slides the session). Runs by itself for /api, /broadcasting and
+ * /sanctum; other routes that care who is asking (private photos under /media) call it themselves, so a request for
+ * a public file costs no session lookup.
+ */
+export async function authenticate(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (req.session) return;
+  const token = req.cookies[SESSION_COOKIE];
+  if (!token || token.length > 100) return;
+  const idHash = hashToken(token);
+  const now = new Date();
+  const [row] = await app.db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now)));
+  if (!row) {
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return;
+  }
+  req.user = row.user;
+  req.session = { idHash, remember: row.session.remember, passwordConfirmedAt: row.session.passwordConfirmedAt };
+  if (now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+    const ttl = row.session.remember ? REMEMBER_MS : IDLE_MS;
+    await app.db
+      .update(sessions)
+      .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + ttl) })
+      .where(eq(sessions.idHash, idHash));
+  }
+}
+
 export default fp(async (app) => {
   app.decorateRequest('user', null);
   app.decorateRequest('session', null);
@@ -118,27 +149,6 @@ export default fp(async (app) => {
   app.addHook('onRequest', async (req, reply) => {
     const url = req.url;
     if (!url.startsWith('/api/') && !url.startsWith('/broadcasting/') && !url.startsWith('/sanctum/')) return;
-    const token = req.cookies[SESSION_COOKIE];
-    if (!token || token.length > 100) return;
-    const idHash = hashToken(token);
-    const now = new Date();
-    const [row] = await app.db
-      .select({ session: sessions, user: users })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now)));
-    if (!row) {
-      reply.clearCookie(SESSION_COOKIE, { path: '/' });
-      return;
-    }
-    req.user = row.user;
-    req.session = { idHash, remember: row.session.remember, passwordConfirmedAt: row.session.passwordConfirmedAt };
-    if (now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-      const ttl = row.session.remember ? REMEMBER_MS : IDLE_MS;
-      await app.db
-        .update(sessions)
-        .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + ttl) })
-        .where(eq(sessions.idHash, idHash));
-    }
+    await authenticate(app, req, reply);
   });
 });

@@ -1,20 +1,28 @@
 /**
- * Media storage on disk (DATA_DIR/media, or a temp folder for tests), served read-only under /media with
- * year-long caching: every stored name is unique (uuid) and never rewritten. An S3-compatible bucket can
- * replace it behind the same three calls.
+ * Media storage on disk (DATA_DIR/media, or a temp folder for tests). Every stored name is unique (uuid) and never
+ * rewritten. Nothing here is served by itself: GET /media/* (modules/media/media-files.routes.ts) decides who may see
+ * which file — photos of an ad that is not listed are private. An S3-compatible bucket can replace the disk behind
+ * the same calls.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import fastifyStatic from '@fastify/static';
-import type { FastifyReply } from 'fastify';
+import type { Readable } from 'node:stream';
 import fp from 'fastify-plugin';
+
+export interface StoredFile {
+  stream: Readable;
+  size: number;
+}
 
 export interface Storage {
   root: string;
   put(key: string, data: Buffer): Promise<void>;
   /** Adds an existing file under a second key (a hard link when possible: cheap, and independent on delete). */
   link(fromKey: string, toKey: string): Promise<void>;
+  /** The file's bytes as a stream, or null when there is no such file. */
+  read(key: string): Promise<StoredFile | null>;
   remove(keyPrefix: string): Promise<void>;
   url(key: string): string;
 }
@@ -34,10 +42,16 @@ export function createDiskStorage(dataDir: string): Storage {
     async put(key, data) {
       const file = abs(key);
       await fs.promises.mkdir(path.dirname(file), { recursive: true });
-      // Write then rename: a crash never leaves a half-written file under the final name.
-      const tmp = `${file}.${process.pid}.tmp`;
-      await fs.promises.writeFile(tmp, data);
-      await fs.promises.rename(tmp, file);
+      // Write then rename: a crash never leaves a half-written file under the final name, and a failed write
+      // leaves no temporary file behind either.
+      const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+      try {
+        await fs.promises.writeFile(tmp, data);
+        await fs.promises.rename(tmp, file);
+      } catch (err) {
+        await fs.promises.rm(tmp, { force: true });
+        throw err;
+      }
     },
     async link(fromKey, toKey) {
       const to = abs(toKey);
@@ -46,6 +60,22 @@ export function createDiskStorage(dataDir: string): Storage {
         await fs.promises.link(abs(fromKey), to);
       } catch {
         await fs.promises.copyFile(abs(fromKey), to);
+      }
+    },
+    async read(key) {
+      const file = abs(key);
+      try {
+        const handle = await fs.promises.open(file, 'r');
+        const stat = await handle.stat();
+        if (!stat.isFile()) {
+          await handle.close();
+          return null;
+        }
+        // The stream closes the handle when it ends or is destroyed.
+        return { stream: handle.createReadStream(), size: stat.size };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'EISDIR') return null;
+        throw err;
       }
     },
     async remove(keyPrefix) {
@@ -64,14 +94,5 @@ declare module 'fastify' {
 export default fp<{ storage: Storage; temporary: boolean }>(async (app, opts) => {
   const { storage } = opts;
   app.decorate('storage', storage);
-  await app.register(fastifyStatic, {
-    root: storage.root,
-    prefix: '/media/',
-    decorateReply: false,
-    index: false,
-    setHeaders(reply: FastifyReply) {
-      reply.header('cache-control', 'public, max-age=31536000, immutable');
-    },
-  } as Parameters<typeof fastifyStatic>[1]);
   if (opts.temporary) app.addHook('onClose', async () => fs.promises.rm(storage.root, { recursive: true, force: true }));
 });

@@ -23,6 +23,7 @@ import { z } from 'zod';
 import { media, publicityAds } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import type { Storage } from '../../plugins/storage.ts';
+import { findEditableAd } from '../media/ad-access.ts';
 import { toImage } from './images.ts';
 import { findVisibleAd, findVisibleAdOfUser, listModels, sectionIdBySlug, type ListingRow } from './listings.repository.ts';
 
@@ -148,13 +149,16 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/getImagesByAd/:id',
     { schema: { params: idParamsSchema, response: { 200: z.object({ data: z.array(imageSchema) }) } } },
-    async (req) => {
-      const ad = await findVisibleAd(app.db, req.params.id);
-      if (!ad) throw notFound();
+    async (req, reply) => {
+      const listed = await findVisibleAd(app.db, req.params.id);
+      // Visitors see the photos of listed ads; the owner and staff also those of an ad that is not (or not yet) listed.
+      const adId = listed?.id ?? (await findEditableAd(app.db, req.user, req.params.id))?.id;
+      if (!adId) throw notFound();
+      if (!listed) reply.header('cache-control', 'private, no-store');
       const rows = await app.db
         .select()
         .from(media)
-        .where(eq(media.adId, ad.id))
+        .where(eq(media.adId, adId))
         .orderBy(sql`${media.isCover} desc`, asc(media.position), asc(media.id));
       return { data: rows.map((m) => toImage(app.storage, m)) };
     },

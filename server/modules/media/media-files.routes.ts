@@ -1,0 +1,46 @@
+/**
+ * GET /media/* — the stored files. Photos (`ads/{adId}/{uid}/{width}.webp`) are served to everyone only while their
+ * ad is publicly listed, with a year-long immutable cache (every name is unique and never rewritten); otherwise only
+ * to the ad's owner and staff, with `private, no-store`, and to anyone else as a plain 404 (a private photo's
+ * existence is not revealed). Promoted-placement images (`promo/…`) are public. Nothing else under storage is served:
+ * whatever another module keeps there (verification selfies, the demo's illustration pool) stays private.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authenticate } from '../../plugins/session.ts';
+import { canEditAd } from './ad-access.ts';
+import type { VisibilityCache } from './media-visibility.ts';
+
+const PHOTO = /^ads\/(\d{1,10})\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/(\d{1,5})\.webp$/;
+const PROMO = /^promo\/[A-Za-z0-9_-]{1,150}\.webp$/;
+
+const PUBLIC_CACHE = 'public, max-age=31536000, immutable';
+const PRIVATE_CACHE = 'private, no-store';
+
+async function send(req: FastifyRequest, reply: FastifyReply, app: FastifyInstance, key: string, cacheControl: string) {
+  const etag = `"${key.replaceAll('/', '-')}"`;
+  reply.header('cache-control', cacheControl);
+  if (cacheControl === PUBLIC_CACHE) {
+    reply.header('etag', etag);
+    if (req.headers['if-none-match'] === etag) return reply.status(304).send();
+  }
+  const file = await app.storage.read(key);
+  if (!file) return reply.status(404).header('cache-control', 'no-store').type('text/plain').send('Not found');
+  return reply.type('image/webp').header('content-length', file.size).send(file.stream);
+}
+
+export function registerMediaFiles(app: FastifyInstance, visibility: VisibilityCache): void {
+  app.get('/media/*', async (req, reply) => {
+    const key = (req.params as { '*': string })['*'];
+    const notFound = () => reply.status(404).header('cache-control', 'no-store').type('text/plain').send('Not found');
+    if (PROMO.test(key)) return send(req, reply, app, key, PUBLIC_CACHE);
+    const m = PHOTO.exec(key);
+    if (!m) return notFound();
+    const seen = await visibility.get(Number(m[1]));
+    if (!seen) return notFound();
+    if (seen.listed) return send(req, reply, app, key, PUBLIC_CACHE);
+    // Not listed: only its owner and staff. The session is looked up here only, so public files cost no query for it.
+    await authenticate(app, req, reply);
+    if (!canEditAd(req.user, seen.ownerUserId)) return notFound();
+    return send(req, reply, app, key, PRIVATE_CACHE);
+  });
+}

@@ -1,0 +1,44 @@
+/**
+ * Who may see an ad's photo files: everyone when the ad is publicly listed (`ads.is_listed`, kept by the database's
+ * triggers), otherwise only its owner and staff. Answers are cached per ad for a few seconds (a page of listings asks
+ * for dozens of files of the same ads); changes made through this process forget the ad at once, changes elsewhere
+ * (another process, staff approving an ad) are seen within the TTL.
+ */
+import { eq } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import type { Db } from '../../db/client.ts';
+import { ads, modelProfiles } from '../../db/schema.ts';
+
+export interface AdVisibility {
+  listed: boolean;
+  ownerUserId: number;
+}
+
+export interface VisibilityCache {
+  /** null: no such ad. */
+  get(adId: number): Promise<AdVisibility | null>;
+  forget(adId: number): void;
+}
+
+export const VISIBILITY_TTL_MS = 10_000;
+
+export function createVisibilityCache(db: Db, ttlMs = VISIBILITY_TTL_MS): VisibilityCache {
+  // Misses (unknown ads) are cached too, as `false`: a scraper walking ids costs one query per id per TTL.
+  const cache = new LRUCache<number, AdVisibility | false>({ max: 10_000, ttl: ttlMs });
+  return {
+    async get(adId) {
+      const hit = cache.get(adId);
+      if (hit !== undefined) return hit || null;
+      const [row] = await db
+        .select({ listed: ads.isListed, ownerUserId: modelProfiles.userId })
+        .from(ads)
+        .innerJoin(modelProfiles, eq(modelProfiles.id, ads.modelProfileId))
+        .where(eq(ads.id, adId));
+      cache.set(adId, row ?? false);
+      return row ?? null;
+    },
+    forget(adId) {
+      cache.delete(adId);
+    },
+  };
+}

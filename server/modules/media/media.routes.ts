@@ -1,0 +1,272 @@
+/**
+ * Photos of an ad (issue 5, SPEC §5, §7): POST /api/upload/images, POST /api/media/delete,
+ * PUT /api/change-cover-picture/{id}, and the files themselves under GET /media/*. The gallery read
+ * (GET /api/getImagesByAd/{ad}) lives with the listings.
+ *
+ * An upload is read part by part: `ad_id` first (ownership is checked before a single file byte is kept), then each
+ * file in turn — at most one file is in memory at a time. Each file is accepted or refused on its own: decoded and
+ * re-encoded by the pipeline, screened, written to storage, then recorded; if recording fails its files are removed,
+ * so nothing half-done stays behind.
+ */
+import crypto from 'node:crypto';
+import path from 'node:path';
+import fastifyMultipart, { type MultipartFile } from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AD_MAX_PHOTOS,
+  changeCoverParamsSchema,
+  deleteMediaBodySchema,
+  IMAGE_VARIANT_WIDTHS,
+  MEDIA_API,
+  mediaChangeAnswerSchema,
+  UPLOAD_FIELDS,
+  UPLOAD_MAX_FILES,
+  uploadAnswerSchema,
+  type RefusalReason,
+  type RefusedFile,
+  type UploadedImage,
+} from '#contract/media.ts';
+import type { MediaModeration } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import { mediaKey, toImage } from '../listings/images.ts';
+import { loadEditableAd, loadEditableMedia, type EditableAd } from './ad-access.ts';
+import { processImage } from './image-pipeline.ts';
+import { registerMediaFiles } from './media-files.routes.ts';
+import { countAdPhotos, deletePhoto, insertPhoto, listAdPhotos, markAdPendingReview, setCover } from './media.repository.ts';
+import { createVisibilityCache } from './media-visibility.ts';
+
+const adIdSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{1,10}$/)
+  .transform(Number)
+  .pipe(z.number().int().positive().max(2_147_483_647));
+
+/** The name as sent, for display only: no path, no control characters, bounded. */
+function displayName(filename: string | undefined): string {
+  // eslint-disable-next-line no-control-regex
+  const base = path.posix.basename((filename ?? '').replaceAll('\\', '/')).replace(/[\u0000-\u001f\u007f]/g, '');
+  return base.slice(0, 255);
+}
+
+/** Reads a part to its end without keeping it (a file we refuse unread, or a field we do not know). */
+async function drain(part: MultipartFile): Promise<void> {
+  for await (const _chunk of part.file) {
+    // discard
+  }
+}
+
+export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { uploadMaxBytes, uploadMaxPixels } = app.config;
+  const visibility = createVisibilityCache(app.db);
+  registerMediaFiles(app, visibility);
+
+  // Scoped to this plugin: only these routes accept multipart bodies.
+  await app.register(fastifyMultipart, {
+    // Over-size files are cut at the limit and refused one by one (too_large) instead of failing the whole request.
+    throwFileSizeLimit: false,
+    limits: {
+      fileSize: uploadMaxBytes,
+      // Files past UPLOAD_MAX_FILES are refused (too_many_files) but still read; this is the hard stop.
+      files: UPLOAD_MAX_FILES + 10,
+      fields: 10,
+      fieldSize: 1000,
+      parts: UPLOAD_MAX_FILES + 20,
+    },
+  });
+
+  const reasonMessage = (t: (key: string, params?: Record<string, unknown>) => string, reason: RefusalReason) =>
+    t(`media.refused.${reason}`, {
+      max:
+        reason === 'too_large'
+          ? Math.floor(uploadMaxBytes / (1024 * 1024))
+          : reason === 'too_many_pixels'
+            ? Math.floor(uploadMaxPixels / 1_000_000)
+            : UPLOAD_MAX_FILES,
+      perAd: AD_MAX_PHOTOS,
+    });
+
+  app.post(
+    MEDIA_API.upload,
+    { config: { auth: { verified: true } }, schema: { response: { 201: uploadAnswerSchema } } },
+    async (req, reply) => {
+      if (!req.isMultipart()) throw new AppError(415, 'unsupported_media_type');
+      const user = req.user!;
+      const t = (key: string, params?: Record<string, unknown>) => req.t(key, params ?? {});
+      const accepted: UploadedImage[] = [];
+      const refused: RefusedFile[] = [];
+      const refuse = (file: string, index: number, reason: RefusalReason) =>
+        refused.push({ file, index, reason, message: reasonMessage(t, reason) });
+      let ad: EditableAd | undefined;
+      let existing = 0;
+      let index = 0;
+
+      const handleFile = async (part: MultipartFile, adRow: EditableAd, i: number, name: string) => {
+        const started = performance.now();
+        const bytes = await part.toBuffer();
+        if (part.file.truncated) return refuse(name, i, 'too_large');
+        const result = await processImage(bytes, { maxBytes: uploadMaxBytes, maxPixels: uploadMaxPixels, widths: IMAGE_VARIANT_WIDTHS });
+        if (!result.ok) {
+          req.log.info({ file: name, reason: result.reason, detail: result.detail }, 'upload: file refused by the pipeline');
+          return refuse(name, i, result.reason);
+        }
+        const image = result.image;
+        const screening = await app.moderation.screen(image.moderationCopy);
+        if (screening.verdict === 'failed') {
+          req.log.warn({ file: name, provider: screening.provider, error: screening.error }, 'upload: moderation check failed');
+          return refuse(name, i, 'moderation_failed');
+        }
+        if (screening.verdict === 'unsuitable') {
+          req.log.info({ file: name, provider: screening.provider, scores: screening.scores }, 'upload: photo unsuitable');
+          return refuse(name, i, 'unsuitable');
+        }
+
+        const uid = crypto.randomUUID();
+        const prefix = `ads/${adRow.id}/${uid}`;
+        try {
+          for (const v of image.variants) await app.storage.put(mediaKey(adRow.id, uid, v.width), v.data);
+        } catch (err) {
+          req.log.error({ err }, 'upload: storing the variants failed');
+          await app.storage.remove(prefix).catch(() => {});
+          return refuse(name, i, 'failed');
+        }
+        const moderation: MediaModeration = {
+          provider: screening.provider,
+          scores: screening.scores,
+          ...(screening.details ? { details: screening.details } : {}),
+          source_format: image.sourceFormat,
+          checked_at: new Date().toISOString(),
+        };
+        let row;
+        try {
+          row = await app.db.transaction(async (tx) => {
+            // Ownership again, under the ad's row lock: the ad may have changed hands or gone while we worked.
+            const locked = await loadEditableAd(tx, user, adRow.id, { forUpdate: true });
+            if ((await countAdPhotos(tx, locked.id)) >= AD_MAX_PHOTOS) return null;
+            // Back to review before the new photo can be seen by anyone.
+            await markAdPendingReview(tx, locked.id);
+            return insertPhoto(tx, {
+              adId: locked.id,
+              uid,
+              width: image.width,
+              height: image.height,
+              variants: image.variants.map((v) => v.width),
+              moderation,
+              createdBy: user.id,
+            });
+          });
+        } catch (err) {
+          await app.storage.remove(prefix).catch(() => {});
+          if (err instanceof AppError) throw err;
+          req.log.error({ err }, 'upload: recording the photo failed');
+          return refuse(name, i, 'failed');
+        }
+        if (!row) {
+          await app.storage.remove(prefix).catch(() => {});
+          return refuse(name, i, 'too_many_files');
+        }
+        visibility.forget(adRow.id);
+        accepted.push({ ...toImage(app.storage, row), file: name, index: i });
+        req.log.info({ file: name, mediaId: row.id, ms: Math.round(performance.now() - started) }, 'upload: photo accepted');
+      };
+
+      try {
+        for await (const part of req.parts()) {
+          if (part.type === 'field') {
+            if (part.fieldname !== UPLOAD_FIELDS.adId || ad) continue;
+            const parsed = adIdSchema.safeParse(typeof part.value === 'string' ? part.value : '');
+            if (!parsed.success)
+              throw new AppError(422, 'validation_failed', 'errors.validation_failed', { ad_id: [t('media.upload.adRequired')] });
+            ad = await loadEditableAd(app.db, user, parsed.data);
+            existing = await countAdPhotos(app.db, ad.id);
+            continue;
+          }
+          if (part.fieldname !== UPLOAD_FIELDS.files && part.fieldname !== UPLOAD_FIELDS.filesAlt) {
+            await drain(part);
+            continue;
+          }
+          if (!ad) {
+            await drain(part);
+            throw new AppError(422, 'validation_failed', 'errors.validation_failed', { ad_id: [t('media.upload.adRequired')] });
+          }
+          const i = index++;
+          const name = displayName(part.filename);
+          if (i >= UPLOAD_MAX_FILES || existing + accepted.length >= AD_MAX_PHOTOS) {
+            await drain(part);
+            refuse(name, i, 'too_many_files');
+            continue;
+          }
+          await handleFile(part, ad, i, name);
+        }
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        // The hard limits on parts/files: answer with what was done so far, and say the rest was too much.
+        if (ad && (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT')) refuse('', index, 'too_many_files');
+        else throw err;
+      }
+
+      if (!ad) throw new AppError(422, 'validation_failed', 'errors.validation_failed', { ad_id: [t('media.upload.adRequired')] });
+      if (index === 0) throw new AppError(422, 'validation_failed', 'errors.validation_failed', { images: [t('media.upload.noFiles')] });
+      const data = { media: accepted, refused };
+      if (!accepted.length)
+        throw new AppError(
+          422,
+          'validation_failed',
+          'media.upload.noneAccepted',
+          { images: refused.map((r) => (r.file ? `${r.file}: ${r.message}` : r.message)) },
+          data,
+        );
+      return reply.status(201).send({
+        channel: 'notification' as const,
+        type: refused.length ? ('warning' as const) : ('success' as const),
+        message: t(ad.status === 'suspended' ? 'notices.updated' : 'notices.adPendingReview'),
+        ...(refused.length ? { description: t('media.upload.someRefused', { count: refused.length }) } : {}),
+        data,
+      });
+    },
+  );
+
+  app.post(
+    MEDIA_API.delete,
+    { config: { auth: { verified: true } }, schema: { body: deleteMediaBodySchema, response: { 200: mediaChangeAnswerSchema } } },
+    async (req) => {
+      const removed = await app.db.transaction(async (tx) => {
+        const { ad, media } = await loadEditableMedia(tx, req.user, req.body.media_id, { forUpdate: true });
+        await deletePhoto(tx, media);
+        return { adId: ad.id, uid: media.uid };
+      });
+      visibility.forget(removed.adId);
+      // The row is gone, so nothing links to the files any more; a failure here leaves only unreachable bytes.
+      await app.storage
+        .remove(`ads/${removed.adId}/${removed.uid}`)
+        .catch((err: unknown) => req.log.error({ err }, 'media: removing files failed'));
+      const rows = await listAdPhotos(app.db, removed.adId);
+      return {
+        channel: 'notification' as const,
+        type: 'success' as const,
+        message: req.t('notices.photoDeleted'),
+        data: { ad_id: removed.adId, media: rows.map((m) => toImage(app.storage, m)) },
+      };
+    },
+  );
+
+  app.put(
+    '/api/change-cover-picture/:id',
+    { config: { auth: { verified: true } }, schema: { params: changeCoverParamsSchema, response: { 200: mediaChangeAnswerSchema } } },
+    async (req) => {
+      const adId = await app.db.transaction(async (tx) => {
+        const { ad, media } = await loadEditableMedia(tx, req.user, req.params.id, { forUpdate: true });
+        if (!media.isCover) await setCover(tx, ad.id, media.id);
+        return ad.id;
+      });
+      const rows = await listAdPhotos(app.db, adId);
+      return {
+        channel: 'notification' as const,
+        type: 'success' as const,
+        message: req.t('media.coverChanged'),
+        data: { ad_id: adId, media: rows.map((m) => toImage(app.storage, m)) },
+      };
+    },
+  );
+};
