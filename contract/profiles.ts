@@ -29,6 +29,7 @@ function isRealDate(value: string): boolean {
 
 const birthDate = z
   .string()
+  .min(1)
   .regex(/^\d{4}-\d{2}-\d{2}$/)
   .refine(isRealDate, { params: { key: 'validation.date' } })
   .refine((v) => !isRealDate(v) || ageOn(v) >= MIN_AGE, { params: { key: 'profiles.validation.adult' } })

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { presetConsent, titleOf, tr } from './helpers.ts';
 import { linkFromMail } from './mail.ts';
+import { fillModelForm } from './model-form.ts';
 
 const PASSWORD = 'una contraseña larga 42';
 const uniqueEmail = (p: string) => `${p}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.test`;
@@ -17,7 +18,7 @@ async function login(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: tr('es', 'auth.login.submit') }).click();
 }
 
-test('register → verification mail → verify → create profile → login → model dashboard', async ({ page }) => {
+test('register → verification mail → verify → create profile with its ad → model dashboard shows its status', async ({ page }) => {
   const email = uniqueEmail('modelo');
   await page.goto('/es/register');
   await expect(page).toHaveTitle(titleOf(tr('es', 'auth.register.title')));
@@ -39,13 +40,23 @@ test('register → verification mail → verify → create profile → login →
 
   await expect(page).toHaveURL(/\/es\/profile\/model\/create$/);
   await expect(modal).toBeHidden();
-  await page.getByLabel(tr('es', 'profileCreate.model.displayName')).fill('Lucía');
-  await page.getByRole('button', { name: tr('es', 'profileCreate.submit') }).click();
-
-  await expect(page).toHaveURL(/\/es\/login/);
+  await fillModelForm(page, {
+    name: 'Lucía',
+    birthDate: '1995-06-15',
+    phone: '612 34 56 78',
+    state: 'Asturias',
+    city: 'Oviedo',
+    section: 'Mujeres',
+    title: 'Modelo de moda en Oviedo',
+    description: 'Sesiones de fotos en estudio y exteriores, catálogo y pasarela por toda Asturias.',
+  });
   await expect(page.getByText('El perfil se ha creado con éxito!')).toBeVisible();
-  await login(page, email, PASSWORD);
-  await expect(page).toHaveURL(/\/es\/model\/dashboard$/);
+  await expect(page.getByRole('heading', { level: 2, name: tr('es', 'modelProfile.steps.photos') })).toBeVisible();
+
+  // The session goes on (photos come next); the dashboard shows the new profile's status card.
+  await page.goto('/es/model/dashboard');
+  await expect(page.getByText(tr('es', 'modelProfile.status.title').replace('{{status}}', tr('es', 'statuses.unverified')))).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Verificar Ahora' })).toBeVisible();
   await expect(page.getByRole('heading', { level: 1, name: tr('es', 'dashboards.model.heading') })).toBeVisible();
   await expect(page).toHaveTitle(titleOf(tr('es', 'dashboards.model.title')));
 });

@@ -1,5 +1,6 @@
 import { Alert, Badge, Button, Container, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertTriangle, IconUserPlus } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Role, User } from '#contract/auth.ts';
@@ -51,7 +52,7 @@ function CreateProfileCta({ user, to }: { user: User; to: string }) {
  * The dashboards of every role (placeholders until their issues): heading, greeting, role, the "verify your
  * e-mail" alert for unverified users, and for models and publicists without a profile the "Crear perfil" call.
  */
-export function DashboardView({ kind }: { kind: Role }) {
+export function DashboardView({ kind, children }: { kind: Role; children?: ReactNode }) {
   const { t } = useTranslation();
   usePageTitle(t(`dashboards.${kind}.title`));
   const { data: user } = useCurrentUser();
@@ -77,9 +78,11 @@ export function DashboardView({ kind }: { kind: Role }) {
         </div>
         {isVerified(user) ? null : <UnverifiedAlert />}
         {createProfile ? <CreateProfileCta user={user} to={createProfile} /> : null}
-        <Paper withBorder p="lg" radius="lg">
-          <Text>{t(`dashboards.${kind}.placeholder`)}</Text>
-        </Paper>
+        {children ?? (
+          <Paper withBorder p="lg" radius="lg">
+            <Text>{t(`dashboards.${kind}.placeholder`)}</Text>
+          </Paper>
+        )}
       </Stack>
     </Container>
   );

@@ -45,7 +45,7 @@ export function AdActions({ ad, editTo, photosTo }: { ad: AdSummary; editTo: str
   return (
     <Paper withBorder radius="lg" p="lg">
       <Stack gap="sm">
-        <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <Group justify="space-between" align="flex-start">
           <div style={{ minWidth: 0 }}>
             <Title order={2} size="h4">
               {ad.title}

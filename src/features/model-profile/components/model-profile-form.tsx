@@ -6,6 +6,7 @@ import {
   Group,
   Input,
   Paper,
+  Progress,
   Select,
   Stack,
   Stepper,
@@ -354,7 +355,10 @@ export function ModelProfileForm(props: ModelProfileFormProps) {
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
       <form ref={form.formRef} onSubmit={onSubmit} noValidate aria-describedby="model-profile-progress">
         <Stack gap="lg">
+          {/* Phones get a progress bar; the labelled stepper needs room. */}
+          <Progress hiddenFrom="sm" value={((step + 1) / (STEPS.length + (finalStep ? 1 : 0))) * 100} size="sm" aria-hidden />
           <Stepper
+            visibleFrom="sm"
             active={step}
             onStepClick={(i) => {
               // Back freely; forward only through validation.

@@ -1,5 +1,5 @@
-import { Button, Container, Group, Paper, Skeleton, Stack, Stepper, Text, Title } from '@mantine/core';
-import { IconUserPlus } from '@tabler/icons-react';
+import { Alert, Button, Container, Group, Paper, Skeleton, Stack, Stepper, Text, Title } from '@mantine/core';
+import { IconAlertTriangle, IconUserPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,8 @@ import type { ModelProfile } from '#contract/profiles.ts';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
-import { useCurrentUser } from '#src/lib/session.ts';
+import { isVerified, useCurrentUser } from '#src/lib/session.ts';
+import { ResendVerificationButton } from '#src/components/resend-verification-button.tsx';
 import { createModelWithAd, MODEL_PROFILE_KEY, modelProfileQueryOptions, updateModelWithAd } from '../api/model-profile-api.ts';
 import { AdActions } from '../components/ad-actions.tsx';
 import { EMPTY_VALUES, ModelProfileForm, valuesFromProfile } from '../components/model-profile-form.tsx';
@@ -106,6 +107,18 @@ export function ModelProfileCreateRoute({
 
   if (!user || existing.isPending) return <PageLoader />;
   if (existing.data && !created) return <Navigate to={withLng(lng, MODEL_PATHS.index)} replace />;
+  if (!isVerified(user)) {
+    return (
+      <Container size={760} py="lg" px="md">
+        <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} aria-hidden />} title={t('profileCreate.unverifiedTitle')}>
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">{t('profileCreate.unverifiedText')}</Text>
+            <ResendVerificationButton size="sm" color="orange" />
+          </Stack>
+        </Alert>
+      </Container>
+    );
+  }
 
   const finish = () => void navigate(withLng(lng, MODEL_PATHS.index));
 
@@ -119,7 +132,7 @@ export function ModelProfileCreateRoute({
         {created?.ad ? (
           <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
             <Stack gap="md">
-              <Stepper active={4} size="sm" aria-label={t('modelProfile.stepsLabel')}>
+              <Stepper active={4} size="sm" visibleFrom="sm" aria-label={t('modelProfile.stepsLabel')}>
                 {(['personal', 'contact', 'location', 'ad', 'photos'] as const).map((k) => (
                   <Stepper.Step key={k} label={t(`modelProfile.steps.${k}`)} />
                 ))}
