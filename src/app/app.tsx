@@ -7,12 +7,12 @@ import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useMemo } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { RouterProvider } from 'react-router';
 import type { i18n as I18n } from 'i18next';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { ApiError } from '#src/lib/api-client.ts';
 import { OverlayHost } from '#src/lib/overlays.tsx';
-import { createRouter } from './router.tsx';
+import { AppBrowserRouter } from './browser-router.tsx';
+import { AppRoutes } from './router.tsx';
 import { cssVariablesResolver, theme, THEME_STORAGE_KEY } from './theme.ts';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: THEME_STORAGE_KEY });
@@ -29,11 +29,6 @@ function createQueryClient() {
   });
 }
 
-function Routes() {
-  const router = useMemo(() => createRouter(), []);
-  return <RouterProvider router={router} />;
-}
-
 export function App({ i18n }: { i18n: I18n }) {
   const queryClient = useMemo(() => createQueryClient(), []);
   return (
@@ -47,7 +42,9 @@ export function App({ i18n }: { i18n: I18n }) {
         <QueryClientProvider client={queryClient}>
           <Suspense fallback={<PageLoader />}>
             <OverlayHost />
-            <Routes />
+            <AppBrowserRouter>
+              <AppRoutes />
+            </AppBrowserRouter>
           </Suspense>
         </QueryClientProvider>
       </I18nextProvider>

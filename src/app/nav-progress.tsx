@@ -1,16 +1,25 @@
-import { Progress } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigation } from 'react-router';
+import { useNavigationPending } from './browser-router.tsx';
+import classes from './nav-progress.module.css';
+
+/** A navigation that renders within this time (its code already loaded) shows no bar at all. */
+const SHOW_AFTER_MS = 120;
 
 /**
- * The gold bar at the top while a route (and its lazily loaded code) is loading. Built on Mantine Progress:
- * @mantine/nprogress would force every Mantine package to another version (docs/decisions/0002).
+ * The gold bar at the top while a route (and its lazily loaded code) is loading. Our own two boxes with the
+ * progressbar role, as Mantine's Progress renders them (@mantine/nprogress would force every Mantine package to
+ * another version, docs/decisions/0002; Progress itself is more than this bar needs on every page).
  */
 export function NavProgress() {
   const { t } = useTranslation();
-  const { state } = useNavigation();
-  const loading = state !== 'idle';
+  const pending = useNavigationPending();
+  const [loading, setLoading] = useState(false);
+  useEffect(() => {
+    if (!pending) return setLoading(false);
+    const show = setTimeout(() => setLoading(true), SHOW_AFTER_MS);
+    return () => clearTimeout(show);
+  }, [pending]);
   const [value, setValue] = useState(0);
   const [visible, setVisible] = useState(false);
   const timer = useRef<ReturnType<typeof setInterval> | undefined>(undefined);
@@ -33,15 +42,19 @@ export function NavProgress() {
   }, [loading, visible]);
 
   if (!visible) return null;
+  const now = Math.round(value);
   return (
-    <Progress
-      value={value}
-      color="gold"
-      size={3}
-      radius={0}
-      transitionDuration={200}
-      aria-label={t('nav.loadingPage')}
-      style={{ position: 'fixed', top: 0, left: 0, right: 0, zIndex: 1000 }}
-    />
+    <div className={classes.track}>
+      <div
+        className={classes.bar}
+        style={{ width: `${value}%` }}
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={now}
+        aria-valuetext={`${now}%`}
+        aria-label={t('nav.loadingPage')}
+      />
+    </div>
   );
 }

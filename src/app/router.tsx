@@ -1,15 +1,20 @@
 /**
  * Routes. Every path starts with the language (`/es/…`, `/en/…`, `/de/…`, `/pt_BR/…`); screens are loaded
- * lazily per feature so the home route ships only what it needs. The account screens sit behind the client-side
- * guards of src/components/route-guards.tsx (the server checks again on every call).
+ * lazily per feature so the home route ships only what it needs (the shell's <Suspense> shows the loader on a
+ * first visit; later navigations keep the current page on screen until the next one is ready, see
+ * browser-router.tsx). The account screens sit behind the client-side guards of src/components/route-guards.tsx
+ * (the server checks again on every call). Each level has an error boundary, as the data router's
+ * errorElement gave us: a failing screen shows the error page inside the shell.
  */
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { lazy, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, Route, Routes } from 'react-router';
 import { isLanguage } from '#contract/languages.ts';
-import { GuestOnly, RequireAuth } from '#src/components/route-guards.tsx';
-import { Layout } from './layout.tsx';
-import { ErrorPage } from './routes/error-page.tsx';
 import { NotFoundPage } from '#src/components/not-found.tsx';
+import { GuestOnly, RequireAuth } from '#src/components/route-guards.tsx';
+import { NAMED_ROUTES } from '#src/lib/paths.ts';
+import { Layout } from './layout.tsx';
+import { RouteErrorBoundary } from './route-error-boundary.tsx';
 
 function RootRedirect() {
   const { i18n } = useTranslation();
@@ -17,100 +22,128 @@ function RootRedirect() {
   return <Navigate to={`/${lng}${window.location.search}`} replace />;
 }
 
-const authScreens = {
-  login: async () => ({ Component: (await import('#src/features/auth/routes/login.tsx')).LoginRoute }),
-  register: async () => ({ Component: (await import('#src/features/auth/routes/register.tsx')).RegisterRoute }),
-  forgotPassword: async () => ({ Component: (await import('#src/features/auth/routes/forgot-password.tsx')).ForgotPasswordRoute }),
-  resetPassword: async () => ({ Component: (await import('#src/features/auth/routes/reset-password.tsx')).ResetPasswordRoute }),
-  confirmPassword: async () => ({ Component: (await import('#src/features/auth/routes/confirm-password.tsx')).ConfirmPasswordRoute }),
-  verifyEmail: async () => ({ Component: (await import('#src/features/auth/routes/verify-email.tsx')).VerifyEmailRoute }),
-  verifyNotice: async () => ({ Component: (await import('#src/features/auth/routes/verify-email-notice.tsx')).VerifyEmailNoticeRoute }),
-};
-
-const accountScreens = {
-  dashboard: async () => ({ Component: (await import('#src/features/account/routes/dashboard.tsx')).DashboardRoute }),
-  model: async () => ({ Component: (await import('#src/features/account/routes/role-dashboards.tsx')).ModelDashboardRoute }),
-  publicist: async () => ({ Component: (await import('#src/features/account/routes/role-dashboards.tsx')).PublicistDashboardRoute }),
-  admin: async () => ({ Component: (await import('#src/features/account/routes/role-dashboards.tsx')).AdminDashboardRoute }),
-  superAdmin: async () => ({ Component: (await import('#src/features/account/routes/role-dashboards.tsx')).SuperAdminDashboardRoute }),
-  profile: async () => ({ Component: (await import('#src/features/account/routes/profile-edit.tsx')).ProfileEditRoute }),
-  modelCreate: async () => ({ Component: (await import('#src/features/account/routes/profile-create.tsx')).ModelProfileCreateRoute }),
-  publicistCreate: async () => ({
-    Component: (await import('#src/features/account/routes/profile-create.tsx')).PublicistProfileCreateRoute,
-  }),
-};
-
-function accountRoutes(): RouteObject[] {
-  const a = authScreens;
-  const p = accountScreens;
-  return [
-    // Guests only: a user who arrives logged in goes to `next` or their dashboard.
-    {
-      element: <GuestOnly />,
-      children: [
-        { path: 'login', lazy: a.login },
-        { path: 'register', lazy: a.register },
-      ],
-    },
-    // Open to everyone: the e-mail links work whether or not the browser has a session.
-    { path: 'forgot-password', lazy: a.forgotPassword },
-    { path: 'reset-password/:token', lazy: a.resetPassword },
-    { path: 'verify-email/:id/:hash', lazy: a.verifyEmail },
-    // Any logged-in user.
-    {
-      element: <RequireAuth />,
-      children: [
-        { path: 'confirm-password', lazy: a.confirmPassword },
-        { path: 'verify-email', lazy: a.verifyNotice },
-        { path: 'profile', lazy: p.profile },
-        { path: 'dashboard', lazy: p.dashboard },
-      ],
-    },
-    // Named dashboards and profile creation, per role (SPEC §2, §6).
-    {
-      element: <RequireAuth roles={['model']} />,
-      children: [
-        { path: 'model/dashboard', lazy: p.model },
-        { path: 'profile/model/create', lazy: p.modelCreate },
-      ],
-    },
-    {
-      element: <RequireAuth roles={['publicist']} />,
-      children: [
-        { path: 'publicist/dashboard', lazy: p.publicist },
-        { path: 'profile/publicist/create', lazy: p.publicistCreate },
-      ],
-    },
-    { element: <RequireAuth roles={['admin', 'super_admin']} />, children: [{ path: 'admin/dashboard', lazy: p.admin }] },
-    { element: <RequireAuth roles={['super_admin']} />, children: [{ path: 'super-admin/dashboard', lazy: p.superAdmin }] },
-  ];
+/** A screen exported as `name` by a lazily loaded module. */
+function screen<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] }));
 }
 
-export function createRouter() {
-  return createBrowserRouter([
-    { path: '/', element: <RootRedirect />, errorElement: <ErrorPage /> },
-    {
-      path: '/:lng',
-      element: <Layout />,
-      errorElement: <ErrorPage />,
-      children: [
-        {
-          errorElement: <ErrorPage />,
-          children: [
-            { index: true, lazy: async () => ({ Component: (await import('#src/features/listings/routes/home.tsx')).HomeRoute }) },
-            ...accountRoutes(),
-            {
-              path: 'models/:id',
-              lazy: async () => ({ Component: (await import('#src/features/models/routes/model-show.tsx')).ModelShowRoute }),
-            },
-            {
-              path: 'legal/:page',
-              lazy: async () => ({ Component: (await import('#src/features/legal/routes/legal-page.tsx')).LegalPageRoute }),
-            },
-            { path: '*', element: <NotFoundPage /> },
-          ],
-        },
-      ],
-    },
+const Home = screen(() => import('#src/features/listings/routes/home.tsx'), 'HomeRoute');
+const ModelShow = screen(() => import('#src/features/models/routes/model-show.tsx'), 'ModelShowRoute');
+const LegalPage = screen(() => import('#src/features/legal/routes/legal-page.tsx'), 'LegalPageRoute');
+
+const Login = screen(() => import('#src/features/auth/routes/login.tsx'), 'LoginRoute');
+const Register = screen(() => import('#src/features/auth/routes/register.tsx'), 'RegisterRoute');
+const ForgotPassword = screen(() => import('#src/features/auth/routes/forgot-password.tsx'), 'ForgotPasswordRoute');
+const ResetPassword = screen(() => import('#src/features/auth/routes/reset-password.tsx'), 'ResetPasswordRoute');
+const ConfirmPassword = screen(() => import('#src/features/auth/routes/confirm-password.tsx'), 'ConfirmPasswordRoute');
+const VerifyEmail = screen(() => import('#src/features/auth/routes/verify-email.tsx'), 'VerifyEmailRoute');
+const VerifyNotice = screen(() => import('#src/features/auth/routes/verify-email-notice.tsx'), 'VerifyEmailNoticeRoute');
+
+const roleDashboards = () => import('#src/features/account/routes/role-dashboards.tsx');
+const profileCreate = () => import('#src/features/account/routes/profile-create.tsx');
+const Dashboard = screen(() => import('#src/features/account/routes/dashboard.tsx'), 'DashboardRoute');
+// The model's dashboard is the account dashboard with the profile's status card and ad actions in it: the two
+// features meet here, in the app, since features never import each other.
+const ModelDashboard = lazy(async () => {
+  const [{ DashboardView }, { ModelProfileSummary }] = await Promise.all([
+    import('#src/features/account/components/dashboard-view.tsx'),
+    modelProfileScreens(),
   ]);
+  return {
+    default: () => (
+      <DashboardView kind="model">
+        <ModelProfileSummary />
+      </DashboardView>
+    ),
+  };
+});
+const PublicistDashboard = screen(roleDashboards, 'PublicistDashboardRoute');
+const AdminDashboard = screen(roleDashboards, 'AdminDashboardRoute');
+const SuperAdminDashboard = screen(roleDashboards, 'SuperAdminDashboardRoute');
+const ProfileEdit = screen(() => import('#src/features/account/routes/profile-edit.tsx'), 'ProfileEditRoute');
+const modelProfileScreens = () => import('#src/features/model-profile/routes/model-profile-routes.tsx');
+const ModelProfileIndex = screen(modelProfileScreens, 'ModelProfileIndexRoute');
+const ModelProfileCreate = screen(modelProfileScreens, 'ModelProfileCreateRoute');
+const ModelProfileEdit = screen(modelProfileScreens, 'ModelProfileEditRoute');
+const PublicistProfileCreate = screen(profileCreate, 'PublicistProfileCreateRoute');
+// Media/Photos: its chunk is small; the compression library and the face detector load only when photos are added.
+const Photos = screen(() => import('#src/features/media/routes/photos.tsx'), 'PhotosRoute');
+
+/** The pages inside the shell, behind one error boundary so a failing page keeps the header and footer. */
+function Pages() {
+  return (
+    <RouteErrorBoundary>
+      <Outlet />
+    </RouteErrorBoundary>
+  );
+}
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route
+        path="/"
+        element={
+          <RouteErrorBoundary>
+            <RootRedirect />
+          </RouteErrorBoundary>
+        }
+      />
+      <Route
+        path="/:lng"
+        element={
+          <RouteErrorBoundary>
+            <Layout />
+          </RouteErrorBoundary>
+        }
+      >
+        <Route element={<Pages />}>
+          <Route index element={<Home />} />
+
+          {/* Guests only: a user who arrives logged in goes to `next` or their dashboard. */}
+          <Route element={<GuestOnly />}>
+            <Route path="login" element={<Login />} />
+            <Route path="register" element={<Register />} />
+          </Route>
+          {/* Open to everyone: the e-mail links work whether or not the browser has a session. */}
+          <Route path="forgot-password" element={<ForgotPassword />} />
+          <Route path="reset-password/:token" element={<ResetPassword />} />
+          <Route path="verify-email/:id/:hash" element={<VerifyEmail />} />
+          {/* Any logged-in user. */}
+          <Route element={<RequireAuth />}>
+            <Route path="confirm-password" element={<ConfirmPassword />} />
+            <Route path="verify-email" element={<VerifyNotice />} />
+            <Route path="profile" element={<ProfileEdit />} />
+            <Route path="dashboard" element={<Dashboard />} />
+          </Route>
+          {/* Named dashboards and profile creation, per role (SPEC §2, §6). */}
+          <Route element={<RequireAuth roles={['model']} />}>
+            <Route path="model/dashboard" element={<ModelDashboard />} />
+            <Route path="profile/model" element={<ModelProfileIndex />} />
+            <Route path="profile/model/create" element={<ModelProfileCreate />} />
+            <Route path="profile/model/edit" element={<ModelProfileEdit />} />
+          </Route>
+          <Route element={<RequireAuth roles={['publicist']} />}>
+            <Route path="publicist/dashboard" element={<PublicistDashboard />} />
+            <Route path="profile/publicist/create" element={<PublicistProfileCreate />} />
+          </Route>
+          <Route element={<RequireAuth roles={['admin', 'super_admin']} />}>
+            <Route path="admin/dashboard" element={<AdminDashboard />} />
+          </Route>
+          <Route element={<RequireAuth roles={['super_admin']} />}>
+            <Route path="super-admin/dashboard" element={<SuperAdminDashboard />} />
+          </Route>
+          {/* Media/Photos (named routes upload.photos and profile.photos): the server decides which ads each may change. */}
+          <Route element={<RequireAuth roles={['model', 'publicist', 'admin', 'super_admin']} />}>
+            <Route path={NAMED_ROUTES['upload.photos'].pattern} element={<Photos />} />
+            <Route path={NAMED_ROUTES['profile.photos'].pattern} element={<Photos />} />
+          </Route>
+
+          <Route path="models/:id" element={<ModelShow />} />
+          <Route path="legal/:page" element={<LegalPage />} />
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
+      </Route>
+    </Routes>
+  );
 }

@@ -1,17 +1,17 @@
 /**
  * i18next for the browser (SPEC §9): languages en/es/de/pt_BR with en as fallback, namespace "translation",
  * detection order path → cookie → <html lang> → localStorage → sessionStorage → navigator → query string →
- * subdomain, the choice cached in the `lang` cookie. Translations load from GET /api/language/{lng}; the
- * backend's retry rules are those of SPEC §8 (5xx or no status: retry; 4xx or bad JSON: fail, no retry).
+ * subdomain, the choice cached in the `lang` cookie (language-detector.ts). Translations load from
+ * GET /api/language/{lng} (i18n-backend.ts); the backend's retry rules are those of SPEC §8 (5xx or no status:
+ * retry; 4xx or bad JSON: fail, no retry).
  */
 import i18next, { type i18n as I18n } from 'i18next';
-import LanguageDetector, { type DetectorOptions } from 'i18next-browser-languagedetector';
-import HttpBackend, { type HttpBackendOptions } from 'i18next-http-backend';
 import { initReactI18next } from 'react-i18next';
 import { FALLBACK_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, toLanguage, type Language } from '#contract/languages.ts';
-import { API } from '#contract/routes.ts';
+import { LanguageBackend } from './i18n-backend.ts';
+import { LanguageDetector, type DetectionOptions } from './language-detector.ts';
 
-export const detectionOptions: DetectorOptions = {
+export const detectionOptions: DetectionOptions = {
   order: ['path', 'cookie', 'htmlTag', 'localStorage', 'sessionStorage', 'navigator', 'querystring', 'subdomain'],
   lookupFromPathIndex: 0,
   lookupCookie: LANGUAGE_COOKIE,
@@ -25,17 +25,11 @@ export const detectionOptions: DetectorOptions = {
   convertDetectedLanguage: (lng: string) => toLanguage(lng) ?? lng,
 };
 
-export const backendOptions: HttpBackendOptions = {
-  loadPath: API.language('{{lng}}'),
-  customHeaders: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' },
-  requestOptions: { credentials: 'same-origin', cache: 'no-cache' },
-};
-
 export function createI18n(): I18n {
   const instance = i18next.createInstance();
   void instance
-    .use(HttpBackend)
-    .use(LanguageDetector)
+    .use(LanguageBackend)
+    .use(new LanguageDetector(detectionOptions))
     .use(initReactI18next)
     .init({
       supportedLngs: [...LANGUAGES],
@@ -43,10 +37,8 @@ export function createI18n(): I18n {
       load: 'currentOnly',
       ns: ['translation'],
       defaultNS: 'translation',
-      detection: detectionOptions,
-      backend: backendOptions,
       interpolation: { escapeValue: false },
-      // Retries of the http backend (SPEC §8: only 5xx and network failures are retried).
+      // Retries of the backend (SPEC §8: only 5xx and network failures are retried, see i18n-backend.ts).
       maxRetries: 3,
       retryTimeout: 500,
       react: { useSuspense: true },

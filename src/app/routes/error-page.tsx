@@ -1,15 +1,11 @@
 import { Button, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { usePageTitle } from '#src/lib/page-title.ts';
-import { NotFoundPage } from '#src/components/not-found.tsx';
 
-/** Error boundary of every route: a 404 renders the not-found page, anything else a friendly error page. */
-export function ErrorPage() {
-  const error = useRouteError();
+/** What every route's error boundary (route-error-boundary.tsx) shows: a friendly error page. */
+export function ErrorPage({ error }: { error: unknown }) {
   const { t, i18n } = useTranslation();
   usePageTitle(t('pages.error'));
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
   if (import.meta.env.DEV) console.error(error);
   return (
     <Container size="sm" py={64}>

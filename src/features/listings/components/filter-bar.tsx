@@ -1,6 +1,6 @@
-import { Chip, CloseButton, Group, SegmentedControl, Stack, TextInput, VisuallyHidden } from '@mantine/core';
+import { Chip, CloseButton, Group, Stack, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconLayoutGrid, IconList, IconMapPin, IconSearch } from '@tabler/icons-react';
+import { IconMapPin, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import type { CityOption } from '#contract/locations.ts';
@@ -10,6 +10,7 @@ import type { Section } from '#contract/sections.ts';
 import { cityQueryOptions, citySearchQueryOptions } from '../api/get-models.ts';
 import type { ListingParams, ListingView } from '../hooks/use-listing-params.ts';
 import classes from './filter-bar.module.css';
+import { ViewSwitch } from './view-switch.tsx';
 
 interface Props {
   params: ListingParams;
@@ -190,32 +191,7 @@ export function FilterBar({ params, sections, lng, view, onChange, onView }: Pro
             </Group>
           </Chip.Group>
         </div>
-        <SegmentedControl
-          size="xs"
-          value={view}
-          onChange={(v) => onView(v)}
-          aria-label={t('listings.viewLabel')}
-          data={[
-            {
-              value: 'grid',
-              label: (
-                <>
-                  <IconLayoutGrid size={16} aria-hidden />
-                  <VisuallyHidden>{t('listings.viewGrid')}</VisuallyHidden>
-                </>
-              ),
-            },
-            {
-              value: 'list',
-              label: (
-                <>
-                  <IconList size={16} aria-hidden />
-                  <VisuallyHidden>{t('listings.viewList')}</VisuallyHidden>
-                </>
-              ),
-            },
-          ]}
-        />
+        <ViewSwitch value={view} onChange={onView} />
       </Group>
     </Stack>
   );

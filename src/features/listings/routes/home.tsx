@@ -2,10 +2,10 @@
  * Home (SPEC §2): the filter bar (search, city type-ahead, section chips), the listing in a grid (default) or
  * a list, promoted placements clearly labelled, and pagination. The URL holds the query, so links and Back work.
  */
-import { Alert, Button, Container, Group, Pagination, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Box, Button, Container, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconPhotoSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { Fragment, useRef, useState } from 'react';
+import { Fragment, lazy, Suspense, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLanguage } from '#contract/languages.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
@@ -15,6 +15,8 @@ import { FilterBar } from '../components/filter-bar.tsx';
 import { ModelCard, ModelCardSkeleton } from '../components/model-card.tsx';
 import { PromoCard } from '../components/promo-card.tsx';
 import { readView, storeView, useListingParams, type ListingView } from '../hooks/use-listing-params.ts';
+
+const ListingPagination = lazy(async () => ({ default: (await import('../components/listing-pagination.tsx')).ListingPagination }));
 
 /** A promoted placement after every this many cards. */
 const PROMO_EVERY = 8;
@@ -130,16 +132,10 @@ export function HomeRoute() {
 
           {meta && meta.last_page > 1 ? (
             <Group justify="center" mt="lg">
-              <Pagination
-                total={meta.last_page}
-                value={Math.min(meta.current_page, meta.last_page)}
-                onChange={goToPage}
-                siblings={1}
-                boundaries={1}
-                size="sm"
-                getControlProps={(control) => ({ 'aria-label': t(`listings.page.${control}`) })}
-                getItemProps={(page) => ({ 'aria-label': t('listings.page.number', { page }) })}
-              />
+              {/* The fallback keeps the row's height (Pagination sm controls) while the code arrives. */}
+              <Suspense fallback={<Box h="calc(1.625rem * var(--mantine-scale))" />}>
+                <ListingPagination total={meta.last_page} value={Math.min(meta.current_page, meta.last_page)} onChange={goToPage} />
+              </Suspense>
             </Group>
           ) : null}
         </section>
