@@ -29,13 +29,18 @@ let currentLanguage = 'es';
 export function setApiLanguage(lng: string) {
   currentLanguage = lng;
 }
+/** The language sent as `X-Locale` (for requests made outside apiRequest, e.g. uploads with progress). */
+export function apiLanguage(): string {
+  return currentLanguage;
+}
 
 function readCookie(name: string): string | undefined {
   const match = document.cookie.split('; ').find((c) => c.startsWith(`${name}=`));
   return match ? decodeURIComponent(match.slice(name.length + 1)) : undefined;
 }
 
-async function ensureCsrfToken(force = false): Promise<string | undefined> {
+/** The CSRF token to echo as `X-XSRF-TOKEN`: the XSRF-TOKEN cookie, fetched first when missing (or with `force`). */
+export async function ensureCsrfToken(force = false): Promise<string | undefined> {
   if (!force) {
     const existing = readCookie('XSRF-TOKEN');
     if (existing) return existing;
@@ -99,13 +104,15 @@ export async function apiRequest<T = unknown>(path: string, opts: RequestOptions
     await ensureCsrfToken(true).catch(() => undefined);
     return apiRequest<T>(path, opts, true);
   }
-  if (!res.ok) {
-    const answer = data as Answer | undefined;
-    if (res.status === 422) throw new ValidationError(res.status, answer);
-    if (res.status === 409) throw new ConflictError(res.status, answer);
-    throw new ApiError(res.status, answer);
-  }
+  if (!res.ok) throw apiErrorFor(res.status, data as Answer | undefined);
   return { status: res.status, data };
+}
+
+/** The typed error for a failed answer: 422 → ValidationError, 409 → ConflictError, else ApiError. */
+export function apiErrorFor(status: number, answer: Answer | undefined): ApiError {
+  if (status === 422) return new ValidationError(status, answer);
+  if (status === 409) return new ConflictError(status, answer);
+  return new ApiError(status, answer);
 }
 
 export async function apiGet<T>(path: string, signal?: AbortSignal): Promise<T> {

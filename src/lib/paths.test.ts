@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loginPath, safeNext, withLng } from './paths.ts';
+import { loginPath, NAMED_ROUTES, safeNext, withLng } from './paths.ts';
 
 describe('withLng', () => {
   it('prefixes language-neutral paths', () => {
@@ -44,4 +44,13 @@ describe('safeNext', () => {
 it('loginPath carries the page to come back to', () => {
   expect(loginPath('es', '/es/profile?x=1')).toBe('/es/login?next=%2Fes%2Fprofile%3Fx%3D1');
   expect(loginPath('de')).toBe('/de/login');
+});
+
+describe('NAMED_ROUTES', () => {
+  it('builds the photo routes, with the ad when given', () => {
+    expect(NAMED_ROUTES['upload.photos'].path()).toBe('/upload/photos');
+    expect(NAMED_ROUTES['upload.photos'].path({ ad: 12 })).toBe('/upload/photos?ad=12');
+    expect(NAMED_ROUTES['profile.photos'].path({ userId: 7 })).toBe('/profile/photos/7');
+    expect(withLng('es', NAMED_ROUTES['profile.photos'].path({ userId: 7, ad: 3 }))).toBe('/es/profile/photos/7?ad=3');
+  });
 });

@@ -46,3 +46,21 @@ export function safeNext(next: string | null | undefined): string | undefined {
 export function loginPath(lng: Language, next?: string): string {
   return next ? `/${lng}/login?next=${encodeURIComponent(next)}` : `/${lng}/login`;
 }
+
+/**
+ * Named routes of SPEC §2 that take parameters, language-neutral like the dashboards (contract/roles.ts): the
+ * path to link to, and the pattern the router registers under `/:lng`.
+ */
+export const NAMED_ROUTES = {
+  /** Media/Photos of the signed-in model's ad, or of the ad `?ad={id}` (publicists, staff). */
+  'upload.photos': { pattern: 'upload/photos', path: (params: { ad?: number } = {}) => withQuery('/upload/photos', params) },
+  /** Media/Photos of a user's ad (SPEC: takes a user id). */
+  'profile.photos': {
+    pattern: 'profile/photos/:userId',
+    path: (params: { userId: number; ad?: number }) => withQuery(`/profile/photos/${params.userId}`, { ad: params.ad }),
+  },
+} as const;
+
+function withQuery(path: string, params: { ad?: number | undefined }): string {
+  return params.ad === undefined ? path : `${path}?ad=${params.ad}`;
+}

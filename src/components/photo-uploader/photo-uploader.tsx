@@ -1,0 +1,211 @@
+/**
+ * The photo uploader (issue 5 "Photos"): pick photos (file picker, drag and drop, camera on phones); each one is
+ * compressed on the device, its faces are found and pixelated, the user checks and corrects the areas, and only
+ * then is the pixelated JPEG sent — one request per photo, each with its own progress bar and outcome.
+ *
+ * Two uses:
+ *   <PhotoUploader adId={ad.id} onUploaded={…} />          — a screen with an "Upload" button;
+ *   const queue = usePhotoQueue();                          — a multi-step form: prepare now, send later
+ *   <PhotoUploader mode="prepare" queue={queue} />            (the queue keeps the photos between steps)
+ *   …once the ad exists: const result = await queue.upload(ad.id);
+ *
+ * Everything heavy (compression library, face detector and its weights) is loaded only when a photo is added.
+ */
+import { Alert, Button, CloseButton, Group, List, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Dropzone } from '@mantine/dropzone';
+import '@mantine/dropzone/styles.css';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconCamera, IconPhotoPlus, IconUpload } from '@tabler/icons-react';
+import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AD_MAX_PHOTOS, ACCEPTED_IMAGE_TYPES } from '#contract/media.ts';
+import { usePresenter } from '#src/lib/presenter.tsx';
+import { DEFAULT_PLACEMENT } from '#src/lib/response-handler.ts';
+import { ACCEPT_ATTRIBUTE } from './file-checks.ts';
+import type { PhotoQueue, UploadBatchResult } from './photo-queue.ts';
+import { PhotoCard } from './photo-card.tsx';
+import { usePhotoQueue, usePhotoQueueState } from './use-photo-queue.ts';
+
+export type { PhotoQueue, UploadBatchResult } from './photo-queue.ts';
+export { usePhotoQueue } from './use-photo-queue.ts';
+
+export interface PhotoUploaderProps {
+  /** The ad the photos are for. Needed to upload; not needed to prepare. */
+  adId?: number;
+  /**
+   * 'upload' (default): an "Upload" button sends the prepared photos to `adId`.
+   * 'prepare': no button — the owner of `queue` calls `queue.upload(adId)` when the ad exists.
+   */
+  mode?: 'upload' | 'prepare';
+  /** The state, when the caller must keep it (from usePhotoQueue()); otherwise the uploader keeps its own. */
+  queue?: PhotoQueue;
+  /** Photos the ad already has: they count against its limit (AD_MAX_PHOTOS). */
+  existingCount?: number;
+  /** After each upload made with the "Upload" button, with the accepted and refused files. (`queue.upload` resolves with the same.) */
+  onUploaded?: (result: UploadBatchResult) => void;
+}
+
+/** react-dropzone's `accept` map: each accepted type with the extensions it may come as. */
+const DROPZONE_ACCEPT: Record<string, string[]> = Object.fromEntries(
+  ACCEPTED_IMAGE_TYPES.map((type) => [type, ACCEPT_ATTRIBUTE.split(',').filter((a) => a.startsWith('.'))]),
+);
+
+export function PhotoUploader({ adId, mode = 'upload', queue: external, existingCount = 0, onUploaded }: PhotoUploaderProps) {
+  const { t } = useTranslation();
+  const ui = usePresenter();
+  const own = usePhotoQueue();
+  const queue = external ?? own;
+  const { items, rejected, uploading } = usePhotoQueueState(queue);
+  const coarse = useMediaQuery('(pointer: coarse)');
+  const statusRef = useRef<HTMLDivElement>(null);
+
+  const sendable = queue.sendable.length;
+  const busy = queue.busy;
+  const room = Math.max(0, AD_MAX_PHOTOS - existingCount - items.filter((i) => i.stage !== 'refused').length);
+
+  const add = (files: File[]) => {
+    if (files.length) queue.add(files, existingCount);
+  };
+
+  const upload = async () => {
+    if (adId === undefined) return;
+    const result = await queue.upload(adId);
+    if (result.media.length) {
+      const problems = result.refused.length + result.failed;
+      ui.notify({
+        type: problems ? 'warning' : 'success',
+        message: result.message ?? t('photos.upload.done', { count: result.media.length }),
+        ...(problems ? { description: t('photos.upload.someNotSent', { count: problems }) } : {}),
+        placement: DEFAULT_PLACEMENT,
+      });
+    } else if (result.refused.length || result.failed) {
+      ui.notify({ type: 'error', message: t('photos.upload.noneSent'), placement: DEFAULT_PLACEMENT });
+    }
+    onUploaded?.(result);
+    statusRef.current?.focus();
+  };
+
+  return (
+    <Stack gap="md">
+      <Dropzone
+        onDrop={add}
+        onReject={(rejections) => add(rejections.map((r) => r.file))}
+        accept={DROPZONE_ACCEPT}
+        multiple
+        useFsAccessApi={false}
+        disabled={uploading || room === 0}
+        aria-label={t('photos.uploader.pick')}
+        data-testid="photo-dropzone"
+        radius="md"
+      >
+        <Group justify="center" gap="md" mih={110} style={{ pointerEvents: 'none' }} wrap="nowrap">
+          <Dropzone.Accept>
+            <IconUpload size={40} aria-hidden />
+          </Dropzone.Accept>
+          <Dropzone.Reject>
+            <IconPhotoPlus size={40} aria-hidden />
+          </Dropzone.Reject>
+          <Dropzone.Idle>
+            <IconPhotoPlus size={40} aria-hidden />
+          </Dropzone.Idle>
+          <Stack gap={4}>
+            <Text fw={600}>{coarse ? t('photos.uploader.pickTouch') : t('photos.uploader.pickDesktop')}</Text>
+            <Text size="sm" c="dimmed">
+              {room === 0 ? t('photos.uploader.full', { max: AD_MAX_PHOTOS }) : t('photos.uploader.limits', { count: room })}
+            </Text>
+          </Stack>
+        </Group>
+      </Dropzone>
+
+      {coarse && <CameraButton disabled={uploading || room === 0} label={t('photos.uploader.camera')} onFile={(file) => add([file])} />}
+
+      <Text size="sm" c="dimmed">
+        {t('photos.uploader.privacy')}
+      </Text>
+
+      {rejected.length > 0 && (
+        <Alert color="orange" variant="light" title={t('photos.uploader.notAdded')} role="alert">
+          <Group justify="space-between" align="flex-start" wrap="nowrap">
+            <List size="sm" spacing={2}>
+              {rejected.map((r, i) => (
+                <List.Item key={`${r.name}-${i}`}>{t(`photos.fileProblem.${r.problem}`, { name: r.name, max: AD_MAX_PHOTOS })}</List.Item>
+              ))}
+            </List>
+            <CloseButton aria-label={t('common.close')} onClick={() => queue.dismissRejected()} />
+          </Group>
+        </Alert>
+      )}
+
+      {items.length > 0 && (
+        <SimpleGrid
+          component="ul"
+          cols={{ base: 1, md: 2 }}
+          spacing="md"
+          p={0}
+          m={0}
+          style={{ listStyle: 'none' }}
+          aria-label={t('photos.uploader.queue')}
+        >
+          {items.map((item) => (
+            <PhotoCard
+              key={item.id}
+              item={item}
+              locked={uploading}
+              onAreas={(areas) => queue.setAreas(item.id, areas)}
+              onRemove={() => queue.remove(item.id)}
+              onRetry={() => queue.retryPrepare(item.id)}
+            />
+          ))}
+        </SimpleGrid>
+      )}
+
+      <div ref={statusRef} tabIndex={-1} role="status" aria-live="polite">
+        {items.length > 0 && (
+          <Text size="sm">{busy ? t('photos.uploader.preparing') : t('photos.uploader.ready', { count: sendable })}</Text>
+        )}
+      </div>
+
+      {mode === 'upload' && items.length > 0 && (
+        <Group justify="flex-end">
+          <Button
+            leftSection={<IconUpload size={16} aria-hidden />}
+            loading={uploading}
+            disabled={sendable === 0 || busy || adId === undefined}
+            onClick={() => void upload()}
+          >
+            {t('photos.uploader.upload', { count: sendable })}
+          </Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+/** The phone's camera, one photo at a time (the `capture` attribute opens it directly instead of the gallery). */
+function CameraButton({ disabled, label, onFile }: { disabled: boolean; label: string; onFile: (file: File) => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <Button
+        variant="default"
+        leftSection={<IconCamera size={16} aria-hidden />}
+        disabled={disabled}
+        onClick={() => input.current?.click()}
+      >
+        {label}
+      </Button>
+      <input
+        ref={input}
+        type="file"
+        accept="image/*"
+        capture="environment"
+        hidden
+        onChange={(e) => {
+          const file = e.currentTarget.files?.[0];
+          if (file) onFile(file);
+          e.currentTarget.value = '';
+        }}
+      />
+    </>
+  );
+}
