@@ -17,6 +17,9 @@ export default defineConfig({
       injectRegister: false,
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2}'],
+        // The face detector (TensorFlow.js inside, 1.3 MB) is fetched only by people who upload photos, when they do:
+        // precaching it would make every visitor download it at install.
+        globIgnores: ['**/face-api*.js'],
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
       },
       manifest: {
