@@ -151,3 +151,25 @@ export const activateParamsSchema = z.object({
 
 /** POST /api/ad/create: a further ad for the signed-in model's profile. */
 export const adCreateSchema = z.object({ ...locationStepSchema.shape, ...adStepSchema.shape });
+
+/** Profile/Model Verify: how long the code shown on screen stays valid. */
+export const VERIFICATION_CODE_TTL_MINUTES = 30;
+
+export const verificationCodeAnswerSchema = z.object({ data: z.object({ code: z.string(), expires_at: z.string() }) });
+export type VerificationCode = z.infer<typeof verificationCodeAnswerSchema>['data'];
+
+export const VERIFICATION_STATUSES = ['awaiting_photo', 'pending', 'approved', 'rejected'] as const;
+export const verificationStateSchema = z.object({
+  data: z.object({
+    profile_status: z.enum(STATUSES),
+    request: z
+      .object({
+        status: z.enum(VERIFICATION_STATUSES),
+        submitted_at: z.string().nullable(),
+        decided_at: z.string().nullable(),
+        reasons: z.object({ codes: z.array(z.string()), text: z.string().optional() }).nullable(),
+      })
+      .nullable(),
+  }),
+});
+export type VerificationState = z.infer<typeof verificationStateSchema>['data'];

@@ -94,6 +94,8 @@ export interface ModelSpec {
   photos?: number;
   /** Which of the photos is the cover; it is deliberately not forced to position 0. */
   coverIndex?: number;
+  /** An existing (e.g. signed-in) model account to own the profile; a new one otherwise. */
+  userId?: number;
 }
 
 export interface BuiltModel {
@@ -112,7 +114,7 @@ export interface BuiltModel {
 export async function buildModel(db: Db, spec: ModelSpec): Promise<BuiltModel> {
   const city = await findCity(db, spec.city ?? CITY.oviedo);
   const section = await findSection(db, spec.section ?? 'women');
-  const user = await buildUser(db, { name: spec.name, role: 'model', status: 'active' });
+  const user = spec.userId ? { id: spec.userId } : await buildUser(db, { name: spec.name, role: 'model', status: 'active' });
   const [profile] = await db
     .insert(modelProfiles)
     .values({

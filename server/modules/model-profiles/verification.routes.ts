@@ -1,0 +1,152 @@
+/**
+ * Profile/Model Verify. The model asks for a code (POST /api/profile/model/verification/code), photographs
+ * themself holding it, and sends the selfie with the code (POST /api/profile/model/verification, multipart:
+ * `photo` + `code`). The selfie is re-encoded (metadata stripped) into private storage — never under a public
+ * path — and the request waits in the staff queue; the profile's status becomes `pending` (SPEC §4).
+ */
+import crypto from 'node:crypto';
+import fastifyMultipart from '@fastify/multipart';
+import { and, desc, eq, gt } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { verificationCodeAnswerSchema, VERIFICATION_CODE_TTL_MINUTES, verificationStateSchema } from '#contract/profiles.ts';
+import { modelProfiles, verificationRequests } from '../../db/schema.ts';
+import { AppError, forbidden } from '../../errors.ts';
+import { requireVerified } from '../../plugins/session.ts';
+import { processImage } from '../media/image-pipeline.ts';
+import { profileOfUser } from './model-profiles.repository.ts';
+
+/** No 0/O or 1/I/L: the code is read off a phone screen in a photo. */
+const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+const CODE_LENGTH = 6;
+
+function newCode(): string {
+  let code = '';
+  for (const byte of crypto.randomBytes(CODE_LENGTH)) code += ALPHABET[byte % ALPHABET.length];
+  return code;
+}
+
+export const verificationRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.db;
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: app.config.uploadMaxBytes, files: 1, fields: 2, fieldSize: 64, parts: 3 },
+  });
+
+  const ownProfile = async (userId: number) => {
+    const profile = await profileOfUser(db, userId);
+    if (!profile) throw new AppError(409, 'conflict', 'profiles.missing');
+    return profile;
+  };
+
+  app.get(
+    '/api/profile/model/verification',
+    { schema: { response: { 200: verificationStateSchema } }, config: { auth: { roles: ['model'] } } },
+    async (req) => {
+      const user = requireVerified(req);
+      const profile = await ownProfile(user.id);
+      const [last] = await db
+        .select()
+        .from(verificationRequests)
+        .where(eq(verificationRequests.modelProfileId, profile.id))
+        .orderBy(desc(verificationRequests.createdAt), desc(verificationRequests.id))
+        .limit(1);
+      return {
+        data: {
+          profile_status: profile.status,
+          request: last
+            ? {
+                status: last.status,
+                submitted_at: last.submittedAt?.toISOString() ?? null,
+                decided_at: last.decidedAt?.toISOString() ?? null,
+                reasons: last.reasons ?? null,
+              }
+            : null,
+        },
+      };
+    },
+  );
+
+  app.post(
+    '/api/profile/model/verification/code',
+    { schema: { response: { 201: verificationCodeAnswerSchema } }, config: { auth: { roles: ['model'], verified: true } } },
+    async (req, reply) => {
+      const user = requireVerified(req);
+      const profile = await ownProfile(user.id);
+      if (profile.status === 'active') throw new AppError(409, 'conflict', 'verification.alreadyVerified');
+      if (profile.status === 'suspended') throw forbidden();
+      const expiresAt = new Date(Date.now() + VERIFICATION_CODE_TTL_MINUTES * 60_000);
+      const code = newCode();
+      await db.insert(verificationRequests).values({ modelProfileId: profile.id, code, expiresAt });
+      return reply.status(201).send({ data: { code, expires_at: expiresAt.toISOString() } });
+    },
+  );
+
+  app.post('/api/profile/model/verification', { config: { auth: { roles: ['model'], verified: true } } }, async (req, reply) => {
+    const user = requireVerified(req);
+    if (!req.isMultipart()) throw new AppError(415, 'unsupported_media_type');
+    const profile = await ownProfile(user.id);
+    let code: string | undefined;
+    let photo: Buffer | undefined;
+    let truncated = false;
+    for await (const part of req.parts()) {
+      if (part.type === 'field' && part.fieldname === 'code' && typeof part.value === 'string') code = part.value.trim().toUpperCase();
+      else if (part.type === 'file' && part.fieldname === 'photo') {
+        photo = await part.toBuffer();
+        truncated = part.file.truncated;
+      } else if (part.type === 'file') {
+        await part.toBuffer();
+      }
+    }
+    const fieldError = (field: string, key: string) =>
+      new AppError(422, 'validation_failed', 'errors.validation_failed', { [field]: [req.t(key)] });
+    if (!code) throw fieldError('code', 'validation.required');
+    if (!photo) throw fieldError('photo', 'validation.required');
+
+    const [request] = await db
+      .select()
+      .from(verificationRequests)
+      .where(
+        and(
+          eq(verificationRequests.modelProfileId, profile.id),
+          eq(verificationRequests.code, code),
+          eq(verificationRequests.status, 'awaiting_photo'),
+          gt(verificationRequests.expiresAt, new Date()),
+        ),
+      );
+    if (!request) throw fieldError('code', 'verification.codeInvalid');
+    if (truncated) throw fieldError('photo', 'verification.photoTooLarge');
+
+    const result = await processImage(photo, {
+      maxBytes: app.config.uploadMaxBytes,
+      maxPixels: app.config.uploadMaxPixels,
+      widths: [1600],
+    });
+    if (!result.ok) throw fieldError('photo', `media.refused.${result.reason}`);
+    const variant = result.image.variants.at(-1)!;
+    // Private: /media serves only ads/… and promo/… keys; staff see selfies through the review queue only.
+    const key = `verification/${profile.id}/${crypto.randomUUID()}.webp`;
+    await app.storage.put(key, variant.data);
+    try {
+      await db.transaction(async (tx) => {
+        const [updated] = await tx
+          .update(verificationRequests)
+          .set({ status: 'pending', photoKey: key, submittedAt: new Date() })
+          .where(and(eq(verificationRequests.id, request.id), eq(verificationRequests.status, 'awaiting_photo')))
+          .returning({ id: verificationRequests.id });
+        if (!updated) throw fieldError('code', 'verification.codeInvalid');
+        await tx
+          .update(modelProfiles)
+          .set({ status: 'pending', version: profile.version + 1, updatedAt: new Date() })
+          .where(eq(modelProfiles.id, profile.id));
+      });
+    } catch (err) {
+      await app.storage.remove(key).catch(() => {});
+      throw err;
+    }
+    return reply.status(201).send({
+      channel: 'notification',
+      type: 'success',
+      message: req.t('verification.submitted'),
+      data: { status: 'pending' },
+    });
+  });
+};
