@@ -23,6 +23,7 @@ import moderationPlugin from './modules/moderation/moderation.plugin.ts';
 import storagePlugin, { createDiskStorage, type Storage } from './plugins/storage.ts';
 import spaPlugin from './plugins/spa.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
+import { forbiddenWordsRoutes } from './modules/forbidden-words/forbidden-words.routes.ts';
 import { i18nRoutes } from './modules/i18n/i18n.routes.ts';
 import { referenceRoutes } from './modules/reference/reference.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -91,6 +92,8 @@ export async function buildApp(
   await app.register(i18nRoutes);
   await app.register(referenceRoutes);
   await app.register(analyticsRoutes);
+  // Before the modules whose saving routes call assertNoForbiddenWords (it uses app.forbiddenWords).
+  await app.register(forbiddenWordsRoutes);
   await app.register(storagePlugin, { storage, temporary: config.dataDir === ':memory:' });
   await app.register(moderationPlugin);
   await app.register(authRoutes);

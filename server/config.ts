@@ -49,6 +49,7 @@ const envSchema = z.object({
   DEMO_ADS: z.coerce.number().int().min(0).max(5000).default(220),
   REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
   LISTINGS_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  FORBIDDEN_WORDS_FILE: optionalString,
   DEMO_PASSWORD: z
     .string()
     .min(8, 'must be at least 8 characters')
@@ -96,6 +97,8 @@ export type Config = {
   registerLimitPerHour: number;
   /** How long GET /api/models answers are micro-cached in memory; 0 turns the cache off (benchmarks). */
   listingsCacheTtlMs: number;
+  /** An extra forbidden-words list (JSON, format in server/modules/forbidden-words/README.md) on top of the built-in ones. */
+  forbiddenWordsFile: string | undefined;
   /** Largest photo file accepted, in bytes. */
   uploadMaxBytes: number;
   /** Largest photo accepted, in pixels (width × height): pixel-flood protection. */
@@ -151,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     registerLimitPerHour: e.REGISTER_LIMIT_PER_HOUR,
     demoAds: e.DEMO_ADS,
     listingsCacheTtlMs: e.LISTINGS_CACHE_TTL_MS,
+    forbiddenWordsFile: e.FORBIDDEN_WORDS_FILE ? path.resolve(e.FORBIDDEN_WORDS_FILE) : undefined,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     uploadMaxPixels: e.UPLOAD_MAX_PIXELS,
     moderation: {
