@@ -12,7 +12,10 @@
  * BENCH_SCENARIOS (comma-separated ids: bare, memory, list-hit, list-miss, search-hit, search-miss, typo),
  * BENCH_DATABASE_URL (use this PostgreSQL server instead of a throwaway cluster; a fresh database is created on it
  * and dropped), BENCH_ONLY=postgres|pglite, BENCH_SKIP_BUNDLE=1, BENCH_DIST_DIR (measure an existing build made with
- * --manifest), BENCH_OUT (default docs/benchmarks.md).
+ * --manifest), BENCH_OUT (default docs/benchmarks.md), BENCH_SKIP_PHOTOS=1, BENCH_PHOTO_RUNS (10).
+ *
+ * `npm run bench -- --only photos` measures only the photo upload (bench/lib/photos.ts: pipeline, local screening, a
+ * whole upload) and rewrites only that section of docs/benchmarks.md.
  */
 import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -33,6 +36,7 @@ import { createDiskStorage } from '../server/plugins/storage.ts';
 import { measureHomeBundle, type BundleReport } from './lib/bundle.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';
 import { startCluster } from './lib/postgres.ts';
+import { benchPhotos, renderPhotoSection, spliceSection, type PhotoReport } from './lib/photos.ts';
 import { renderReport, type DatabaseRun, type ScenarioResult } from './lib/report.ts';
 import { installServerTiming, type ServerTiming } from './lib/server-timing.ts';
 import { summarize } from './lib/stats.ts';
@@ -331,7 +335,28 @@ function machine() {
   };
 }
 
+const PHOTO_RUNS = int(process.env.BENCH_PHOTO_RUNS, 10);
+
+async function writeFormatted(markdown: string): Promise<void> {
+  fs.mkdirSync(path.dirname(OUT), { recursive: true });
+  // Formatted as `npm run lint` (prettier --check .) expects.
+  fs.writeFileSync(OUT, await prettier.format(markdown, { ...(await prettier.resolveConfig(OUT)), filepath: OUT }));
+}
+
+/** `--only photos`: the photo part alone, spliced into the existing report. */
+async function photosOnly(): Promise<void> {
+  const started = performance.now();
+  const section = renderPhotoSection(await benchPhotos(PHOTO_RUNS, log));
+  await writeFormatted(spliceSection(fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '# Benchmarks\n', section));
+  log(`wrote the photo section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+}
+
 async function main() {
+  const onlyArg = process.argv.indexOf('--only');
+  if (onlyArg >= 0) {
+    if (process.argv[onlyArg + 1] !== 'photos') throw new Error('--only takes one value: photos');
+    return photosOnly();
+  }
   const started = performance.now();
   const only = process.env.BENCH_ONLY;
   const info = machine();
@@ -353,6 +378,9 @@ async function main() {
     runs.push(await benchDatabase('pglite', undefined, `PGlite ${pkg.version} (in this process, on disk in a temp folder)`));
   }
 
+  let photos: PhotoReport | undefined;
+  if (!process.env.BENCH_SKIP_PHOTOS) photos = await benchPhotos(PHOTO_RUNS, log);
+
   const previous = fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '';
   const markdown = renderReport({
     machine: info,
@@ -362,12 +390,11 @@ async function main() {
     connections: CONNECTIONS,
     bundle,
     runs,
+    photos,
     minutes: (performance.now() - started) / 60_000,
     previous,
   });
-  fs.mkdirSync(path.dirname(OUT), { recursive: true });
-  // Formatted as `npm run lint` (prettier --check .) expects.
-  fs.writeFileSync(OUT, await prettier.format(markdown, { ...(await prettier.resolveConfig(OUT)), filepath: OUT }));
+  await writeFormatted(markdown);
   log(`wrote ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
 }
 

@@ -1,6 +1,7 @@
 /** docs/benchmarks.md from one run. Everything below the notes marker of the previous file is kept as it was. */
 import type { BundleReport } from './bundle.ts';
 import type { LoadResult } from './load.ts';
+import { renderPhotoSection, type PhotoReport } from './photos.ts';
 import type { Summary } from './stats.ts';
 
 export interface ScenarioResult {
@@ -35,6 +36,8 @@ export interface ReportInput {
   connections: number;
   bundle: BundleReport | undefined;
   runs: DatabaseRun[];
+  /** The photo upload part (undefined when skipped). */
+  photos?: PhotoReport;
   minutes: number;
   previous: string;
 }
@@ -229,6 +232,8 @@ ${runs}
 ## Home route bundle
 
 ${bundleSection(input.bundle)}
+
+${renderPhotoSection(input.photos)}
 
 ## Method and caveats
 
