@@ -65,6 +65,7 @@ const modelProfileScreens = () => import('#src/features/model-profile/routes/mod
 const ModelProfileIndex = screen(modelProfileScreens, 'ModelProfileIndexRoute');
 const ModelProfileCreate = screen(modelProfileScreens, 'ModelProfileCreateRoute');
 const ModelProfileEdit = screen(modelProfileScreens, 'ModelProfileEditRoute');
+const ModelVerify = screen(() => import('#src/features/model-profile/routes/model-verify.tsx'), 'ModelVerifyRoute');
 const PublicistProfileCreate = screen(profileCreate, 'PublicistProfileCreateRoute');
 // Media/Photos: its chunk is small; the compression library and the face detector load only when photos are added.
 const Photos = screen(() => import('#src/features/media/routes/photos.tsx'), 'PhotosRoute');
@@ -122,6 +123,7 @@ export function AppRoutes() {
             <Route path="profile/model" element={<ModelProfileIndex />} />
             <Route path="profile/model/create" element={<ModelProfileCreate />} />
             <Route path="profile/model/edit" element={<ModelProfileEdit />} />
+            <Route path="profile/model/verify" element={<ModelVerify />} />
           </Route>
           <Route element={<RequireAuth roles={['publicist']} />}>
             <Route path="publicist/dashboard" element={<PublicistDashboard />} />

@@ -234,3 +234,29 @@ describe('demo data', () => {
     expect(profile.ad).toMatchObject({ is_listed: true, photos: 2, city: 'Oviedo', section: 'women' });
   });
 });
+
+describe('forbidden words', () => {
+  it('refuses to save flagged text, naming the words per field, and saves nothing', async () => {
+    const { agent } = await model();
+    const res = await agent.post(
+      '/api/profile/model-with-ad/create',
+      body({ description: 'Colegiala de 16 años, servicio completo. Sesiones de fotos en estudio y exteriores.' }),
+    );
+    expect(res.statusCode).toBe(422);
+    const errors = res.json<Errors>().errors;
+    expect(Object.keys(errors)).toEqual(['description']);
+    expect(errors.description![0]).toMatch(/Colegiala/);
+    expect((await agent.get('/api/profile/model')).statusCode).toBe(404);
+  });
+
+  it('checks edits too, and evasions with accents, spacing and digits', async () => {
+    const { agent } = await model();
+    const created = (await agent.post('/api/profile/model-with-ad/create', body())).json<{ data: ModelProfile }>().data;
+    const res = await agent.put(`/api/profile/model-with-ad/update/${created.id}`, {
+      ...body({ title: 'Modelo m e n 0 r en Oviedo' }),
+      version: created.version,
+    });
+    expect(res.statusCode).toBe(422);
+    expect(Object.keys(res.json<Errors>().errors)).toEqual(['title']);
+  });
+});

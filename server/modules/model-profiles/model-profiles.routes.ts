@@ -26,8 +26,7 @@ import type { Db } from '../../db/client.ts';
 import { ads, modelProfiles } from '../../db/schema.ts';
 import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
 import { requireUser, requireVerified, type SessionUser } from '../../plugins/session.ts';
-// Not wired yet: the forbidden-words module lands in a following commit and replaces this pass-through.
-const assertNoForbiddenWords = (_req: FastifyRequest, _fields: Record<string, string | undefined>): void => undefined;
+import { assertNoForbiddenWords } from '../forbidden-words/assert-no-forbidden-words.ts';
 import {
   adSummary,
   firstAdOf,

@@ -1,3 +1,5 @@
+import { NAMED_ROUTES } from '#src/lib/paths.ts';
+
 /** The model's own screens (language-neutral; prefix with withLng). */
 export const MODEL_PATHS = {
   index: '/profile/model',
@@ -5,5 +7,5 @@ export const MODEL_PATHS = {
   edit: '/profile/model/edit',
   verify: '/profile/model/verify',
   /** Media/Photos, route name `profile.photos` (user id parameter). */
-  photos: (userId: number) => `/profile/photos/${userId}`,
+  photos: (userId: number) => NAMED_ROUTES['profile.photos'].path({ userId }),
 } as const;

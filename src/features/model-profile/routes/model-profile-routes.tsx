@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import type { ModelProfile } from '#contract/profiles.ts';
 import { PageLoader } from '#src/components/page-loader.tsx';
+import { PhotoUploader } from '#src/components/photo-uploader/photo-uploader.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { isVerified, useCurrentUser } from '#src/lib/session.ts';
@@ -91,11 +92,7 @@ export function ModelProfileIndexRoute() {
  * Profile/Model Create (`profile/model/create`): the multi-step form, then the photos of the new ad (the ad is
  * created first, so the photos have somewhere to go and survive a dropped connection one by one).
  */
-export function ModelProfileCreateRoute({
-  photos,
-}: {
-  photos?: (props: { adId: number; userId: number; onDone: () => void }) => React.ReactNode;
-}) {
+export function ModelProfileCreateRoute() {
   const { t } = useTranslation();
   usePageTitle(t('modelProfile.create.title'));
   const lng = useLng();
@@ -141,13 +138,7 @@ export function ModelProfileCreateRoute({
                 {t('modelProfile.steps.photos')}
               </Title>
               <Text size="sm">{t('modelProfile.create.photosIntro')}</Text>
-              {photos ? (
-                photos({ adId: created.ad.id, userId: created.user.id, onDone: finish })
-              ) : (
-                <Button component={Link} to={withLng(lng, MODEL_PATHS.photos(created.user.id))}>
-                  {t('modelProfile.ad.photos', { count: 0 })}
-                </Button>
-              )}
+              <PhotoUploader adId={created.ad.id} onUploaded={() => void queryClient.invalidateQueries({ queryKey: MODEL_PROFILE_KEY })} />
               <Group justify="flex-end">
                 <Button variant="default" onClick={finish}>
                   {t('modelProfile.create.finish')}
