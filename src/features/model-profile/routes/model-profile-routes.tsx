@@ -1,10 +1,10 @@
-import { Alert, Button, Container, Group, Paper, Skeleton, Stack, Stepper, Text, Title } from '@mantine/core';
+import { Alert, Button, Container, Group, Paper, SimpleGrid, Skeleton, Stack, Stepper, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconUserPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
-import type { ModelProfile } from '#contract/profiles.ts';
+import { ageOn, type ModelProfile } from '#contract/profiles.ts';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { PhotoUploader } from '#src/components/photo-uploader/photo-uploader.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';
@@ -63,6 +63,7 @@ export function ModelProfileSummary() {
   return (
     <Stack gap="md">
       <StatusCard profile={p} verifyTo={withLng(lng, MODEL_PATHS.verify)} />
+      <ProfileInformation profile={p} />
       {p.ad ? (
         <AdActions ad={p.ad} editTo={withLng(lng, MODEL_PATHS.edit)} photosTo={withLng(lng, MODEL_PATHS.photos(p.user.id))} />
       ) : (
@@ -71,6 +72,37 @@ export function ModelProfileSummary() {
         </Button>
       )}
     </Stack>
+  );
+}
+
+/** Profile/Model Information: what visitors are told about the model (the birth date itself is never shown). */
+function ProfileInformation({ profile: p }: { profile: ModelProfile }) {
+  const { t } = useTranslation();
+  const rows: [string, string][] = [
+    [t('modelProfile.fields.display_name'), p.display_name],
+    [t('modelProfile.info.age'), p.birth_date ? String(ageOn(p.birth_date)) : '—'],
+    [t('modelProfile.fields.phone'), p.phone ?? '—'],
+    [t('modelProfile.info.whatsapp'), p.whatsapp ? t('common.yes') : t('common.no')],
+    ...(p.ad ? ([[t('modelProfile.fields.city_id'), `${p.ad.city}, ${p.ad.state}`]] as [string, string][]) : []),
+  ];
+  return (
+    <Paper withBorder radius="lg" p="lg">
+      <Title order={2} size="h4" mb="sm">
+        {t('modelProfile.info.title')}
+      </Title>
+      <SimpleGrid component="dl" cols={{ base: 1, xs: 2 }} spacing={4} verticalSpacing={4} m={0}>
+        {rows.map(([label, value]) => (
+          <div key={label}>
+            <Text component="dt" size="xs" c="dimmed">
+              {label}
+            </Text>
+            <Text component="dd" m={0}>
+              {value}
+            </Text>
+          </div>
+        ))}
+      </SimpleGrid>
+    </Paper>
   );
 }
 
