@@ -55,10 +55,13 @@ test('from the home, the switch keeps the query string and changes the section n
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr('en', 'home.heading'));
 });
 
-test('the chosen language is remembered: / goes back to it', async ({ page }) => {
+test('the chosen language is remembered: / goes back to it', async ({ page, context }) => {
   await openHome(page, 'es');
   await switchLanguage(page, 'es', 'de');
   await expect(page).toHaveURL(/\/de$/);
+  // Stored by the click itself, before the URL changed: no waiting. (It used to be stored only once the German
+  // page had rendered, so a "/" typed right away could still find Spanish in the cookie.)
+  expect((await context.cookies()).find((c) => c.name === 'lang')?.value).toBe('de');
   await page.goto('/');
   await expect(page).toHaveURL(/\/de$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr('de', 'home.heading'));

@@ -3,13 +3,28 @@
  * Vitrina's service worker. Precaches the app shell Vite emits (Workbox manifest), plus — at install — the
  * sections, the countries and the four translation files, which the API only answers to XHR-marked
  * requests (so they are fetched here with that header rather than listed in the manifest). Navigations
- * fall back to the cached shell offline. Fuller offline work (listings, outbox) comes later.
+ * fall back to the cached shell offline. As the visitor browses, the public listing answers and their photos
+ * are kept too (runtime-cache.ts), so what was seen can be seen again offline. The outbox comes later.
  */
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { StaleWhileRevalidate } from 'workbox-strategies';
+import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from 'workbox-strategies';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
+import { ExpirationPlugin } from 'workbox-expiration';
+import type { WorkboxPlugin } from 'workbox-core';
 import { REFERENCE_CACHE, REFERENCE_URLS, isReferenceRequest } from './reference-cache.ts';
+import {
+  isListingRequest,
+  isMediaRequest,
+  isPublicAnswer,
+  LISTINGS_CACHE,
+  LISTINGS_MAX_AGE_SECONDS,
+  LISTINGS_MAX_ENTRIES,
+  MEDIA_CACHE,
+  MEDIA_MAX_AGE_SECONDS,
+  MEDIA_MAX_ENTRIES,
+  NETWORK_TIMEOUT_SECONDS,
+} from './runtime-cache.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -40,6 +55,38 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
 registerRoute(
   ({ url, request }) => request.method === 'GET' && isReferenceRequest(url),
   new StaleWhileRevalidate({ cacheName: REFERENCE_CACHE, plugins: [new CacheableResponsePlugin({ statuses: [200] })] }),
+);
+
+// Stores only what the server lets shared caches keep (see isPublicAnswer).
+const publicOnly: WorkboxPlugin = {
+  cacheWillUpdate: async ({ response }) => (isPublicAnswer(response) ? response : null),
+};
+
+// Listings: always the fresh answer when the network gives one within a few seconds, else the stored copy.
+// The key is the URL (the X-Requested-With header the API wants is on the app's request, not in the key);
+// the language of section names is that of the last visit.
+registerRoute(
+  ({ url, request, sameOrigin }) => sameOrigin && request.method === 'GET' && isListingRequest(url),
+  new NetworkFirst({
+    cacheName: LISTINGS_CACHE,
+    networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
+    plugins: [
+      publicOnly,
+      new ExpirationPlugin({ maxEntries: LISTINGS_MAX_ENTRIES, maxAgeSeconds: LISTINGS_MAX_AGE_SECONDS, purgeOnQuotaError: true }),
+    ],
+  }),
+);
+
+// Photos never change under a name (new photo, new name): the stored copy is as good as the network's.
+registerRoute(
+  ({ url, request, sameOrigin }) => sameOrigin && request.method === 'GET' && isMediaRequest(url),
+  new CacheFirst({
+    cacheName: MEDIA_CACHE,
+    plugins: [
+      publicOnly,
+      new ExpirationPlugin({ maxEntries: MEDIA_MAX_ENTRIES, maxAgeSeconds: MEDIA_MAX_AGE_SECONDS, purgeOnQuotaError: true }),
+    ],
+  }),
 );
 
 // Every client route (/es/…, /de/legal/…) is the same shell; the API and files are not navigations.

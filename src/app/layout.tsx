@@ -12,6 +12,7 @@ import { Link, Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { isLanguage, toLocaleTag } from '#contract/languages.ts';
 import { AccountNav } from '#src/components/account-nav.tsx';
 import { LanguageSwitcher, pathForLanguage } from '#src/components/language-switcher.tsx';
+import { OfflineNotice } from '#src/components/offline-notice.tsx';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { ThemeToggle } from '#src/components/theme-toggle.tsx';
 import { trackPageView } from '#src/lib/analytics.ts';
@@ -95,6 +96,10 @@ export function Layout() {
         </Container>
       </Box>
       <Box component="main" id="main" tabIndex={-1} mih="calc(100dvh - 56px - 120px)">
+        {/* Sticky under the header: in sight wherever the page is scrolled when the connection drops. */}
+        <Box style={{ position: 'sticky', top: 56, zIndex: 199 }}>
+          <OfflineNotice />
+        </Box>
         <Suspense fallback={<PageLoader />}>
           <Outlet />
         </Suspense>

@@ -1,0 +1,67 @@
+/**
+ * Offline browsing: what a visitor has seen (the home listing, a model's page and its photos) is kept by the
+ * service worker and shows again after a reload without a connection, with the offline notice.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { presetConsent, tr } from './helpers.ts';
+
+const cards = (page: Page) => page.getByTestId('model-card');
+
+/** True once every <img> in `scope` that the browser has started has finished with real pixels. */
+async function imagesLoaded(page: Page, selector: string) {
+  await expect
+    .poll(() =>
+      page.locator(selector).evaluateAll((imgs) => {
+        const started = (imgs as HTMLImageElement[]).filter((img) => img.currentSrc);
+        return started.length > 0 && started.every((img) => img.complete && img.naturalWidth > 0);
+      }),
+    )
+    .toBe(true);
+}
+
+test.beforeEach(async ({ page }) => {
+  await presetConsent(page);
+});
+
+test('a visitor who browsed can reload the listing and a model page offline', async ({ page, context }) => {
+  await page.goto('/es');
+  // The first visit installs the worker; it controls the page from the next load on.
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+
+  // Browse online: the listing, then a model (its answer, gallery and photos go through the worker).
+  await expect(cards(page).first()).toBeVisible();
+  const names = await cards(page).evaluateAll((els) => els.slice(0, 3).map((el) => el.getAttribute('aria-label')));
+  await cards(page).first().click();
+  await expect(page).toHaveURL(/\/es\/models\/\d+$/);
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(heading).toBeVisible();
+  const modelName = await heading.textContent();
+  await imagesLoaded(page, 'main img');
+  const modelUrl = page.url();
+  await expect(page.getByTestId('offline-notice')).toBeEmpty();
+
+  await context.setOffline(true);
+
+  // The model page, reloaded without a network: shell, answer and photos come from the worker.
+  const reload = await page.reload();
+  expect(reload?.fromServiceWorker()).toBe(true);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(modelName!);
+  await imagesLoaded(page, 'main img');
+  await expect(page.getByTestId('offline-notice')).toHaveText(tr('es', 'common.offline'));
+
+  // Back to the listing, still offline: the same cards as before.
+  await page.goto('/es');
+  await expect(cards(page).first()).toBeVisible();
+  expect(await cards(page).evaluateAll((els) => els.slice(0, 3).map((el) => el.getAttribute('aria-label')))).toEqual(names);
+  await expect(page.getByTestId('offline-notice')).toHaveText(tr('es', 'common.offline'));
+
+  // Back online, the notice goes away.
+  await context.setOffline(false);
+  await expect(page.getByTestId('offline-notice')).toBeEmpty();
+  await page.goto(modelUrl);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(modelName!);
+});
