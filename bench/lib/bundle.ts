@@ -2,11 +2,15 @@
  * What the home route costs the browser: the entry chunk, everything it imports statically, the lazily loaded home
  * route chunk (src/features/listings/routes/home.tsx) and its own static imports, and the CSS of all of them —
  * each file gzipped with zlib at its default level. Read from Vite's manifest of a fresh build.
+ *
+ * On its own, without the rest of the benchmark: `npx tsx bench/lib/bundle.ts` prints the figure and every file
+ * in it (a few seconds; BENCH_DIST_DIR=… measures an existing `vite build --manifest` instead).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 
 interface ManifestChunk {
@@ -93,4 +97,16 @@ export function measureHomeBundle(root: string): BundleReport {
   } finally {
     if (!given) fs.rmSync(outDir, { recursive: true, force: true });
   }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const report = measureHomeBundle(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'));
+  if (!report.ok) {
+    console.error(`${report.source}: ${report.error}`);
+    process.exit(1);
+  }
+  for (const f of [...report.files].sort((a, b) => b.gzip - a.gzip)) {
+    console.log(`${f.role.padEnd(12)} ${String(f.gzip).padStart(7)} B gz ${String(f.raw).padStart(8)} B  ${f.file}`);
+  }
+  console.log(`Home route: JS ${(report.js / 1000).toFixed(1)} KB, CSS ${(report.css / 1000).toFixed(1)} KB (gzip, 1 KB = 1000 B)`);
 }
