@@ -101,9 +101,10 @@ describe('image pipeline', () => {
     const started = performance.now();
     const r = await processImage(flood, opts);
     expect(r).toMatchObject({ ok: false, reason: 'too_many_pixels' });
-    expect(performance.now() - started).toBeLessThan(2000);
-    // Nowhere near the 2.7 GB that decoding 900 MP of RGB would take.
-    expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    // Generous bounds for a shared machine, yet far below what decoding would cost: 900 MP of RGB is 2.7 GB, and
+    // seconds of work.
+    expect(process.memoryUsage().rss - before).toBeLessThan(1024 * 1024 * 1024);
   });
 
   it('refuses files over the size limit and images over the pixel limit', async () => {

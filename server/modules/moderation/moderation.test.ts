@@ -142,7 +142,7 @@ describe('Sightengine workflow provider (against a local stand-in)', () => {
     const started = Date.now();
     const outcome = await screen(provider(), await jpegImage(), 300);
     expect(JSON.stringify(outcome)).toMatch(/"verdict":"failed".*timed out/);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('counts an unreachable provider as a failed check', async () => {
