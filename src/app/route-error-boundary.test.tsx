@@ -1,0 +1,39 @@
+import { MantineProvider } from '@mantine/core';
+import { act, render, screen } from '@testing-library/react';
+import i18next from 'i18next';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { Link, MemoryRouter, Route, Routes } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { RouteErrorBoundary } from './route-error-boundary.tsx';
+
+const i18n = i18next.createInstance();
+void i18n.use(initReactI18next).init({ lng: 'es', resources: {}, initAsync: false });
+
+function Broken(): never {
+  throw new Error('boom');
+}
+
+describe('RouteErrorBoundary', () => {
+  it('shows the error page for a screen that throws, and leaves it behind on the next navigation', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    render(
+      <MantineProvider>
+        <I18nextProvider i18n={i18n}>
+          <MemoryRouter initialEntries={['/es/broken']}>
+            <Link to="/es/fine">go</Link>
+            <RouteErrorBoundary>
+              <Routes>
+                <Route path="/es/broken" element={<Broken />} />
+                <Route path="/es/fine" element={<h1>fine</h1>} />
+              </Routes>
+            </RouteErrorBoundary>
+          </MemoryRouter>
+        </I18nextProvider>
+      </MantineProvider>,
+    );
+    expect(screen.getByRole('alert').textContent).toContain('errorPage.title');
+    await act(async () => screen.getByText('go').click());
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('heading', { name: 'fine' })).toBeTruthy();
+  });
+});
