@@ -63,6 +63,9 @@ export function PhotoUploader({ adId, mode = 'upload', queue: external, existing
   const busy = queue.busy;
   const room = Math.max(0, AD_MAX_PHOTOS - existingCount - items.filter((i) => i.stage !== 'refused').length);
 
+  const openRef = useRef<() => void>(null);
+  const disabled = uploading || room === 0;
+
   const add = (files: File[]) => {
     if (files.length) queue.add(files, existingCount);
   };
@@ -87,18 +90,22 @@ export function PhotoUploader({ adId, mode = 'upload', queue: external, existing
 
   return (
     <Stack gap="md">
+      {/* A drop target for the mouse (a click on it opens the picker too); keyboard and screen-reader users get the
+          real buttons below, so the area itself is no control and holds no nested one. */}
       <Dropzone
         onDrop={add}
         onReject={(rejections) => add(rejections.map((r) => r.file))}
         accept={DROPZONE_ACCEPT}
         multiple
         useFsAccessApi={false}
-        disabled={uploading || room === 0}
-        aria-label={t('photos.uploader.pick')}
+        activateOnKeyboard={false}
+        openRef={openRef}
+        disabled={disabled}
+        inputProps={{ 'aria-label': t('photos.uploader.pick') }}
         data-testid="photo-dropzone"
         radius="md"
       >
-        <Group justify="center" gap="md" mih={110} style={{ pointerEvents: 'none' }} wrap="nowrap">
+        <Group justify="center" gap="md" mih={96} style={{ pointerEvents: 'none' }} wrap="nowrap">
           <Dropzone.Accept>
             <IconUpload size={40} aria-hidden />
           </Dropzone.Accept>
@@ -117,7 +124,12 @@ export function PhotoUploader({ adId, mode = 'upload', queue: external, existing
         </Group>
       </Dropzone>
 
-      {coarse && <CameraButton disabled={uploading || room === 0} label={t('photos.uploader.camera')} onFile={(file) => add([file])} />}
+      <Group gap="sm">
+        <Button leftSection={<IconPhotoPlus size={16} aria-hidden />} disabled={disabled} onClick={() => openRef.current?.()}>
+          {t('photos.uploader.pick')}
+        </Button>
+        {coarse && <CameraButton disabled={disabled} label={t('photos.uploader.camera')} onFile={(file) => add([file])} />}
+      </Group>
 
       <Text size="sm" c="dimmed">
         {t('photos.uploader.privacy')}

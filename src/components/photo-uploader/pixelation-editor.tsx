@@ -231,7 +231,6 @@ export function PixelationEditor({ photo, areas, onChange, name, disabled = fals
                 className={classes.remove}
                 size="sm"
                 radius="xl"
-                variant="filled"
                 aria-label={t('photos.editor.remove', { n: index + 1 })}
                 onPointerDown={(e) => e.stopPropagation()}
                 onClick={() => removeAt(index)}
