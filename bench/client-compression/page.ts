@@ -2,7 +2,7 @@
  * The page bench/client-compression.ts opens (through a Vite dev server): runs the uploader's real pipeline
  * (src/components/photo-uploader/prepare-photo.ts) on a photo the script supplies, and reports the time of each step.
  */
-import type { FaceModel } from '../../src/components/photo-uploader/face-detector.ts';
+import type { FaceBackend, FaceModel } from '../../src/components/photo-uploader/face-detector.ts';
 import { compressPhoto, detectAreas, makePreview, renderForUpload } from '../../src/components/photo-uploader/prepare-photo.ts';
 
 export interface StepTimes {
@@ -19,7 +19,7 @@ export interface StepTimes {
   renderedBytes: number;
 }
 
-async function run(url: string, model: FaceModel): Promise<StepTimes> {
+async function run(url: string, model: FaceModel, backend: FaceBackend): Promise<StepTimes> {
   const bytes = await (await fetch(url)).blob();
   const file = new File([bytes], 'photo.jpg', { type: 'image/jpeg', lastModified: 0 });
   let t = performance.now();
@@ -29,7 +29,7 @@ async function run(url: string, model: FaceModel): Promise<StepTimes> {
   const photo = await makePreview(compressed);
   const previewMs = performance.now() - t;
   t = performance.now();
-  const detection = await detectAreas(photo, model);
+  const detection = await detectAreas(photo, model, backend);
   const detectMs = performance.now() - t;
   const area = { x: photo.width * 0.3, y: photo.height * 0.1, w: photo.width * 0.3, h: photo.height * 0.3 };
   t = performance.now();

@@ -26,7 +26,7 @@ const MAX_FACES = 50;
 /**
  * Which network: SSD MobileNet v1 (5.6 MB) finds more small, distant and turned faces than the tiny detector
  * (190 KB), so it is the choice wherever WebGL runs it. On the CPU backend it takes seconds per photo even on a
- * desktop (bench/client-compression.ts measured 7–11 s, 35 s at 4× CPU throttling), so there the tiny detector runs.
+ * desktop (bench/client-compression.ts: 6–11 s for a photo on this 2-core machine, 35 s at 4× CPU throttling), so there the tiny detector runs.
  */
 export type FaceModel = 'auto' | 'ssd' | 'tiny';
 
@@ -46,14 +46,17 @@ export interface FaceDetector {
   model: 'ssd' | 'tiny';
 }
 
-const loading = new Map<FaceModel, Promise<FaceDetector>>();
+/** 'auto': WebGL where it works, else CPU. 'cpu' forces the CPU backend (bench/client-compression.ts measures both). */
+export type FaceBackend = 'auto' | 'cpu';
 
-async function load(choice: FaceModel): Promise<FaceDetector> {
+const loading = new Map<string, Promise<FaceDetector>>();
+
+async function load(choice: FaceModel, backendChoice: FaceBackend): Promise<FaceDetector> {
   const faceapi = await import('@vladmandic/face-api');
   const tf = faceapi.tf;
   const backends = tf as unknown as TfBackends;
   try {
-    if (!(await backends.setBackend('webgl'))) await backends.setBackend('cpu');
+    if (backendChoice === 'cpu' || !(await backends.setBackend('webgl'))) await backends.setBackend('cpu');
   } catch {
     await backends.setBackend('cpu');
   }
@@ -88,15 +91,19 @@ async function load(choice: FaceModel): Promise<FaceDetector> {
   };
 }
 
-/** The detector, loaded once per page; a failed load is retried on the next call. */
-export function getFaceDetector(model: FaceModel = 'auto'): Promise<FaceDetector> {
-  let pending = loading.get(model);
+/**
+ * The detector, loaded once per page; a failed load is retried on the next call. TensorFlow.js has one backend per
+ * page: mixing backend choices in one page is for nothing but experiments.
+ */
+export function getFaceDetector(model: FaceModel = 'auto', backend: FaceBackend = 'auto'): Promise<FaceDetector> {
+  const key = `${model}/${backend}`;
+  let pending = loading.get(key);
   if (!pending) {
-    pending = load(model).catch((err: unknown) => {
-      loading.delete(model);
+    pending = load(model, backend).catch((err: unknown) => {
+      loading.delete(key);
       throw err;
     });
-    loading.set(model, pending);
+    loading.set(key, pending);
   }
   return pending;
 }

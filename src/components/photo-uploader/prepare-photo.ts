@@ -13,7 +13,7 @@
 import imageCompression from 'browser-image-compression';
 import compressionLibUrl from 'browser-image-compression/dist/browser-image-compression.js?url';
 import { padFaceBox, scaleBox, type Box } from './box-geometry.ts';
-import { getFaceDetector, type FaceModel } from './face-detector.ts';
+import { getFaceDetector, type FaceBackend, type FaceModel } from './face-detector.ts';
 import { imageTypeOf } from './file-checks.ts';
 import { pixelateAreas } from './pixelate.ts';
 
@@ -108,8 +108,8 @@ export async function makePreview(blob: Blob): Promise<PreparedPhoto> {
 }
 
 /** Step 3: faces found in the preview, as padded areas in photo pixels. */
-export async function detectAreas(photo: PreparedPhoto, model: FaceModel = 'auto'): Promise<Detection> {
-  const detector = await getFaceDetector(model);
+export async function detectAreas(photo: PreparedPhoto, model: FaceModel = 'auto', backend: FaceBackend = 'auto'): Promise<Detection> {
+  const detector = await getFaceDetector(model, backend);
   const faces = await detector.detect(photo.preview);
   const bounds = { width: photo.width, height: photo.height };
   return {
