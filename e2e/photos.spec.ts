@@ -117,6 +117,15 @@ test('the model adds two photos, fixes the pixelation areas by hand and uploads 
     const url = new URL(req.url());
     if (url.protocol.startsWith('http') && url.hostname !== 'localhost' && url.hostname !== '127.0.0.1') foreign.push(req.url());
   });
+  // The compression worker imports the library's UMD build from our origin (the page itself uses the ESM build).
+  const workerScripts: string[] = [];
+  page.on('request', (req) => {
+    if (/\/assets\/browser-image-compression-[\w-]+\.js$/.test(new URL(req.url()).pathname)) workerScripts.push(req.url());
+  });
+  const cspErrors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) cspErrors.push(msg.text());
+  });
   const uploads: Request[] = [];
   page.on('request', (req) => {
     if (req.method() === 'POST' && new URL(req.url()).pathname === '/api/upload/images') uploads.push(req);
@@ -237,6 +246,8 @@ test('the model adds two photos, fixes the pixelation areas by hand and uploads 
   await expect(gallery.locator('[data-cover]')).toHaveCount(1);
 
   expect(foreign, 'requests to another origin').toEqual([]);
+  expect(workerScripts.length, 'compression worker script fetched from our origin').toBeGreaterThan(0);
+  expect(cspErrors).toEqual([]);
 });
 
 test('the photos screen at 1280 px: gallery and uploader side by side with the editor', async ({ page }, testInfo) => {
