@@ -25,11 +25,12 @@ test('filter by city and section, then search, all reflected in the URL', async 
   await expect(page).toHaveURL(/city=\d+/);
   await page.locator('label', { hasText: 'Mujeres' }).click();
   await expect(page).toHaveURL(/section=women/);
+  // The previous results stay on screen (dimmed) while the filtered ones load: wait until the list settles.
+  await expect(page.locator('section[aria-labelledby="results-title"]')).toHaveAttribute('aria-busy', 'false');
   await expect(cards(page).first()).toBeVisible();
-  for (const card of await cards(page).all()) {
-    await expect(card).toContainText('Gijón');
-    await expect(card).toContainText('Mujeres');
-  }
+  await expect
+    .poll(async () => (await cards(page).allInnerTexts()).every((t) => t.includes('Gijón') && t.includes('Mujeres')))
+    .toBe(true);
 
   await page.goto('/es');
   // The last query is remembered locally and restored on a bare home.
