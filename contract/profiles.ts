@@ -137,7 +137,10 @@ export const modelProfileSchema = z.object({
   status: z.enum(STATUSES),
   reasons: z.object({ codes: z.array(z.string()), text: z.string().optional() }).nullable(),
   version: z.number().int(),
-  user: z.object({ id: z.number().int() }),
+  /** null for a publicist's model without an account of its own. */
+  user: z.object({ id: z.number().int() }).nullable(),
+  publicist_id: z.number().int().nullable(),
+  consent_status: z.enum(['not_required', 'pending', 'given', 'withdrawn']),
   ad: adSummarySchema.nullable(),
 });
 export type ModelProfile = z.infer<typeof modelProfileSchema>;

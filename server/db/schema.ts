@@ -15,6 +15,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  type AnyPgColumn,
   serial,
   smallint,
   text,
@@ -160,13 +161,24 @@ export const passwordResetTokens = pgTable(
   (t) => [index('password_reset_tokens_user_idx').on(t.userId)],
 );
 
-/** A model's profile (minimal for now; the full form arrives with the publish issue). */
+/**
+ * A model's profile with its contact details. Either the model's own (`user_id` set) or created by a publicist for a
+ * model under their responsibility (`publicist_id` set, `user_id` usually null: the model need not have an account).
+ * A publicist's model is listed only once the model has consented (`consent_status = 'given'`); the ads trigger reads it.
+ */
 export const modelProfiles = pgTable('model_profiles', {
   id: serial('id').primaryKey(),
   userId: integer('user_id')
-    .notNull()
     .unique()
     .references(() => users.id, { onDelete: 'cascade' }),
+  publicistId: integer('publicist_id').references((): AnyPgColumn => publicistProfiles.id, { onDelete: 'cascade' }),
+  /** Where the consent link goes for a publicist's model (e-mail; the phone is `phone`). */
+  contactEmail: varchar('contact_email', { length: 254 }),
+  /** `not_required` for the model's own profile; a publicist's model goes pending → given | withdrawn. */
+  consentStatus: varchar('consent_status', { length: 16 })
+    .$type<'not_required' | 'pending' | 'given' | 'withdrawn'>()
+    .notNull()
+    .default('not_required'),
   displayName: varchar('display_name', { length: 60 }).notNull(),
   status: varchar('status', { length: 16 })
     .$type<'unverified' | 'pending' | 'active' | 'rejected' | 'suspended' | 'paused'>()
@@ -217,7 +229,7 @@ export const verificationRequests = pgTable(
   ],
 );
 
-/** A publicist's (agency's) profile (trader details arrive with the publicist issue). */
+/** A publicist's (agency's) profile with its trader details. */
 export const publicistProfiles = pgTable('publicist_profiles', {
   id: serial('id').primaryKey(),
   userId: integer('user_id')
@@ -229,6 +241,14 @@ export const publicistProfiles = pgTable('publicist_profiles', {
     .$type<'unverified' | 'pending' | 'active' | 'rejected' | 'suspended' | 'paused'>()
     .notNull()
     .default('pending'),
+  // Trader details (EU DSA art. 30): who is behind the ads, shown to staff and checked before approval.
+  legalName: varchar('legal_name', { length: 160 }),
+  taxId: varchar('tax_id', { length: 32 }),
+  address: varchar('address', { length: 300 }),
+  phone: varchar('phone', { length: 20 }),
+  phoneCountry: varchar('phone_country', { length: 2 }),
+  email: varchar('email', { length: 254 }),
+  reasons: jsonb('reasons').$type<{ codes: string[]; text?: string }>(),
   version: integer('version').notNull().default(1),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -347,3 +367,156 @@ export const publicityAds = pgTable('publicity_ads', {
   isActive: boolean('is_active').notNull().default(true),
   position: integer('position').notNull().default(0),
 });
+
+/**
+ * A publicist's request that a model agrees to be listed by them. Only the SHA-256 of the link's token and of the
+ * short code is stored; the link is single-use for giving consent. Withdrawal works from the model's own account or a
+ * separate withdrawal token mailed with the confirmation.
+ */
+export const modelConsents = pgTable(
+  'model_consents',
+  {
+    id: serial('id').primaryKey(),
+    modelProfileId: integer('model_profile_id')
+      .notNull()
+      .references(() => modelProfiles.id, { onDelete: 'cascade' }),
+    publicistId: integer('publicist_id')
+      .notNull()
+      .references(() => publicistProfiles.id, { onDelete: 'cascade' }),
+    /** Where the request went (e-mail or E.164 phone). */
+    contact: varchar('contact', { length: 254 }).notNull(),
+    tokenHash: char('token_hash', { length: 64 }).notNull().unique(),
+    codeHash: char('code_hash', { length: 64 }),
+    withdrawTokenHash: char('withdraw_token_hash', { length: 64 }).unique(),
+    status: varchar('status', { length: 16 }).$type<'pending' | 'given' | 'withdrawn' | 'expired'>().notNull().default('pending'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    givenAt: timestamp('given_at', { withTimezone: true }),
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('model_consents_profile_idx').on(t.modelProfileId, t.createdAt)],
+);
+
+/**
+ * Statements of reasons (EU DSA art. 17): one per restriction staff (or an automated check) imposed. Kept in the
+ * recipient's language at the time, so what they were sent is what they see.
+ */
+export const statements = pgTable(
+  'statements',
+  {
+    id: serial('id').primaryKey(),
+    /** Who is told: the account owner, or the publicist for a model without an account. */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    subjectType: varchar('subject_type', { length: 24 })
+      .$type<'ad' | 'media' | 'model_profile' | 'publicist_profile' | 'user' | 'verification'>()
+      .notNull(),
+    subjectId: integer('subject_id').notNull(),
+    /** What was restricted: rejected, suspended, paused, removed. */
+    decision: varchar('decision', { length: 16 }).notNull(),
+    reasonCodes: jsonb('reason_codes').$type<string[]>().notNull(),
+    /** The facts and circumstances, in staff's words. */
+    facts: text('facts').notNull().default(''),
+    /** The rule broken (terms clause or law), as a code the client translates. */
+    ground: varchar('ground', { length: 64 }).notNull(),
+    automated: boolean('automated').notNull().default(false),
+    /** e.g. the moderation scores when automated means were used. */
+    automatedDetail: jsonb('automated_detail').$type<Record<string, unknown>>(),
+    language: varchar('language', { length: 8 }).notNull().default('es'),
+    decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    appealUntil: timestamp('appeal_until', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('statements_user_idx').on(t.userId, t.createdAt), index('statements_subject_idx').on(t.subjectType, t.subjectId)],
+);
+
+/** Appeals (EU DSA art. 20): one per statement, decided by a person. */
+export const appeals = pgTable(
+  'appeals',
+  {
+    id: serial('id').primaryKey(),
+    statementId: integer('statement_id')
+      .notNull()
+      .unique()
+      .references(() => statements.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    status: varchar('status', { length: 16 }).$type<'pending' | 'upheld' | 'reversed'>().notNull().default('pending'),
+    decisionText: text('decision_text'),
+    decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('appeals_status_idx').on(t.status, t.createdAt)],
+);
+
+/** Notices from anyone (EU DSA art. 16). Urgent reasons sort first and are flagged for the authorities (art. 18). */
+export const reports = pgTable(
+  'reports',
+  {
+    id: serial('id').primaryKey(),
+    adId: integer('ad_id').references(() => ads.id, { onDelete: 'set null' }),
+    /** What the ad looked like when reported (it may change or go). */
+    adSnapshot: jsonb('ad_snapshot').$type<Record<string, unknown>>(),
+    reason: varchar('reason', { length: 24 }).notNull(),
+    details: text('details').notNull(),
+    contact: varchar('contact', { length: 254 }),
+    language: varchar('language', { length: 8 }).notNull().default('es'),
+    /** 0 = urgent (minor, trafficking), higher = later. */
+    priority: integer('priority').notNull().default(2),
+    escalate: boolean('escalate').notNull().default(false),
+    status: varchar('status', { length: 16 }).$type<'open' | 'actioned' | 'dismissed'>().notNull().default('open'),
+    /** Shown to the reporter as their receipt. */
+    receipt: varchar('receipt', { length: 16 }).notNull().unique(),
+    reporterUserId: integer('reporter_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** HMAC of the reporter's IP, for rate limits and spotting floods, never the IP itself. */
+    ipHash: char('ip_hash', { length: 64 }),
+    decisionText: text('decision_text'),
+    decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('reports_queue_idx').on(t.status, t.priority, t.createdAt), index('reports_ad_idx').on(t.adId)],
+);
+
+/** Contact form (visitors) and message-to-admin (signed-in users). */
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: serial('id').primaryKey(),
+    kind: varchar('kind', { length: 16 }).$type<'contact' | 'admin'>().notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    name: varchar('name', { length: 120 }).notNull(),
+    email: varchar('email', { length: 254 }).notNull(),
+    subject: varchar('subject', { length: 160 }).notNull(),
+    message: text('message').notNull(),
+    language: varchar('language', { length: 8 }).notNull().default('es'),
+    status: varchar('status', { length: 16 }).$type<'new' | 'read' | 'archived'>().notNull().default('new'),
+    ipHash: char('ip_hash', { length: 64 }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('contact_messages_status_idx').on(t.status, t.createdAt)],
+);
+
+/**
+ * Audit log: every staff decision and every change staff make to someone else's data. Append-only — a trigger
+ * (migration 0007) refuses UPDATE and DELETE, so the app cannot rewrite history. The actor is copied, not referenced,
+ * so entries outlive deleted accounts.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: serial('id').primaryKey(),
+    actorId: integer('actor_id'),
+    actorRole: varchar('actor_role', { length: 16 }),
+    actorEmail: varchar('actor_email', { length: 254 }),
+    action: varchar('action', { length: 64 }).notNull(),
+    subjectType: varchar('subject_type', { length: 24 }).notNull(),
+    subjectId: integer('subject_id'),
+    before: jsonb('before').$type<Record<string, unknown>>(),
+    after: jsonb('after').$type<Record<string, unknown>>(),
+    reason: jsonb('reason').$type<{ codes?: string[]; text?: string }>(),
+    ip: varchar('ip', { length: 64 }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('audit_log_created_idx').on(t.createdAt), index('audit_log_subject_idx').on(t.subjectType, t.subjectId)],
+);

@@ -16,7 +16,7 @@ export interface EditableAd {
   id: number;
   modelProfileId: number;
   /** The user who owns the ad (the model's account). */
-  ownerUserId: number;
+  ownerUserId: number | null;
   status: (typeof ads.$inferSelect)['status'];
   isListed: boolean;
 }
@@ -24,7 +24,7 @@ export interface EditableAd {
 export const isStaff = (user: Pick<SessionUser, 'role'>) => STAFF_ROLES.includes(user.role);
 
 /** Whether `user` may change an ad owned by `ownerUserId`. */
-export function canEditAd(user: Pick<SessionUser, 'id' | 'role'> | null, ownerUserId: number): boolean {
+export function canEditAd(user: Pick<SessionUser, 'id' | 'role'> | null, ownerUserId: number | null): boolean {
   if (!user) return false;
   return isStaff(user) || user.id === ownerUserId;
 }

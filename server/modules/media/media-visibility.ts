@@ -11,7 +11,7 @@ import { ads, modelProfiles } from '../../db/schema.ts';
 
 export interface AdVisibility {
   listed: boolean;
-  ownerUserId: number;
+  ownerUserId: number | null;
 }
 
 export interface VisibilityCache {

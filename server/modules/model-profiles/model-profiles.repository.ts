@@ -67,7 +67,9 @@ export async function toModelProfile(db: Db, p: ProfileRow, lng: string): Promis
     status: p.status,
     reasons: p.reasons ?? null,
     version: p.version,
-    user: { id: p.userId },
+    user: p.userId === null ? null : { id: p.userId },
+    publicist_id: p.publicistId,
+    consent_status: p.consentStatus,
     ad: ad ? await adSummary(db, ad, lng) : null,
   };
 }

@@ -7,5 +7,5 @@ export const MODEL_PATHS = {
   edit: '/profile/model/edit',
   verify: '/profile/model/verify',
   /** Media/Photos, route name `profile.photos` (user id parameter). */
-  photos: (userId: number) => NAMED_ROUTES['profile.photos'].path({ userId }),
+  photos: (userId: number, adId?: number) => NAMED_ROUTES['profile.photos'].path({ userId }) + (adId ? `?ad=${adId}` : ''),
 } as const;

@@ -65,7 +65,11 @@ export function ModelProfileSummary() {
       <StatusCard profile={p} verifyTo={withLng(lng, MODEL_PATHS.verify)} />
       <ProfileInformation profile={p} />
       {p.ad ? (
-        <AdActions ad={p.ad} editTo={withLng(lng, MODEL_PATHS.edit)} photosTo={withLng(lng, MODEL_PATHS.photos(p.user.id))} />
+        <AdActions
+          ad={p.ad}
+          editTo={withLng(lng, MODEL_PATHS.edit)}
+          photosTo={withLng(lng, MODEL_PATHS.photos(p.user?.id ?? 0, p.ad.id))}
+        />
       ) : (
         <Button component={Link} to={withLng(lng, MODEL_PATHS.edit)} variant="light">
           {t('modelProfile.ad.createMissing')}
