@@ -153,7 +153,16 @@ export async function findVisibleAdOfUser(db: Db, userId: number): Promise<Listi
   return row;
 }
 
+// Sections are reference data that never change while the server runs: one query per database, not one per listing.
+const sectionIdsByDb = new WeakMap<Db, Promise<Map<string, number>>>();
+
 export async function sectionIdBySlug(db: Db, slug: string): Promise<number | undefined> {
-  const [row] = await rows<{ id: number }>(db, sql`select id from sections where slug = ${slug}`);
-  return row?.id;
+  let ids = sectionIdsByDb.get(db);
+  if (!ids) {
+    ids = rows<{ id: number; slug: string }>(db, sql`select id, slug from sections`).then((all) => new Map(all.map((r) => [r.slug, r.id])));
+    // A failed load is not remembered, so the next request tries again.
+    ids.catch(() => sectionIdsByDb.delete(db));
+    sectionIdsByDb.set(db, ids);
+  }
+  return (await ids).get(slug);
 }
