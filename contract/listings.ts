@@ -45,7 +45,8 @@ export type Image = z.infer<typeof imageSchema>;
 
 export const modelCardSchema = z.object({
   id: z.number().int(),
-  user_id: z.number().int(),
+  /** null for a publicist's model without an account of its own. */
+  user_id: z.number().int().nullable(),
   name: z.string(),
   title: z.string(),
   excerpt: z.string(),

@@ -17,6 +17,8 @@ import { createMailer, type Mailer } from './plugins/mail.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { profilesRoutes } from './modules/profiles/profiles.routes.ts';
 import { modelProfilesRoutes } from './modules/model-profiles/model-profiles.routes.ts';
+import { consentRoutes } from './modules/publicists/consent.routes.ts';
+import { publicistsRoutes } from './modules/publicists/publicists.routes.ts';
 import { verificationRoutes } from './modules/model-profiles/verification.routes.ts';
 import { listingsRoutes } from './modules/listings/listings.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
@@ -103,6 +105,8 @@ export async function buildApp(
   await app.register(profilesRoutes);
   await app.register(modelProfilesRoutes);
   await app.register(verificationRoutes);
+  await app.register(publicistsRoutes);
+  await app.register(consentRoutes);
 
   await app.register(spaPlugin, { distDir: config.distDir });
   return app;

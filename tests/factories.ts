@@ -7,7 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { SectionSlug } from '#contract/sections.ts';
 import type { Status } from '#contract/statuses.ts';
 import type { Db } from '#server/db/client.ts';
-import { ads, cities, media, modelProfiles, publicityAds, sections, states, users } from '#server/db/schema.ts';
+import { ads, cities, media, modelProfiles, publicistProfiles, publicityAds, sections, states, users } from '#server/db/schema.ts';
 
 /** INE codes of the cities tests use most. */
 export const CITY = { oviedo: '33044', gijon: '33024', aviles: '33004', madrid: '28079' } as const;
@@ -199,4 +199,31 @@ export async function buildPublicityAd(db: Db, spec: PublicityAdSpec = {}): Prom
     })
     .returning({ id: publicityAds.id });
   return row!;
+}
+
+export interface PublicistSpec {
+  /** An existing (e.g. signed-in) publicist account; a new one otherwise. */
+  userId?: number;
+  name?: string;
+  status?: Status;
+}
+
+/** A publicist's profile with complete trader details (EU DSA art. 30). */
+export async function buildPublicist(db: Db, spec: PublicistSpec = {}): Promise<{ userId: number; publicistId: number }> {
+  const user = spec.userId ? { id: spec.userId } : await buildUser(db, { role: 'publicist' });
+  const [row] = await db
+    .insert(publicistProfiles)
+    .values({
+      userId: user.id,
+      displayName: spec.name ?? `Agencia ${unique()}`,
+      legalName: 'Agencia de Pruebas S.L.',
+      taxId: 'B12345678',
+      address: 'Calle Mayor 1, 33001 Oviedo',
+      phone: '+34612345678',
+      phoneCountry: 'ES',
+      email: `agencia-${unique()}@vitrina.test`,
+      status: spec.status ?? 'active',
+    })
+    .returning({ id: publicistProfiles.id });
+  return { userId: user.id, publicistId: row!.id };
 }

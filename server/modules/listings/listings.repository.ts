@@ -22,7 +22,7 @@ export interface ListingRow {
   display_name: string;
   birth_date: string | null;
   profile_status: string;
-  user_id: number;
+  user_id: number | null;
   phone: string | null;
   whatsapp: boolean;
   city_id: number;

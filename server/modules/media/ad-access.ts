@@ -1,14 +1,14 @@
 /**
  * Who may change an ad (its photos, and whatever else other modules hang on an ad): the model whose profile owns it,
- * or staff (admin, super_admin). Checked on the server for every row, never trusted from the client.
- * Publicists will be added here once the "models under responsibility" relation exists.
+ * the publicist responsible for that model (model_profiles.publicist_id → publicist_profiles.user_id), or staff
+ * (admin, super_admin). Checked on the server for every row, never trusted from the client.
  *
  *   anonymous → 401 · unknown id → 404 · anyone else → 403
  */
 import { eq } from 'drizzle-orm';
 import { STAFF_ROLES } from '#contract/roles.ts';
 import type { Db } from '../../db/client.ts';
-import { ads, media, modelProfiles } from '../../db/schema.ts';
+import { ads, media, modelProfiles, publicistProfiles } from '../../db/schema.ts';
 import { forbidden, notFound, unauthenticated } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 
@@ -17,16 +17,22 @@ export interface EditableAd {
   modelProfileId: number;
   /** The user who owns the ad (the model's account). */
   ownerUserId: number | null;
+  /** The account of the publicist responsible for the model (null for a model's own profile). */
+  publicistUserId: number | null;
   status: (typeof ads.$inferSelect)['status'];
   isListed: boolean;
 }
 
 export const isStaff = (user: Pick<SessionUser, 'role'>) => STAFF_ROLES.includes(user.role);
 
-/** Whether `user` may change an ad owned by `ownerUserId`. */
-export function canEditAd(user: Pick<SessionUser, 'id' | 'role'> | null, ownerUserId: number | null): boolean {
+/** Whether `user` may change an ad owned by `ownerUserId` (and managed by the publicist `publicistUserId`, if any). */
+export function canEditAd(
+  user: Pick<SessionUser, 'id' | 'role'> | null,
+  ownerUserId: number | null,
+  publicistUserId: number | null = null,
+): boolean {
   if (!user) return false;
-  return isStaff(user) || user.id === ownerUserId;
+  return isStaff(user) || (ownerUserId !== null && user.id === ownerUserId) || (publicistUserId !== null && user.id === publicistUserId);
 }
 
 export interface LoadOptions {
@@ -38,6 +44,7 @@ const adColumns = {
   id: ads.id,
   modelProfileId: ads.modelProfileId,
   ownerUserId: modelProfiles.userId,
+  publicistUserId: publicistProfiles.userId,
   status: ads.status,
   isListed: ads.isListed,
 };
@@ -45,10 +52,15 @@ const adColumns = {
 /** The ad, if `user` may change it; throws 401 / 404 / 403 otherwise. */
 export async function loadEditableAd(db: Db, user: SessionUser | null, adId: number, opts: LoadOptions = {}): Promise<EditableAd> {
   if (!user) throw unauthenticated();
-  const query = db.select(adColumns).from(ads).innerJoin(modelProfiles, eq(modelProfiles.id, ads.modelProfileId)).where(eq(ads.id, adId));
+  const query = db
+    .select(adColumns)
+    .from(ads)
+    .innerJoin(modelProfiles, eq(modelProfiles.id, ads.modelProfileId))
+    .leftJoin(publicistProfiles, eq(publicistProfiles.id, modelProfiles.publicistId))
+    .where(eq(ads.id, adId));
   const [ad] = opts.forUpdate ? await query.for('update', { of: ads }) : await query;
   if (!ad) throw notFound();
-  if (!canEditAd(user, ad.ownerUserId)) throw forbidden();
+  if (!canEditAd(user, ad.ownerUserId, ad.publicistUserId)) throw forbidden();
   return ad;
 }
 
@@ -76,6 +88,7 @@ export async function findEditableAd(db: Db, user: SessionUser | null, adId: num
     .select(adColumns)
     .from(ads)
     .innerJoin(modelProfiles, eq(modelProfiles.id, ads.modelProfileId))
+    .leftJoin(publicistProfiles, eq(publicistProfiles.id, modelProfiles.publicistId))
     .where(eq(ads.id, adId));
-  return ad && canEditAd(user, ad.ownerUserId) ? ad : null;
+  return ad && canEditAd(user, ad.ownerUserId, ad.publicistUserId) ? ad : null;
 }

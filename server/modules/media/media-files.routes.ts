@@ -1,7 +1,7 @@
 /**
  * GET /media/* — the stored files. Photos (`ads/{adId}/{uid}/{width}.webp`) are served to everyone only while their
  * ad is publicly listed, with a year-long immutable cache (every name is unique and never rewritten); otherwise only
- * to the ad's owner and staff, with `private, no-store`, and to anyone else as a plain 404 (a private photo's
+ * to the ad's owner, the model's publicist and staff, with `private, no-store`, and to anyone else as a plain 404 (a private photo's
  * existence is not revealed). Promoted-placement images (`promo/…`) are public. Nothing else under storage is served:
  * whatever another module keeps there (verification selfies, the demo's illustration pool) stays private.
  */
@@ -40,7 +40,7 @@ export function registerMediaFiles(app: FastifyInstance, visibility: VisibilityC
     if (seen.listed) return send(req, reply, app, key, PUBLIC_CACHE);
     // Not listed: only its owner and staff. The session is looked up here only, so public files cost no query for it.
     await authenticate(app, req, reply);
-    if (!canEditAd(req.user, seen.ownerUserId)) return notFound();
+    if (!canEditAd(req.user, seen.ownerUserId, seen.publicistUserId)) return notFound();
     return send(req, reply, app, key, PRIVATE_CACHE);
   });
 }

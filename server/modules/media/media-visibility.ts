@@ -1,17 +1,19 @@
 /**
  * Who may see an ad's photo files: everyone when the ad is publicly listed (`ads.is_listed`, kept by the database's
- * triggers), otherwise only its owner and staff. Answers are cached per ad for a few seconds (a page of listings asks
+ * triggers), otherwise only its owner, the publicist responsible for the model, and staff. Answers are cached per ad for a few seconds (a page of listings asks
  * for dozens of files of the same ads); changes made through this process forget the ad at once, changes elsewhere
  * (another process, staff approving an ad) are seen within the TTL.
  */
 import { eq } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
-import { ads, modelProfiles } from '../../db/schema.ts';
+import { ads, modelProfiles, publicistProfiles } from '../../db/schema.ts';
 
 export interface AdVisibility {
   listed: boolean;
   ownerUserId: number | null;
+  /** The responsible publicist's account, for a publicist's model. */
+  publicistUserId: number | null;
 }
 
 export interface VisibilityCache {
@@ -30,9 +32,10 @@ export function createVisibilityCache(db: Db, ttlMs = VISIBILITY_TTL_MS): Visibi
       const hit = cache.get(adId);
       if (hit !== undefined) return hit || null;
       const [row] = await db
-        .select({ listed: ads.isListed, ownerUserId: modelProfiles.userId })
+        .select({ listed: ads.isListed, ownerUserId: modelProfiles.userId, publicistUserId: publicistProfiles.userId })
         .from(ads)
         .innerJoin(modelProfiles, eq(modelProfiles.id, ads.modelProfileId))
+        .leftJoin(publicistProfiles, eq(publicistProfiles.id, modelProfiles.publicistId))
         .where(eq(ads.id, adId));
       cache.set(adId, row ?? false);
       return row ?? null;

@@ -27,6 +27,7 @@ import { ads, modelProfiles } from '../../db/schema.ts';
 import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
 import { requireUser, requireVerified, type SessionUser } from '../../plugins/session.ts';
 import { assertNoForbiddenWords } from '../forbidden-words/assert-no-forbidden-words.ts';
+import { loadEditableAd } from '../media/ad-access.ts';
 import {
   adSummary,
   firstAdOf,
@@ -52,13 +53,12 @@ async function editableProfile(db: Db, user: SessionUser, profileId: number): Pr
   return profile;
 }
 
+/** The ad's owner, the publicist responsible for its model, or staff (modules/media/ad-access.ts decides). */
 async function editableAd(db: Db, user: SessionUser, adId: number) {
+  await loadEditableAd(db, user, adId);
   const [ad] = await db.select().from(ads).where(eq(ads.id, adId));
   if (!ad) throw notFound();
-  const profile = await profileById(db, ad.modelProfileId);
-  if (!profile) throw notFound();
-  assertCanEdit(user, profile);
-  return { ad, profile };
+  return { ad };
 }
 
 async function assertPlace(req: FastifyRequest, db: Db, input: { country_id: number; state_id: number; city_id: number }) {

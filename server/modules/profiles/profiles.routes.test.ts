@@ -11,6 +11,15 @@ afterAll(async () => {
 });
 
 const PASSWORD = 'a long enough secret 42';
+const TRADER = {
+  display_name: 'Agencia Sur',
+  legal_name: 'Agencia Sur Producciones S.L.',
+  tax_id: 'b12345678',
+  address: 'Calle Mayor 5, 33001 Oviedo',
+  phone_country: 'ES',
+  phone: '612 34 56 78',
+  email: 'Hola@AgenciaSur.test',
+};
 let n = 0;
 async function account(role: 'model' | 'publicist' | 'client', verify: boolean) {
   const agent = await newAgent(t.app);
@@ -51,9 +60,56 @@ describe('minimal profile creation', () => {
     const { agent: model } = await account('model', true);
     expect((await model.post('/api/publicist/profile/create', { display_name: 'Agencia' })).statusCode).toBe(403);
     const { agent } = await account('publicist', true);
-    const short = await agent.post('/api/publicist/profile/create', { display_name: 'A' });
+    const short = await agent.post('/api/publicist/profile/create', { ...TRADER, display_name: 'A' });
     expect(short.statusCode).toBe(422);
-    expect((await agent.post('/api/publicist/profile/create', { display_name: 'Agencia Sur' })).statusCode).toBe(201);
+    // Trader details (EU DSA art. 30) are required.
+    const bare = await agent.post('/api/publicist/profile/create', { display_name: 'Agencia Sur' });
+    expect(bare.statusCode).toBe(422);
+    expect(Object.keys(bare.json<{ errors: Record<string, string[]> }>().errors)).toEqual(
+      expect.arrayContaining(['legal_name', 'tax_id', 'address', 'phone', 'email']),
+    );
+    const badPhone = await agent.post('/api/publicist/profile/create', { ...TRADER, phone: '12' });
+    expect(badPhone.statusCode).toBe(422);
+    expect((await agent.post('/api/publicist/profile/create', TRADER)).statusCode).toBe(201);
+  });
+
+  it('keeps the trader details, starts pending, and updates them with a version (409 when stale)', async () => {
+    const { agent, email } = await account('publicist', true);
+    expect((await agent.post('/api/publicist/profile/create', TRADER)).statusCode).toBe(201);
+    const again = await newAgent(t.app);
+    await again.post('/api/login', { email, password: PASSWORD });
+    const mine = await again.get('/api/profile/publicist');
+    expect(mine.statusCode).toBe(200);
+    const profile = mine.json<{ data: { id: number; version: number } }>().data;
+    expect(profile).toMatchObject({
+      display_name: 'Agencia Sur',
+      legal_name: 'Agencia Sur Producciones S.L.',
+      tax_id: 'B12345678',
+      phone: '+34612345678',
+      phone_country: 'ES',
+      email: 'hola@agenciasur.test',
+      status: 'pending',
+      version: 1,
+      models: 0,
+    });
+    const update = await again.put(`/api/publicist/profile/update/${profile.id}`, {
+      ...TRADER,
+      address: 'Calle Uría 1, 33003 Oviedo',
+      version: 1,
+    });
+    expect(update.statusCode).toBe(200);
+    expect(update.json()).toMatchObject({ data: { address: 'Calle Uría 1, 33003 Oviedo', version: 2 } });
+    const stale = await again.put(`/api/publicist/profile/update/${profile.id}`, { ...TRADER, version: 1 });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toMatchObject({ data: { current: { version: 2 } } });
+    // Someone else's profile: 403; unknown: 404; malformed: 404.
+    const { agent: other, email: otherEmail } = await account('publicist', true);
+    await other.post('/api/publicist/profile/create', TRADER);
+    const otherAgain = await newAgent(t.app);
+    await otherAgain.post('/api/login', { email: otherEmail, password: PASSWORD });
+    expect((await otherAgain.put(`/api/publicist/profile/update/${profile.id}`, { ...TRADER, version: 2 })).statusCode).toBe(403);
+    expect((await otherAgain.put('/api/publicist/profile/update/99999999', { ...TRADER, version: 2 })).statusCode).toBe(404);
+    expect((await otherAgain.put('/api/publicist/profile/update/abc', { ...TRADER, version: 2 })).statusCode).toBe(404);
   });
 
   it('answers 401 to visitors', async () => {

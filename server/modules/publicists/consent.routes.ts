@@ -1,0 +1,170 @@
+/**
+ * The model's side of consent, public (no account): GET/POST /api/consent/{token} shows the request and takes
+ * "I agree" / "I do not agree" (single-use); GET/POST /api/consent/withdraw/{token} withdraws a given consent, which
+ * unlists the model's ads at once (ads trigger). Expired or used links answer 410-like states with a translated message.
+ */
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { consentDecisionSchema, consentRequestSchema, consentTokenParamsSchema, type ConsentRequest } from '#contract/publicists.ts';
+import { cities, modelConsents, modelProfiles, publicistProfiles, sections } from '../../db/schema.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { hashToken } from '../../plugins/session.ts';
+import { firstAdOf } from '../model-profiles/model-profiles.repository.ts';
+import { newToken, sendConsentConfirmation } from './consent.ts';
+
+type ConsentRow = typeof modelConsents.$inferSelect;
+type State = ConsentRequest['state'];
+
+function stateOf(row: ConsentRow, kind: 'give' | 'withdraw'): State {
+  if (kind === 'withdraw') return row.status === 'given' ? 'given' : row.status === 'withdrawn' ? 'withdrawn' : 'used';
+  if (row.status === 'pending') return row.expiresAt.getTime() < Date.now() ? 'expired' : 'pending';
+  if (row.status === 'expired') return 'expired';
+  return 'used';
+}
+
+async function describe(app: FastifyInstance, req: FastifyRequest, row: ConsentRow, kind: 'give' | 'withdraw'): Promise<ConsentRequest> {
+  const db = app.db;
+  const [model] = await db.select().from(modelProfiles).where(eq(modelProfiles.id, row.modelProfileId));
+  const [publicist] = await db.select().from(publicistProfiles).where(eq(publicistProfiles.id, row.publicistId));
+  const ad = model ? await firstAdOf(db, model.id) : undefined;
+  let adInfo: ConsentRequest['ad'] = null;
+  if (ad) {
+    const [place] = await db
+      .select({ city: cities.name, names: sections.names })
+      .from(cities)
+      .innerJoin(sections, eq(sections.id, ad.sectionId))
+      .where(eq(cities.id, ad.cityId));
+    adInfo = {
+      title: ad.title,
+      description: ad.description,
+      city: place?.city ?? '',
+      section:
+        (place?.names as Record<string, string> | undefined)?.[req.lang] ?? (place?.names as Record<string, string> | undefined)?.es ?? '',
+    };
+  }
+  return {
+    state: stateOf(row, kind),
+    publicist: { display_name: publicist?.displayName ?? '', legal_name: publicist?.legalName ?? null },
+    model: { display_name: model?.displayName ?? '' },
+    ad: adInfo,
+    expires_at: row.expiresAt.toISOString(),
+  };
+}
+
+const gone = (state: State) =>
+  new AppError(
+    409,
+    'conflict',
+    state === 'expired' ? 'consent.errors.expired' : state === 'withdrawn' ? 'consent.errors.withdrawn' : 'consent.errors.used',
+  );
+
+export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.db;
+  const byToken = async (token: string) =>
+    (
+      await db
+        .select()
+        .from(modelConsents)
+        .where(eq(modelConsents.tokenHash, hashToken(token)))
+    )[0];
+  const byWithdrawToken = async (token: string) =>
+    (
+      await db
+        .select()
+        .from(modelConsents)
+        .where(eq(modelConsents.withdrawTokenHash, hashToken(token)))
+    )[0];
+  // Public, guessable only by brute force over 256 bits; still limited so a flood costs little.
+  const limit = { rateLimit: { max: 30, timeWindow: 60_000 } };
+
+  app.get(
+    '/api/consent/:token',
+    { schema: { params: consentTokenParamsSchema, response: { 200: consentRequestSchema } }, config: limit },
+    async (req, reply) => {
+      const row = await byToken(req.params.token);
+      if (!row) throw notFound('consent.errors.unknown');
+      reply.header('cache-control', 'private, no-store');
+      return { data: await describe(app, req, row, 'give') };
+    },
+  );
+
+  app.post(
+    '/api/consent/:token',
+    { schema: { params: consentTokenParamsSchema, body: consentDecisionSchema }, config: limit },
+    async (req) => {
+      const found = await byToken(req.params.token);
+      if (!found) throw notFound('consent.errors.unknown');
+      const agree = req.body.decision === 'agree';
+      const withdrawToken = newToken();
+      const row = await db.transaction(async (tx) => {
+        const [locked] = await tx.select().from(modelConsents).where(eq(modelConsents.id, found.id)).for('update');
+        const state = stateOf(locked!, 'give');
+        if (state !== 'pending') throw gone(state);
+        const now = new Date();
+        await tx
+          .update(modelConsents)
+          .set(
+            agree
+              ? { status: 'given', givenAt: now, withdrawTokenHash: hashToken(withdrawToken) }
+              : { status: 'withdrawn', withdrawnAt: now },
+          )
+          .where(eq(modelConsents.id, locked!.id));
+        // The trigger on model_profiles recomputes the ads' listed flag in this statement.
+        await tx
+          .update(modelProfiles)
+          .set({ consentStatus: agree ? 'given' : 'withdrawn', updatedAt: now })
+          .where(eq(modelProfiles.id, locked!.modelProfileId));
+        return locked!;
+      });
+      const info = await describe(app, req, { ...row, status: agree ? 'given' : 'withdrawn' }, 'give');
+      if (agree) {
+        await sendConsentConfirmation(app, row.contact, req.lang, withdrawToken, {
+          model: info.model.display_name,
+          publicist: info.publicist.display_name,
+        });
+      }
+      return {
+        channel: 'notification' as const,
+        type: 'success' as const,
+        message: req.t(agree ? 'consent.notices.given' : 'consent.notices.declined'),
+        data: info,
+      };
+    },
+  );
+
+  app.get(
+    '/api/consent/withdraw/:token',
+    { schema: { params: consentTokenParamsSchema, response: { 200: consentRequestSchema } }, config: limit },
+    async (req, reply) => {
+      const row = await byWithdrawToken(req.params.token);
+      if (!row) throw notFound('consent.errors.unknown');
+      reply.header('cache-control', 'private, no-store');
+      return { data: await describe(app, req, row, 'withdraw') };
+    },
+  );
+
+  app.post('/api/consent/withdraw/:token', { schema: { params: consentTokenParamsSchema }, config: limit }, async (req) => {
+    const found = await byWithdrawToken(req.params.token);
+    if (!found) throw notFound('consent.errors.unknown');
+    const row = await db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(modelConsents).where(eq(modelConsents.id, found.id)).for('update');
+      const state = stateOf(locked!, 'withdraw');
+      if (state !== 'given') throw gone(state);
+      const now = new Date();
+      await tx.update(modelConsents).set({ status: 'withdrawn', withdrawnAt: now }).where(eq(modelConsents.id, locked!.id));
+      const [model] = await tx.select().from(modelProfiles).where(eq(modelProfiles.id, locked!.modelProfileId)).for('update');
+      // Only the consent in force: a later request (new contact) is not withdrawn by an old link.
+      if (model && model.consentStatus === 'given') {
+        await tx.update(modelProfiles).set({ consentStatus: 'withdrawn', updatedAt: now }).where(eq(modelProfiles.id, model.id));
+      }
+      return locked!;
+    });
+    return {
+      channel: 'notification' as const,
+      type: 'success' as const,
+      message: req.t('consent.notices.withdrawn'),
+      data: await describe(app, req, { ...row, status: 'withdrawn' }, 'withdraw'),
+    };
+  });
+};

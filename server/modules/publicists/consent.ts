@@ -1,0 +1,130 @@
+/**
+ * The model's consent to be listed by a publicist (issue 6 point 2). A request is a row in model_consents holding
+ * only the SHA-256 of its one-time link token and of a six-digit code; the link goes to the model's contact (e-mail,
+ * or phone: in the embedded default both land in the mail outbox, the phone one addressed to the number). Agreeing
+ * sets model_profiles.consent_status = 'given' (the ads trigger then lists approved ads) and mails a withdrawal link;
+ * withdrawing sets 'withdrawn' and the trigger unlists the ads in the same statement.
+ */
+import crypto from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { CONSENT_TTL_DAYS } from '#contract/publicists.ts';
+import type { Db } from '../../db/client.ts';
+import { modelConsents, modelProfiles } from '../../db/schema.ts';
+import { renderMail } from '../../plugins/mail.ts';
+import { hashToken } from '../../plugins/session.ts';
+import type { ProfileRow } from '../model-profiles/model-profiles.repository.ts';
+import type { PublicistRow } from './publicists.repository.ts';
+
+export const newToken = () => crypto.randomBytes(32).toString('base64url');
+const newCode = () => String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
+
+export interface IssuedConsent {
+  id: number;
+  token: string;
+  code: string;
+  contact: string;
+}
+
+/** Where the request goes: the e-mail when there is one, the phone otherwise. */
+export function contactOf(model: Pick<ProfileRow, 'contactEmail' | 'phone'>): string | null {
+  return model.contactEmail || model.phone || null;
+}
+
+/**
+ * Opens a new consent request for `model` (earlier pending ones expire) and marks the model `pending` unless it is
+ * already given and `keepGiven` (a re-send of a request that was never answered keeps nothing to keep). Call inside the
+ * transaction that creates or changes the model; mail afterwards with sendConsentRequest.
+ */
+export async function openConsent(db: Db, model: ProfileRow, publicist: PublicistRow): Promise<IssuedConsent | null> {
+  const contact = contactOf(model);
+  if (!contact) return null;
+  await db
+    .update(modelConsents)
+    .set({ status: 'expired' })
+    .where(and(eq(modelConsents.modelProfileId, model.id), eq(modelConsents.status, 'pending')));
+  const token = newToken();
+  const code = newCode();
+  const [row] = await db
+    .insert(modelConsents)
+    .values({
+      modelProfileId: model.id,
+      publicistId: publicist.id,
+      contact,
+      tokenHash: hashToken(token),
+      codeHash: hashToken(`${model.id}:${code}`),
+      expiresAt: new Date(Date.now() + CONSENT_TTL_DAYS * 24 * 60 * 60 * 1000),
+    })
+    .returning({ id: modelConsents.id });
+  if (model.consentStatus !== 'pending') {
+    await db.update(modelProfiles).set({ consentStatus: 'pending' }).where(eq(modelProfiles.id, model.id));
+  }
+  return { id: row!.id, token, code, contact };
+}
+
+const isEmail = (contact: string) => contact.includes('@');
+
+async function send(
+  app: FastifyInstance,
+  to: string,
+  lng: string,
+  kind: 'consentRequest' | 'consentGiven',
+  vars: Record<string, string>,
+  url: string,
+) {
+  const t = app.tFor(lng);
+  const body = renderMail({
+    lang: lng,
+    greeting: t('mail.greeting', { name: vars.model }),
+    lines: [t(`mail.${kind}.line1`, vars), t(`mail.${kind}.line2`, vars)],
+    action: { label: t(`mail.${kind}.action`), url },
+    footer: t('mail.footer'),
+  });
+  try {
+    await app.mailer.send({ to, subject: t(`mail.${kind}.subject`, vars), ...body });
+  } catch (err) {
+    // A phone number is not a mail address an SMTP server accepts: with no SMS gateway configured, the request
+    // stays in the log (and the publicist can re-send it once a gateway exists).
+    app.log.warn({ err, to: isEmail(to) ? to : 'phone' }, 'consent message could not be sent');
+  }
+}
+
+export function consentUrl(app: FastifyInstance, lng: string, token: string) {
+  return `${app.config.appUrl}/${lng}/consent/${token}`;
+}
+
+export function withdrawUrl(app: FastifyInstance, lng: string, token: string) {
+  return `${app.config.appUrl}/${lng}/consent/withdraw/${token}`;
+}
+
+export function sendConsentRequest(
+  app: FastifyInstance,
+  issued: IssuedConsent,
+  lng: string,
+  names: { model: string; publicist: string; legal: string | null },
+) {
+  return send(
+    app,
+    issued.contact,
+    lng,
+    'consentRequest',
+    {
+      model: names.model,
+      publicist: names.publicist,
+      legal: names.legal ?? names.publicist,
+      code: issued.code,
+      days: String(CONSENT_TTL_DAYS),
+    },
+    consentUrl(app, lng, issued.token),
+  );
+}
+
+export function sendConsentConfirmation(
+  app: FastifyInstance,
+  contact: string,
+  lng: string,
+  withdrawToken: string,
+  names: { model: string; publicist: string },
+) {
+  return send(app, contact, lng, 'consentGiven', { model: names.model, publicist: names.publicist }, withdrawUrl(app, lng, withdrawToken));
+}

@@ -1,0 +1,351 @@
+/**
+ * Models under a publicist's responsibility (issue 6 point 1): list (search, sort, pagination; `data` + `meta`), read,
+ * create one or several (all-or-nothing), update with `version` (409 answers the current record), switch the ad on or
+ * off, delete the ad or the whole model, and re-send the model's consent request. Only a publicist with their own
+ * publicist profile, or staff, may call these; every row is checked: another publicist's model answers 403, an
+ * unknown one 404. Changes staff make are audited.
+ */
+import { and, asc, desc, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idParamsSchema } from '#contract/locations.ts';
+import { activateParamsSchema } from '#contract/profiles.ts';
+import {
+  CONSENT_RESEND_MINUTES,
+  publicistModelListSchema,
+  publicistModelSchema,
+  publicistModelsBulkSchema,
+  publicistModelsQuerySchema,
+  publicistModelUpdateSchema,
+  type PublicistModel,
+  type PublicistModelValues,
+} from '#contract/publicists.ts';
+import type { Db } from '../../db/client.ts';
+import { ads, modelConsents, modelProfiles } from '../../db/schema.ts';
+import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
+import { requireUser, type SessionUser } from '../../plugins/session.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { assertNoForbiddenWords } from '../forbidden-words/assert-no-forbidden-words.ts';
+import { isStaff } from '../media/ad-access.ts';
+import { firstAdOf, placeIsConsistent, profileById, sectionIdOf, type ProfileRow } from '../model-profiles/model-profiles.repository.ts';
+import { openConsent, sendConsentRequest, type IssuedConsent } from './consent.ts';
+import { listPublicistModels, publicistById, publicistOfUser, toPublicistModel, type PublicistRow } from './publicists.repository.ts';
+
+const PUBLICIST_OR_STAFF = { roles: ['publicist' as const, 'admin' as const, 'super_admin' as const] };
+
+/** The caller's own publicist profile; a publicist without one (or suspended) may not manage models. */
+async function ownPublicist(db: Db, user: SessionUser): Promise<PublicistRow> {
+  if (user.role !== 'publicist') throw forbidden();
+  const publicist = await publicistOfUser(db, user.id);
+  if (!publicist) throw forbidden('publicist.profileRequired');
+  if (publicist.status === 'suspended') throw forbidden('publicist.suspended');
+  return publicist;
+}
+
+/** A model the caller may manage: their own (as publicist) or any publicist's (staff). 404 unknown, 403 otherwise. */
+async function managedModel(db: Db, user: SessionUser, modelId: number): Promise<{ model: ProfileRow; publicist: PublicistRow }> {
+  const model = await profileById(db, modelId);
+  if (!model || model.publicistId === null) {
+    // A model's own profile is not a publicist's model: staff get 404 here, everyone else learns nothing either.
+    if (!model) throw notFound();
+    throw isStaff(user) ? notFound() : forbidden();
+  }
+  if (isStaff(user)) return { model, publicist: (await publicistById(db, model.publicistId))! };
+  const publicist = await ownPublicist(db, user);
+  if (model.publicistId !== publicist.id) throw forbidden();
+  return { model, publicist };
+}
+
+type Fields = Record<string, string | null | undefined>;
+
+/** Place and forbidden words of every model in the request, errors named with `prefix` (e.g. `models.2.`). */
+async function checkModels(req: FastifyRequest, db: Db, inputs: PublicistModelValues[], prefix: (i: number) => string) {
+  const placeErrors: Record<string, string[]> = {};
+  for (const [i, input] of inputs.entries()) {
+    if (!(await placeIsConsistent(db, input.country_id, input.state_id, input.city_id))) {
+      placeErrors[`${prefix(i)}city_id`] = [req.t('profiles.validation.location')];
+    }
+  }
+  if (Object.keys(placeErrors).length) throw new AppError(422, 'validation_failed', 'errors.validation_failed', placeErrors);
+  const fields: Fields = {};
+  for (const [i, input] of inputs.entries()) {
+    fields[`${prefix(i)}display_name`] = input.display_name;
+    fields[`${prefix(i)}title`] = input.title;
+    fields[`${prefix(i)}description`] = input.description;
+  }
+  assertNoForbiddenWords(req, fields);
+}
+
+function profileValues(input: PublicistModelValues) {
+  return {
+    displayName: input.display_name,
+    birthDate: input.birth_date,
+    contactEmail: input.contact_email,
+    phone: input.phone,
+    phoneCountry: input.phone_country,
+    whatsapp: input.whatsapp,
+    countryId: input.country_id,
+  };
+}
+
+function formValues(m: PublicistModel) {
+  return {
+    display_name: m.display_name,
+    birth_date: m.birth_date,
+    contact_email: m.contact_email,
+    phone_country: m.phone_country,
+    phone: m.phone,
+    whatsapp: m.whatsapp,
+    country_id: m.country_id,
+    state_id: m.ad?.state_id,
+    city_id: m.ad?.city_id,
+    section: m.ad?.section,
+    title: m.ad?.title,
+    description: m.ad?.description,
+  };
+}
+
+const okAnswer = (req: FastifyRequest, key: string, data?: unknown) => ({
+  channel: 'notification' as const,
+  type: 'success' as const,
+  message: req.t(key),
+  ...(data === undefined ? {} : { data }),
+});
+
+export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.db;
+
+  const mailRequests = async (req: FastifyRequest, publicist: PublicistRow, issued: { issued: IssuedConsent; name: string }[]) => {
+    for (const { issued: one, name } of issued) {
+      await sendConsentRequest(app, one, req.lang, { model: name, publicist: publicist.displayName, legal: publicist.legalName });
+    }
+  };
+
+  /** Creates the models with their ads and consent requests in one transaction, then mails the requests. */
+  const createModels = async (req: FastifyRequest, inputs: PublicistModelValues[], prefix: (i: number) => string) => {
+    const user = requireUser(req);
+    const publicist = await ownPublicist(db, user);
+    await checkModels(req, db, inputs, prefix);
+    const sectionIds = await Promise.all(inputs.map((input) => sectionIdOf(db, input.section)));
+    const created = await db.transaction(async (tx) => {
+      const out: { id: number; issued: IssuedConsent; name: string }[] = [];
+      for (const [i, input] of inputs.entries()) {
+        const [model] = await tx
+          .insert(modelProfiles)
+          .values({ ...profileValues(input), userId: null, publicistId: publicist.id, status: 'unverified', consentStatus: 'pending' })
+          .returning();
+        // Waits for review and for the model's consent; switched on, so both together publish it.
+        await tx.insert(ads).values({
+          modelProfileId: model!.id,
+          title: input.title,
+          description: input.description,
+          sectionId: sectionIds[i]!,
+          cityId: input.city_id,
+          status: 'pending',
+          isActive: true,
+        });
+        const issued = await openConsent(tx, model!, publicist);
+        out.push({ id: model!.id, issued: issued!, name: model!.displayName });
+      }
+      return out;
+    });
+    await mailRequests(req, publicist, created);
+    return Promise.all(created.map(async (c) => toPublicistModel(db, (await profileById(db, c.id))!, req.lang)));
+  };
+
+  const listOptions = {
+    schema: { querystring: publicistModelsQuerySchema, response: { 200: publicistModelListSchema } },
+    config: { auth: PUBLICIST_OR_STAFF },
+  };
+
+  app.get('/api/publicist/models/:id', { ...listOptions, schema: { ...listOptions.schema, params: idParamsSchema } }, async (req) => {
+    const user = requireUser(req);
+    const publicist = await publicistById(db, req.params.id);
+    if (!publicist) throw notFound();
+    if (!isStaff(user)) {
+      const own = await ownPublicist(db, user);
+      if (own.id !== publicist.id) throw forbidden();
+    }
+    return listPublicistModels(db, publicist.id, req.query, req.lang);
+  });
+
+  for (const path of ['/api/publicist/models-under-responsibility', '/api/publicist/modelsUnderResponsibility']) {
+    app.get(path, { ...listOptions, config: { auth: { roles: ['publicist' as const] } } }, async (req) => {
+      const publicist = await ownPublicist(db, requireUser(req));
+      return listPublicistModels(db, publicist.id, req.query, req.lang);
+    });
+  }
+
+  app.get('/api/publicist/model/:id', { schema: { params: idParamsSchema }, config: { auth: PUBLICIST_OR_STAFF } }, async (req) => {
+    const { model } = await managedModel(db, requireUser(req), req.params.id);
+    return { data: await toPublicistModel(db, model, req.lang) };
+  });
+
+  for (const path of ['/api/publicist/model/create', '/api/publicist/model-under-responsibility/create']) {
+    app.post(path, { schema: { body: publicistModelSchema }, config: { auth: { roles: ['publicist' as const] } } }, async (req, reply) => {
+      const [model] = await createModels(req, [req.body], () => '');
+      return reply.status(201).send(okAnswer(req, 'publicist.notices.modelCreated', model));
+    });
+  }
+
+  app.post(
+    '/api/publicist/models-under-responsibility/create',
+    { schema: { body: publicistModelsBulkSchema }, config: { auth: { roles: ['publicist' as const] } } },
+    async (req, reply) => {
+      const models = await createModels(req, req.body.models, (i) => `models.${i}.`);
+      return reply.status(201).send(okAnswer(req, 'publicist.notices.modelsCreated', models));
+    },
+  );
+
+  app.put(
+    '/api/publicist/model/update/:id',
+    { schema: { params: idParamsSchema, body: publicistModelUpdateSchema }, config: { auth: PUBLICIST_OR_STAFF } },
+    async (req) => {
+      const user = requireUser(req);
+      const input = req.body;
+      const { model, publicist } = await managedModel(db, user, req.params.id);
+      if (model.version !== input.version) {
+        const current = await toPublicistModel(db, model, req.lang);
+        throw conflict({ current, values: formValues(current) });
+      }
+      await checkModels(req, db, [input], () => '');
+      const sectionId = await sectionIdOf(db, input.section);
+      const ad = await firstAdOf(db, model.id);
+      const contactChanged = (model.contactEmail ?? null) !== input.contact_email || (model.phone ?? null) !== input.phone;
+      const issued = await db.transaction(async (tx) => {
+        const [updated] = await tx
+          .update(modelProfiles)
+          .set({ ...profileValues(input), version: model.version + 1, updatedAt: new Date() })
+          .where(and(eq(modelProfiles.id, model.id), eq(modelProfiles.version, input.version)))
+          .returning();
+        if (!updated) throw conflict();
+        const adFields = { title: input.title, description: input.description, sectionId, cityId: input.city_id };
+        if (!ad) {
+          await tx.insert(ads).values({ modelProfileId: model.id, ...adFields, status: 'pending', isActive: true });
+        } else if (
+          ad.title !== adFields.title ||
+          ad.description !== adFields.description ||
+          ad.sectionId !== sectionId ||
+          ad.cityId !== adFields.cityId
+        ) {
+          await tx
+            .update(ads)
+            .set({ ...adFields, status: isStaff(user) ? ad.status : 'pending', version: ad.version + 1, updatedAt: new Date() })
+            .where(eq(ads.id, ad.id));
+        }
+        if (isStaff(user)) {
+          await recordAudit(tx, {
+            actor: user,
+            action: 'model_profile.update',
+            subjectType: 'model_profile',
+            subjectId: model.id,
+            before: { ...formValues(await toPublicistModel(db, model, req.lang)) },
+            after: { ...input },
+            req,
+          });
+        }
+        // A new contact means a new person may be behind it: their consent is asked again and the ads wait for it.
+        return contactChanged ? openConsent(tx, updated, publicist) : null;
+      });
+      if (issued) await mailRequests(req, publicist, [{ issued, name: input.display_name }]);
+      const fresh = (await profileById(db, model.id))!;
+      return okAnswer(req, 'notices.profileUpdated', await toPublicistModel(db, fresh, req.lang));
+    },
+  );
+
+  app.put(
+    '/api/publicist/model/activate/:id/:value',
+    { schema: { params: activateParamsSchema }, config: { auth: PUBLICIST_OR_STAFF } },
+    async (req) => {
+      const user = requireUser(req);
+      const { model } = await managedModel(db, user, req.params.id);
+      const ad = await firstAdOf(db, model.id);
+      if (!ad) throw notFound();
+      await db.transaction(async (tx) => {
+        await tx.update(ads).set({ isActive: req.params.value, updatedAt: new Date() }).where(eq(ads.id, ad.id));
+        if (isStaff(user)) {
+          await recordAudit(tx, {
+            actor: user,
+            action: req.params.value ? 'ad.activate' : 'ad.deactivate',
+            subjectType: 'ad',
+            subjectId: ad.id,
+            before: { is_active: ad.isActive },
+            after: { is_active: req.params.value },
+            req,
+          });
+        }
+      });
+      return okAnswer(req, 'notices.adStatusChanged', await toPublicistModel(db, (await profileById(db, model.id))!, req.lang));
+    },
+  );
+
+  app.delete('/api/publicist/model/:id/ad', { schema: { params: idParamsSchema }, config: { auth: PUBLICIST_OR_STAFF } }, async (req) => {
+    const user = requireUser(req);
+    const { model } = await managedModel(db, user, req.params.id);
+    const ad = await firstAdOf(db, model.id);
+    if (!ad) throw notFound();
+    await db.transaction(async (tx) => {
+      await tx.delete(ads).where(eq(ads.id, ad.id));
+      if (isStaff(user)) {
+        await recordAudit(tx, { actor: user, action: 'ad.delete', subjectType: 'ad', subjectId: ad.id, before: { title: ad.title }, req });
+      }
+    });
+    await app.storage.remove(`ads/${ad.id}`);
+    return okAnswer(req, 'notices.adDeleted', await toPublicistModel(db, (await profileById(db, model.id))!, req.lang));
+  });
+
+  app.delete(
+    '/api/publicist/model/:id',
+    {
+      schema: { params: idParamsSchema, response: { 200: z.object({ channel: z.string(), type: z.string(), message: z.string() }) } },
+      config: { auth: PUBLICIST_OR_STAFF },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const { model } = await managedModel(db, user, req.params.id);
+      const adIds = (await db.select({ id: ads.id }).from(ads).where(eq(ads.modelProfileId, model.id))).map((a) => a.id);
+      await db.transaction(async (tx) => {
+        // Ads, photos' rows and consent requests go with the profile (ON DELETE CASCADE).
+        await tx.delete(modelProfiles).where(eq(modelProfiles.id, model.id));
+        if (isStaff(user)) {
+          await recordAudit(tx, {
+            actor: user,
+            action: 'model_profile.delete',
+            subjectType: 'model_profile',
+            subjectId: model.id,
+            before: { display_name: model.displayName, publicist_id: model.publicistId },
+            req,
+          });
+        }
+      });
+      for (const id of adIds) await app.storage.remove(`ads/${id}`);
+      return okAnswer(req, 'publicist.notices.modelDeleted');
+    },
+  );
+
+  app.post(
+    '/api/publicist/model/:id/consent/resend',
+    { schema: { params: idParamsSchema }, config: { auth: { roles: ['publicist' as const] } } },
+    async (req) => {
+      const { model, publicist } = await managedModel(db, requireUser(req), req.params.id);
+      if (model.consentStatus === 'given') throw new AppError(409, 'conflict', 'publicist.consent.alreadyGiven');
+      const [last] = await db
+        .select({ at: modelConsents.createdAt })
+        .from(modelConsents)
+        .where(eq(modelConsents.modelProfileId, model.id))
+        .orderBy(desc(modelConsents.createdAt), asc(modelConsents.id))
+        .limit(1);
+      if (last && Date.now() - last.at.getTime() < CONSENT_RESEND_MINUTES * 60_000) {
+        throw new AppError(429, 'too_many_requests', 'publicist.consent.resendTooSoon');
+      }
+      const issued = await db.transaction((tx) => openConsent(tx, model, publicist));
+      if (!issued)
+        throw new AppError(422, 'validation_failed', 'errors.validation_failed', {
+          contact_email: [req.t('publicist.validation.contact')],
+        });
+      await mailRequests(req, publicist, [{ issued, name: model.displayName }]);
+      return okAnswer(req, 'publicist.notices.consentSent', await toPublicistModel(db, (await profileById(db, model.id))!, req.lang));
+    },
+  );
+};
