@@ -40,7 +40,6 @@ const VerifyEmail = screen(() => import('#src/features/auth/routes/verify-email.
 const VerifyNotice = screen(() => import('#src/features/auth/routes/verify-email-notice.tsx'), 'VerifyEmailNoticeRoute');
 
 const roleDashboards = () => import('#src/features/account/routes/role-dashboards.tsx');
-const profileCreate = () => import('#src/features/account/routes/profile-create.tsx');
 const Dashboard = screen(() => import('#src/features/account/routes/dashboard.tsx'), 'DashboardRoute');
 // The model's dashboard is the account dashboard with the profile's status card and ad actions in it: the two
 // features meet here, in the app, since features never import each other.
@@ -57,7 +56,6 @@ const ModelDashboard = lazy(async () => {
     ),
   };
 });
-const PublicistDashboard = screen(roleDashboards, 'PublicistDashboardRoute');
 const AdminDashboard = screen(roleDashboards, 'AdminDashboardRoute');
 const SuperAdminDashboard = screen(roleDashboards, 'SuperAdminDashboardRoute');
 const ProfileEdit = screen(() => import('#src/features/account/routes/profile-edit.tsx'), 'ProfileEditRoute');
@@ -66,7 +64,30 @@ const ModelProfileIndex = screen(modelProfileScreens, 'ModelProfileIndexRoute');
 const ModelProfileCreate = screen(modelProfileScreens, 'ModelProfileCreateRoute');
 const ModelProfileEdit = screen(modelProfileScreens, 'ModelProfileEditRoute');
 const ModelVerify = screen(() => import('#src/features/model-profile/routes/model-verify.tsx'), 'ModelVerifyRoute');
-const PublicistProfileCreate = screen(profileCreate, 'PublicistProfileCreateRoute');
+// The publicist's workspace (features/publicist) and the model's public consent pages (features/consent).
+const publicistScreens = () => import('#src/features/publicist/routes/publicist-routes.tsx');
+// The publicist's dashboard is the account dashboard with the agency's summary in it, composed here like the model's.
+const PublicistDashboard = lazy(async () => {
+  const [{ DashboardView }, { PublicistSummary }] = await Promise.all([
+    import('#src/features/account/components/dashboard-view.tsx'),
+    publicistScreens(),
+  ]);
+  return {
+    default: () => (
+      <DashboardView kind="publicist">
+        <PublicistSummary />
+      </DashboardView>
+    ),
+  };
+});
+const PublicistProfileCreate = screen(publicistScreens, 'PublicistProfileCreateRoute');
+const PublicistIndex = screen(publicistScreens, 'PublicistIndexRoute');
+const PublicistProfileEdit = screen(publicistScreens, 'PublicistProfileEditRoute');
+const PublicistModelCreate = screen(publicistScreens, 'PublicistModelCreateRoute');
+const PublicistModelEdit = screen(publicistScreens, 'PublicistModelEditRoute');
+const consentScreens = () => import('#src/features/consent/routes/consent-page.tsx');
+const Consent = screen(consentScreens, 'ConsentRoute');
+const ConsentWithdraw = screen(consentScreens, 'ConsentWithdrawRoute');
 // Media/Photos: its chunk is small; the compression library and the face detector load only when photos are added.
 const Photos = screen(() => import('#src/features/media/routes/photos.tsx'), 'PhotosRoute');
 
@@ -110,6 +131,9 @@ export function AppRoutes() {
           <Route path="forgot-password" element={<ForgotPassword />} />
           <Route path="reset-password/:token" element={<ResetPassword />} />
           <Route path="verify-email/:id/:hash" element={<VerifyEmail />} />
+          {/* The model's consent to a publicist's listing: no account needed. */}
+          <Route path="consent/:token" element={<Consent />} />
+          <Route path="consent/withdraw/:token" element={<ConsentWithdraw />} />
           {/* Any logged-in user. */}
           <Route element={<RequireAuth />}>
             <Route path="confirm-password" element={<ConfirmPassword />} />
@@ -128,6 +152,10 @@ export function AppRoutes() {
           <Route element={<RequireAuth roles={['publicist']} />}>
             <Route path="publicist/dashboard" element={<PublicistDashboard />} />
             <Route path="profile/publicist/create" element={<PublicistProfileCreate />} />
+            <Route path="profile/publicist" element={<PublicistIndex />} />
+            <Route path="profile/publicist/edit" element={<PublicistProfileEdit />} />
+            <Route path="publicist/models/create" element={<PublicistModelCreate />} />
+            <Route path="publicist/models/:id/edit" element={<PublicistModelEdit />} />
           </Route>
           <Route element={<RequireAuth roles={['admin', 'super_admin']} />}>
             <Route path="admin/dashboard" element={<AdminDashboard />} />

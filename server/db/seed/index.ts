@@ -3,6 +3,7 @@ import type { Db } from '../client.ts';
 import type { Storage } from '../../plugins/storage.ts';
 import { seedDemoCatalogue } from './demo-catalogue.ts';
 import { seedDemoModelAd } from './demo-model.ts';
+import { seedDemoPublicist } from './demo-publicist.ts';
 import { seedDemoUsers } from './demo-users.ts';
 import { seedReferenceData } from './reference.ts';
 
@@ -13,6 +14,7 @@ export async function seedAll(db: Db, config: Config, storage: Storage): Promise
   // Both belong to the demo catalogue: server tests (DEMO_ADS=0) start from an empty listing.
   if (password && config.demoAds > 0) {
     await seedDemoModelAd(db, storage);
+    await seedDemoPublicist(db, storage);
     await seedDemoCatalogue(db, storage, { ads: config.demoAds, password });
   }
 }

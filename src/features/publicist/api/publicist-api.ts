@@ -1,0 +1,124 @@
+/** The publicist's calls (profile with trader details, models under responsibility) as TanStack Query options. */
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { Answer } from '#contract/answers.ts';
+import type { City, Country, State } from '#contract/locations.ts';
+import type {
+  PublicistModel,
+  PublicistModelList,
+  PublicistModelInput,
+  PublicistModelsQuery,
+  PublicistProfile,
+  PublicistProfileInput,
+} from '#contract/publicists.ts';
+import { API } from '#contract/routes.ts';
+import type { Section } from '#contract/sections.ts';
+import { ApiError, apiGet, apiRequest } from '#src/lib/api-client.ts';
+
+export const PUBLICIST_API = {
+  profile: '/api/profile/publicist',
+  createProfile: '/api/publicist/profile/create',
+  updateProfile: (id: number) => `/api/publicist/profile/update/${id}`,
+  models: '/api/publicist/models-under-responsibility',
+  model: (id: number) => `/api/publicist/model/${id}`,
+  createMany: '/api/publicist/models-under-responsibility/create',
+  updateModel: (id: number) => `/api/publicist/model/update/${id}`,
+  activate: (id: number, on: boolean) => `/api/publicist/model/activate/${id}/${on ? 1 : 0}`,
+  deleteAd: (id: number) => `/api/publicist/model/${id}/ad`,
+  deleteModel: (id: number) => `/api/publicist/model/${id}`,
+  resend: (id: number) => `/api/publicist/model/${id}/consent/resend`,
+} as const;
+
+export const PUBLICIST_KEY = ['publicist'] as const;
+export const PUBLICIST_PROFILE_KEY = [...PUBLICIST_KEY, 'profile'] as const;
+export const PUBLICIST_MODELS_KEY = [...PUBLICIST_KEY, 'models'] as const;
+
+/** The signed-in publicist's profile, or null when they have none yet (404). */
+export const publicistProfileQueryOptions = () =>
+  queryOptions({
+    queryKey: PUBLICIST_PROFILE_KEY,
+    queryFn: async ({ signal }) => {
+      try {
+        return (await apiGet<{ data: PublicistProfile }>(PUBLICIST_API.profile, signal)).data;
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) return null;
+        throw err;
+      }
+    },
+  });
+
+export type ModelsQuery = Pick<PublicistModelsQuery, 'sort' | 'direction' | 'page'> & { search: string; per_page?: number };
+
+export const publicistModelsQueryOptions = (q: ModelsQuery) =>
+  queryOptions({
+    queryKey: [...PUBLICIST_MODELS_KEY, 'list', q],
+    queryFn: ({ signal }) => {
+      const params = new URLSearchParams({
+        sort: q.sort,
+        direction: q.direction,
+        page: String(q.page),
+        per_page: String(q.per_page ?? 10),
+      });
+      if (q.search) params.set('search', q.search);
+      return apiGet<PublicistModelList>(`${PUBLICIST_API.models}?${params}`, signal);
+    },
+    placeholderData: keepPreviousData,
+  });
+
+export const publicistModelQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: [...PUBLICIST_MODELS_KEY, 'one', id],
+    queryFn: ({ signal }) => apiGet<{ data: PublicistModel }>(PUBLICIST_API.model(id), signal).then((r) => r.data),
+  });
+
+const DAY = 24 * 60 * 60 * 1000;
+
+export const countriesQueryOptions = () =>
+  queryOptions({
+    queryKey: ['countries'],
+    queryFn: ({ signal }) => apiGet<{ data: Country[] }>(API.countries, signal).then((r) => r.data),
+    staleTime: DAY,
+  });
+
+export const statesQueryOptions = (countryId: number | undefined) =>
+  queryOptions({
+    queryKey: ['country', countryId],
+    queryFn: ({ signal }) => apiGet<{ data: Country & { states: State[] } }>(API.country(countryId!), signal).then((r) => r.data.states),
+    enabled: !!countryId,
+    staleTime: DAY,
+  });
+
+export const citiesQueryOptions = (stateId: number | undefined) =>
+  queryOptions({
+    queryKey: ['cities', stateId],
+    queryFn: ({ signal }) => apiGet<{ data: City[] }>(API.cities(stateId!), signal).then((r) => r.data),
+    enabled: !!stateId,
+    staleTime: DAY,
+  });
+
+export const sectionsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['sections'],
+    queryFn: ({ signal }) => apiGet<{ data: Section[] }>(API.sections, signal).then((r) => r.data),
+    staleTime: DAY,
+  });
+
+export type ProfileAnswer = Answer & { data: PublicistProfile };
+export type ModelAnswer = Answer & { data: PublicistModel };
+
+export const createPublicistProfile = (body: PublicistProfileInput) =>
+  apiRequest<Answer & { redirect?: string }>(PUBLICIST_API.createProfile, { method: 'POST', body });
+
+export const updatePublicistProfile = (id: number, body: PublicistProfileInput & { version: number }) =>
+  apiRequest<ProfileAnswer>(PUBLICIST_API.updateProfile(id), { method: 'PUT', body });
+
+/** The raw form values (the server parses them with the same contract schema); errors come back as `models.{i}.{field}`. */
+export const createModels = (models: PublicistModelInput[]) =>
+  apiRequest<Answer & { data: PublicistModel[] }>(PUBLICIST_API.createMany, { method: 'POST', body: { models } });
+
+export const updateModel = (id: number, body: PublicistModelInput & { version: number }) =>
+  apiRequest<ModelAnswer>(PUBLICIST_API.updateModel(id), { method: 'PUT', body });
+
+export const setModelAdActive = (id: number, on: boolean) => apiRequest<ModelAnswer>(PUBLICIST_API.activate(id, on), { method: 'PUT' });
+export const deleteModelAd = (id: number) => apiRequest<ModelAnswer>(PUBLICIST_API.deleteAd(id), { method: 'DELETE' });
+export const deleteModel = (id: number) => apiRequest<Answer>(PUBLICIST_API.deleteModel(id), { method: 'DELETE' });
+export const resendConsent = (id: number) => apiRequest<ModelAnswer>(PUBLICIST_API.resend(id), { method: 'POST' });
