@@ -18,6 +18,8 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { profilesRoutes } from './modules/profiles/profiles.routes.ts';
 import { modelProfilesRoutes } from './modules/model-profiles/model-profiles.routes.ts';
 import { consentRoutes } from './modules/publicists/consent.routes.ts';
+import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { statementsRoutes } from './modules/statements/statements.routes.ts';
 import { publicistsRoutes } from './modules/publicists/publicists.routes.ts';
 import { verificationRoutes } from './modules/model-profiles/verification.routes.ts';
 import { listingsRoutes } from './modules/listings/listings.routes.ts';
@@ -107,6 +109,8 @@ export async function buildApp(
   await app.register(verificationRoutes);
   await app.register(publicistsRoutes);
   await app.register(consentRoutes);
+  await app.register(statementsRoutes);
+  await app.register(adminRoutes);
 
   await app.register(spaPlugin, { distDir: config.distDir });
   return app;

@@ -3,6 +3,7 @@ import type { Db } from '../client.ts';
 import type { Storage } from '../../plugins/storage.ts';
 import { seedDemoCatalogue } from './demo-catalogue.ts';
 import { seedDemoModelAd } from './demo-model.ts';
+import { seedDemoReviewQueue } from './demo-review.ts';
 import { seedDemoPublicist } from './demo-publicist.ts';
 import { seedDemoUsers } from './demo-users.ts';
 import { seedReferenceData } from './reference.ts';
@@ -16,5 +17,6 @@ export async function seedAll(db: Db, config: Config, storage: Storage): Promise
     await seedDemoModelAd(db, storage);
     await seedDemoPublicist(db, storage);
     await seedDemoCatalogue(db, storage, { ads: config.demoAds, password });
+    await seedDemoReviewQueue(db, storage, password);
   }
 }

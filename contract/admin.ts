@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { STATUSES } from './statuses.ts';
+import { REASON_CODES } from './statements.ts';
+
+/**
+ * Staff (admin, super_admin) review: listings with filters, queues, decisions with reason codes, appeals and the
+ * audit log (issue 6 points 3, 4, 7). Listing URLs carry the same names (`status`, `search`, `page`).
+ */
+
+const intParam = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+export const ADMIN_PER_PAGE = 20;
+
+/** `status` also takes `all` (the default: every status). */
+export const adminListQuerySchema = z
+  .object({
+    status: z.enum([...STATUSES, 'all']).optional(),
+    search: z.string().trim().max(100).optional(),
+    page: intParam(1, 1000).optional().default(1),
+    per_page: intParam(1, 100).optional().default(ADMIN_PER_PAGE),
+  })
+  .strict();
+export type AdminListQuery = z.input<typeof adminListQuerySchema>;
+
+export const VERIFICATION_FILTERS = ['pending', 'approved', 'rejected', 'all'] as const;
+export const verificationQuerySchema = z
+  .object({
+    status: z.enum(VERIFICATION_FILTERS).optional(),
+    page: intParam(1, 1000).optional().default(1),
+    per_page: intParam(1, 100).optional().default(ADMIN_PER_PAGE),
+  })
+  .strict();
+
+export const APPEAL_FILTERS = ['pending', 'upheld', 'reversed', 'all'] as const;
+export const appealQuerySchema = z
+  .object({
+    status: z.enum(APPEAL_FILTERS).optional(),
+    page: intParam(1, 1000).optional().default(1),
+    per_page: intParam(1, 100).optional().default(ADMIN_PER_PAGE),
+  })
+  .strict();
+
+export const pageQuerySchema = z
+  .object({
+    page: intParam(1, 1000).optional().default(1),
+    per_page: intParam(1, 100).optional().default(ADMIN_PER_PAGE),
+  })
+  .strict();
+
+/** What staff may decide about. */
+export const DECISION_SUBJECTS = ['ad', 'model_profile', 'publicist_profile', 'verification', 'media'] as const;
+export type DecisionSubject = (typeof DECISION_SUBJECTS)[number];
+
+export const DECISION_ACTIONS = ['approve', 'reject', 'suspend', 'pause', 'reinstate', 'remove'] as const;
+export type DecisionAction = (typeof DECISION_ACTIONS)[number];
+
+/** Restrictions: each stores and mails a statement of reasons and needs reason codes plus an explanation. */
+export const RESTRICTIONS: readonly DecisionAction[] = ['reject', 'suspend', 'pause', 'remove'];
+
+/** Which actions apply to which subject. */
+export const ACTIONS_FOR: Record<DecisionSubject, readonly DecisionAction[]> = {
+  ad: ['approve', 'reject', 'suspend', 'pause', 'reinstate'],
+  model_profile: ['approve', 'reject', 'suspend', 'pause', 'reinstate'],
+  publicist_profile: ['approve', 'reject', 'suspend', 'pause', 'reinstate'],
+  verification: ['approve', 'reject'],
+  media: ['remove'],
+};
+
+export const DECISION_TEXT_MIN = 10;
+export const DECISION_TEXT_MAX = 2000;
+
+export const decisionBodySchema = z
+  .object({
+    subject_type: z.enum(DECISION_SUBJECTS),
+    subject_id: z.number().int().positive().max(2_147_483_647),
+    action: z.enum(DECISION_ACTIONS),
+    reason_codes: z.array(z.enum(REASON_CODES)).max(REASON_CODES.length).default([]),
+    text: z.string().trim().max(DECISION_TEXT_MAX).default(''),
+  })
+  .superRefine((v, ctx) => {
+    if (!ACTIONS_FOR[v.subject_type].includes(v.action)) {
+      ctx.addIssue({ code: 'custom', path: ['action'], params: { key: 'admin.validation.action' } });
+    }
+    if (RESTRICTIONS.includes(v.action)) {
+      if (v.reason_codes.length === 0)
+        ctx.addIssue({ code: 'custom', path: ['reason_codes'], params: { key: 'admin.validation.reasons' } });
+      if (v.text.length < DECISION_TEXT_MIN) ctx.addIssue({ code: 'custom', path: ['text'], params: { key: 'admin.validation.text' } });
+    }
+  })
+  .transform((v) => ({ ...v, reason_codes: [...new Set(v.reason_codes)] }));
+export type DecisionInput = z.input<typeof decisionBodySchema>;
+export type DecisionValues = z.output<typeof decisionBodySchema>;
+
+export const APPEAL_OUTCOMES = ['upheld', 'reversed'] as const;
+export const appealDecisionSchema = z.object({
+  outcome: z.enum(APPEAL_OUTCOMES),
+  text: z.string().trim().min(DECISION_TEXT_MIN).max(DECISION_TEXT_MAX),
+});
+export type AppealDecisionInput = z.infer<typeof appealDecisionSchema>;
+
+const dateParam = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+export const auditQuerySchema = z
+  .object({
+    /** Actor's e-mail (part of it) or id. */
+    actor: z.string().trim().max(254).optional(),
+    subject_type: z.string().trim().max(24).optional(),
+    subject_id: intParam(1, 2_147_483_647).optional(),
+    /** Action, or its beginning (`ad.` finds every ad decision). */
+    action: z.string().trim().max(64).optional(),
+    from: dateParam.optional(),
+    to: dateParam.optional(),
+    page: intParam(1, 10_000).optional().default(1),
+    per_page: intParam(1, 100).optional().default(50),
+  })
+  .strict();
+export type AuditQuery = z.input<typeof auditQuerySchema>;
+
+export interface AdminCounts {
+  pending_ads: number;
+  pending_verifications: number;
+  pending_publicists: number;
+  open_reports: number;
+  open_appeals: number;
+  new_messages: number;
+  recent_photos: number;
+}
+
+export const ADMIN_API = {
+  counts: '/api/admin/counts',
+  models: '/api/admin/models',
+  modelsUnderResponsibility: '/api/admin/models-under-responsibility',
+  publicists: '/api/admin/publicists',
+  ads: '/api/admin/ads',
+  clients: '/api/admin/clients',
+  client: (id: number | string) => `/api/admin/clients/${id}`,
+  usersWithoutProfile: '/api/admin/users-without-profile',
+  photos: '/api/admin/photos',
+  verifications: '/api/admin/verifications',
+  verificationSelfie: (id: number | string) => `/api/admin/verifications/${id}/selfie`,
+  decisions: '/api/admin/decisions',
+  appeals: '/api/admin/appeals',
+  decideAppeal: (id: number | string) => `/api/admin/appeals/${id}/decide`,
+  admins: '/api/super-admin/admins',
+  createAdmin: '/api/admin/create',
+  audit: '/api/super-admin/audit',
+} as const;

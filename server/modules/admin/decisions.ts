@@ -1,0 +1,303 @@
+/**
+ * Staff decisions (issue 6 points 3, 4, 7): approve / reject / suspend / pause / reinstate an ad, a model profile or a
+ * publicist profile; approve / reject a verification request (approval makes the model's profile active, SPEC §4
+ * "Verificado"); remove a photo. One transaction per decision: the row is locked and changed, every restriction stores
+ * a statement of reasons (mailed after the commit), and the audit log gets the before/after. Status changes reach the
+ * listings through the ads trigger (`ads.is_listed`).
+ *
+ * Appeals are decided by a person: `upheld` keeps the decision, `reversed` restores the state before it (read from
+ * the decision's audit entry, which names the statement).
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { RESTRICTIONS, type DecisionAction, type DecisionValues } from '#contract/admin.ts';
+import type { StatementDecision } from '#contract/statements.ts';
+import type { Db } from '../../db/client.ts';
+import { ads, appeals, auditLog, media, modelProfiles, publicistProfiles, statements, verificationRequests } from '../../db/schema.ts';
+import { AppError, conflict, notFound } from '../../errors.ts';
+import type { SessionUser } from '../../plugins/session.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { deletePhoto } from '../media/media.repository.ts';
+import { issueStatement, recipientFor, sendAppealDecidedMail, type IssuedStatement } from '../statements/statements.ts';
+
+type Status = (typeof ads.$inferSelect)['status'];
+
+/** The status each action leads to. */
+const STATUS_AFTER: Record<Exclude<DecisionAction, 'remove'>, Status> = {
+  approve: 'active',
+  reject: 'rejected',
+  suspend: 'suspended',
+  pause: 'paused',
+  reinstate: 'active',
+};
+
+const STATEMENT_DECISION: Partial<Record<DecisionAction, StatementDecision>> = {
+  reject: 'rejected',
+  suspend: 'suspended',
+  pause: 'paused',
+  remove: 'removed',
+};
+
+export interface DecisionResult {
+  subject_type: DecisionValues['subject_type'];
+  subject_id: number;
+  action: DecisionAction;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  statement_id: number | null;
+}
+
+const refusedAction = () => new AppError(409, 'conflict', 'admin.decisionNotApplicable');
+
+export async function applyDecision(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  staff: SessionUser,
+  input: DecisionValues,
+): Promise<DecisionResult> {
+  const restriction = RESTRICTIONS.includes(input.action);
+  let issued: IssuedStatement | null = null;
+  let removedFiles: string | null = null;
+
+  const result = await app.db.transaction(async (tx) => {
+    let before: Record<string, unknown>;
+    let after: Record<string, unknown>;
+    let automatedDetail: Record<string, unknown> | null = null;
+    // The recipient is found before the change (a removed photo has no row to follow afterwards).
+    const recipient = restriction ? await recipientFor(tx, input.subject_type, input.subject_id) : null;
+
+    switch (input.subject_type) {
+      case 'ad': {
+        const [row] = await tx.select().from(ads).where(eq(ads.id, input.subject_id)).for('update');
+        if (!row) throw notFound();
+        const status = STATUS_AFTER[input.action as keyof typeof STATUS_AFTER];
+        before = { status: row.status, is_listed: row.isListed };
+        const [updated] = await tx
+          .update(ads)
+          .set({ status, updatedAt: new Date() })
+          .where(eq(ads.id, row.id))
+          .returning({ status: ads.status, isListed: ads.isListed });
+        after = { status: updated!.status, is_listed: updated!.isListed };
+        break;
+      }
+      case 'model_profile': {
+        const [row] = await tx.select().from(modelProfiles).where(eq(modelProfiles.id, input.subject_id)).for('update');
+        if (!row) throw notFound();
+        const status = STATUS_AFTER[input.action as keyof typeof STATUS_AFTER];
+        before = { status: row.status };
+        await tx
+          .update(modelProfiles)
+          .set({
+            status,
+            reasons: restriction ? { codes: input.reason_codes, text: input.text } : null,
+            version: row.version + 1,
+            updatedAt: new Date(),
+          })
+          .where(eq(modelProfiles.id, row.id));
+        after = { status };
+        break;
+      }
+      case 'publicist_profile': {
+        const [row] = await tx.select().from(publicistProfiles).where(eq(publicistProfiles.id, input.subject_id)).for('update');
+        if (!row) throw notFound();
+        const status = STATUS_AFTER[input.action as keyof typeof STATUS_AFTER];
+        before = { status: row.status };
+        await tx
+          .update(publicistProfiles)
+          .set({
+            status,
+            reasons: restriction ? { codes: input.reason_codes, text: input.text } : null,
+            version: row.version + 1,
+            updatedAt: new Date(),
+          })
+          .where(eq(publicistProfiles.id, row.id));
+        after = { status };
+        break;
+      }
+      case 'verification': {
+        const [row] = await tx.select().from(verificationRequests).where(eq(verificationRequests.id, input.subject_id)).for('update');
+        if (!row) throw notFound();
+        if (row.status !== 'pending') throw refusedAction();
+        const [profile] = await tx.select().from(modelProfiles).where(eq(modelProfiles.id, row.modelProfileId)).for('update');
+        const approved = input.action === 'approve';
+        const profileStatus: Status = approved ? 'active' : 'rejected';
+        before = { status: row.status, profile_status: profile!.status };
+        await tx
+          .update(verificationRequests)
+          .set({
+            status: approved ? 'approved' : 'rejected',
+            decidedAt: new Date(),
+            decidedBy: staff.id,
+            reasons: approved ? null : { codes: input.reason_codes, text: input.text },
+          })
+          .where(eq(verificationRequests.id, row.id));
+        await tx
+          .update(modelProfiles)
+          .set({
+            status: profileStatus,
+            reasons: approved ? null : { codes: input.reason_codes, text: input.text },
+            version: profile!.version + 1,
+            updatedAt: new Date(),
+          })
+          .where(eq(modelProfiles.id, profile!.id));
+        after = { status: approved ? 'approved' : 'rejected', profile_status: profileStatus, model_profile_id: profile!.id };
+        break;
+      }
+      case 'media': {
+        const [row] = await tx.select().from(media).where(eq(media.id, input.subject_id));
+        if (!row) throw notFound();
+        // Lock the ad: photo changes on one ad queue up behind each other (as in the media module).
+        await tx.select({ id: ads.id }).from(ads).where(eq(ads.id, row.adId)).for('update');
+        before = { ad_id: row.adId, uid: row.uid, is_cover: row.isCover, position: row.position, moderation: row.moderation ?? null };
+        await deletePhoto(tx, row);
+        after = { removed: true, ad_id: row.adId };
+        removedFiles = `ads/${row.adId}/${row.uid}`;
+        if (row.moderation) automatedDetail = { moderation: { provider: row.moderation.provider, scores: row.moderation.scores } };
+        break;
+      }
+    }
+
+    if (restriction) {
+      issued = await issueStatement(tx, app, {
+        subjectType: input.subject_type,
+        subjectId: input.subject_id,
+        decision: STATEMENT_DECISION[input.action]!,
+        reasonCodes: input.reason_codes,
+        facts: input.text,
+        automated: false,
+        automatedDetail,
+        decidedBy: staff.id,
+        recipient,
+        mailLater: true,
+      });
+      after = { ...after, statement_id: issued.statement.id };
+    }
+    await recordAudit(tx, {
+      actor: staff,
+      action: `${input.subject_type}.${input.action}`,
+      subjectType: input.subject_type,
+      subjectId: input.subject_id,
+      before,
+      after,
+      reason: input.reason_codes.length || input.text ? { codes: input.reason_codes, text: input.text } : null,
+      req,
+    });
+    return { before, after };
+  });
+
+  if (removedFiles) await app.storage.remove(removedFiles).catch((err: unknown) => req.log.error({ err }, 'admin: removing files failed'));
+  if (issued) await (issued as IssuedStatement).send();
+  return {
+    subject_type: input.subject_type,
+    subject_id: input.subject_id,
+    action: input.action,
+    before: result.before,
+    after: result.after,
+    statement_id: (issued as IssuedStatement | null)?.statement.id ?? null,
+  };
+}
+
+/** The audit entry of the decision that produced statement `statementId` (its `before` is what a reversal restores). */
+async function decisionEntry(db: Db, statementId: number) {
+  const [row] = await db
+    .select()
+    .from(auditLog)
+    .where(sql`${auditLog.after} ->> 'statement_id' = ${String(statementId)}`)
+    .limit(1);
+  return row ?? null;
+}
+
+export async function decideAppeal(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  staff: SessionUser,
+  appealId: number,
+  outcome: 'upheld' | 'reversed',
+  text: string,
+) {
+  const out = await app.db.transaction(async (tx) => {
+    const [appeal] = await tx.select().from(appeals).where(eq(appeals.id, appealId)).for('update');
+    if (!appeal) throw notFound();
+    if (appeal.status !== 'pending') throw conflict(undefined, 'admin.appealDecided');
+    const [statement] = await tx.select().from(statements).where(eq(statements.id, appeal.statementId));
+    const restored: Record<string, unknown> = {};
+    if (outcome === 'reversed') {
+      const entry = await decisionEntry(tx, statement!.id);
+      const previous = (entry?.before ?? {}) as { status?: Status; profile_status?: Status };
+      const id = statement!.subjectId;
+      switch (statement!.subjectType) {
+        case 'ad':
+          if (previous.status) {
+            await tx.update(ads).set({ status: previous.status, updatedAt: new Date() }).where(eq(ads.id, id));
+            restored.status = previous.status;
+          }
+          break;
+        case 'model_profile':
+          if (previous.status) {
+            await tx
+              .update(modelProfiles)
+              .set({ status: previous.status, reasons: null, version: sql`${modelProfiles.version} + 1`, updatedAt: new Date() })
+              .where(eq(modelProfiles.id, id));
+            restored.status = previous.status;
+          }
+          break;
+        case 'publicist_profile':
+          if (previous.status) {
+            await tx
+              .update(publicistProfiles)
+              .set({ status: previous.status, reasons: null, version: sql`${publicistProfiles.version} + 1`, updatedAt: new Date() })
+              .where(eq(publicistProfiles.id, id));
+            restored.status = previous.status;
+          }
+          break;
+        case 'verification': {
+          // Reversing a rejected verification is approving it: the profile becomes active.
+          const [v] = await tx
+            .update(verificationRequests)
+            .set({ status: 'approved', decidedAt: new Date(), decidedBy: staff.id, reasons: null })
+            .where(eq(verificationRequests.id, id))
+            .returning({ profileId: verificationRequests.modelProfileId });
+          if (v) {
+            await tx
+              .update(modelProfiles)
+              .set({ status: 'active', reasons: null, version: sql`${modelProfiles.version} + 1`, updatedAt: new Date() })
+              .where(eq(modelProfiles.id, v.profileId));
+            restored.status = 'approved';
+            restored.profile_status = 'active';
+          }
+          break;
+        }
+        case 'media':
+          // The files are gone: the user is told they may upload the photo again.
+          restored.photo = 'may_upload_again';
+          break;
+        default:
+          break;
+      }
+    }
+    await tx
+      .update(appeals)
+      .set({ status: outcome, decisionText: text, decidedBy: staff.id, decidedAt: new Date() })
+      .where(and(eq(appeals.id, appeal.id), eq(appeals.status, 'pending')));
+    await recordAudit(tx, {
+      actor: staff,
+      action: `appeal.${outcome}`,
+      subjectType: 'appeal',
+      subjectId: appeal.id,
+      before: { status: 'pending' },
+      after: {
+        status: outcome,
+        statement_id: statement!.id,
+        subject_type: statement!.subjectType,
+        subject_id: statement!.subjectId,
+        restored,
+      },
+      reason: { text },
+      req,
+    });
+    const recipient = appeal.userId ? await recipientFor(tx, 'user', appeal.userId) : null;
+    return { statement: statement!, recipient, restored };
+  });
+  if (out.recipient) await sendAppealDecidedMail(app, out.recipient, out.statement, outcome, text);
+  return out;
+}

@@ -1,0 +1,198 @@
+/**
+ * Statements of reasons (EU DSA art. 17): `issueStatement` stores one for the user a restriction affects and mails it
+ * in their language. Other modules call it for every restriction they impose (inside their transaction, with
+ * `mailLater` so the mail goes only once the change is committed).
+ */
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { APPEAL_MONTHS, type StatementDecision, type StatementGround, type StatementSubject } from '#contract/statements.ts';
+import type { Db } from '../../db/client.ts';
+import { ads, media, modelProfiles, publicistProfiles, statements, users, verificationRequests } from '../../db/schema.ts';
+import { renderMail } from '../../plugins/mail.ts';
+
+export type StatementRow = typeof statements.$inferSelect;
+
+export interface Recipient {
+  id: number;
+  name: string;
+  email: string;
+  locale: string;
+}
+
+export interface StatementInput {
+  subjectType: StatementSubject;
+  subjectId: number;
+  decision: StatementDecision;
+  reasonCodes: string[];
+  /** Facts and circumstances, in staff's words. */
+  facts: string;
+  /** The rule broken; the first reason code when not given. */
+  ground?: StatementGround;
+  automated?: boolean;
+  /** e.g. `{ moderation: { provider, scores } }` when automated means were used. */
+  automatedDetail?: Record<string, unknown> | null;
+  /** Staff member who decided (null for an automated decision). */
+  decidedBy?: number | null;
+  /** The recipient, when the caller knows it; otherwise found from the subject. */
+  recipient?: Recipient | null;
+  /** Inside a transaction: return the mail as `send()` for after the commit instead of sending now. */
+  mailLater?: boolean;
+}
+
+export interface IssuedStatement {
+  statement: StatementRow;
+  recipient: Recipient | null;
+  /** Sends the mail (already done unless `mailLater`). Never throws: a failed mail is logged. */
+  send: () => Promise<void>;
+}
+
+const userColumns = { id: users.id, name: users.name, email: users.email, locale: users.locale };
+
+/** The account of a model profile: the model's own, or for a publicist's model without one, the publicist's. */
+async function profileRecipient(db: Db, profileId: number): Promise<Recipient | null> {
+  const [p] = await db
+    .select({ userId: modelProfiles.userId, publicistUserId: publicistProfiles.userId })
+    .from(modelProfiles)
+    .leftJoin(publicistProfiles, eq(publicistProfiles.id, modelProfiles.publicistId))
+    .where(eq(modelProfiles.id, profileId));
+  const userId = p?.userId ?? p?.publicistUserId ?? null;
+  if (userId === null) return null;
+  const [u] = await db.select(userColumns).from(users).where(eq(users.id, userId));
+  return u ?? null;
+}
+
+/** Who is told about a decision on `subjectType` #`subjectId` (null when nobody can be: e.g. the row is gone). */
+export async function recipientFor(db: Db, subjectType: StatementSubject, subjectId: number): Promise<Recipient | null> {
+  switch (subjectType) {
+    case 'user': {
+      const [u] = await db.select(userColumns).from(users).where(eq(users.id, subjectId));
+      return u ?? null;
+    }
+    case 'model_profile':
+      return profileRecipient(db, subjectId);
+    case 'publicist_profile': {
+      const [u] = await db
+        .select(userColumns)
+        .from(publicistProfiles)
+        .innerJoin(users, eq(users.id, publicistProfiles.userId))
+        .where(eq(publicistProfiles.id, subjectId));
+      return u ?? null;
+    }
+    case 'ad': {
+      const [a] = await db.select({ profileId: ads.modelProfileId }).from(ads).where(eq(ads.id, subjectId));
+      return a ? profileRecipient(db, a.profileId) : null;
+    }
+    case 'media': {
+      const [m] = await db
+        .select({ profileId: ads.modelProfileId })
+        .from(media)
+        .innerJoin(ads, eq(ads.id, media.adId))
+        .where(eq(media.id, subjectId));
+      return m ? profileRecipient(db, m.profileId) : null;
+    }
+    case 'verification': {
+      const [v] = await db
+        .select({ profileId: verificationRequests.modelProfileId })
+        .from(verificationRequests)
+        .where(eq(verificationRequests.id, subjectId));
+      return v ? profileRecipient(db, v.profileId) : null;
+    }
+  }
+}
+
+export function appealDeadline(from = new Date()): Date {
+  const d = new Date(from);
+  d.setUTCMonth(d.getUTCMonth() + APPEAL_MONTHS);
+  return d;
+}
+
+/** The statement's page in the app, in the recipient's language. */
+export function statementUrl(appUrl: string, lng: string, id: number): string {
+  return `${appUrl}/${lng}/statements/${id}`;
+}
+
+/** Stores the statement (in `db`, which may be a transaction) and mails the recipient, now or via `send()`. */
+export async function issueStatement(db: Db, app: FastifyInstance, input: StatementInput): Promise<IssuedStatement> {
+  const recipient = input.recipient === undefined ? await recipientFor(db, input.subjectType, input.subjectId) : input.recipient;
+  const [statement] = await db
+    .insert(statements)
+    .values({
+      userId: recipient?.id ?? null,
+      subjectType: input.subjectType,
+      subjectId: input.subjectId,
+      decision: input.decision,
+      reasonCodes: input.reasonCodes,
+      facts: input.facts,
+      ground: input.ground ?? input.reasonCodes[0] ?? 'other',
+      automated: input.automated ?? false,
+      automatedDetail: input.automatedDetail ?? null,
+      language: recipient?.locale ?? 'es',
+      decidedBy: input.decidedBy ?? null,
+      appealUntil: appealDeadline(),
+    })
+    .returning();
+  const send = async () => {
+    if (!recipient) return;
+    try {
+      await sendStatementMail(app, recipient, statement!);
+    } catch (err) {
+      app.log.error({ err, statement: statement!.id }, 'statements: mail failed');
+    }
+  };
+  if (!input.mailLater) await send();
+  return { statement: statement!, recipient, send };
+}
+
+export async function sendStatementMail(app: FastifyInstance, to: Recipient, s: StatementRow): Promise<void> {
+  const t = app.tFor(to.locale);
+  const lng = s.language;
+  const date = new Intl.DateTimeFormat(lng.replace('_', '-'), { dateStyle: 'long' }).format(s.appealUntil);
+  const lines = [
+    t('mail.statement.line1', {
+      subject: t(`statements.subjects.${s.subjectType}`),
+      decision: t(`statements.decisions.${s.decision}`),
+    }),
+    t('mail.statement.facts', { facts: s.facts }),
+    t('mail.statement.ground', {
+      ground: t(`statements.grounds.${s.ground}`),
+      reasons: s.reasonCodes.map((c) => t(`statements.grounds.${c}`)).join(', '),
+    }),
+    s.automated ? t('mail.statement.automated') : t('mail.statement.manual'),
+    t('mail.statement.appeal', { date }),
+  ];
+  const body = renderMail({
+    lang: lng,
+    greeting: t('mail.greeting', { name: to.name }),
+    lines,
+    action: { label: t('mail.statement.action'), url: statementUrl(app.config.appUrl, lng, s.id) },
+    footer: t('mail.footer'),
+  });
+  await app.mailer.send({ to: to.email, subject: t('mail.statement.subject'), ...body });
+}
+
+/** Tells the user how their appeal was decided. */
+export async function sendAppealDecidedMail(
+  app: FastifyInstance,
+  to: Recipient,
+  s: StatementRow,
+  outcome: 'upheld' | 'reversed',
+  text: string,
+): Promise<void> {
+  const t = app.tFor(to.locale);
+  const lng = to.locale;
+  const body = renderMail({
+    lang: lng,
+    greeting: t('mail.greeting', { name: to.name }),
+    lines: [
+      t(`mail.appealDecided.${outcome}`, { subject: t(`statements.subjects.${s.subjectType}`) }),
+      t('mail.appealDecided.text', { text }),
+    ],
+    action: { label: t('mail.appealDecided.action'), url: statementUrl(app.config.appUrl, lng, s.id) },
+    footer: t('mail.footer'),
+  });
+  try {
+    await app.mailer.send({ to: to.email, subject: t('mail.appealDecided.subject'), ...body });
+  } catch (err) {
+    app.log.error({ err, statement: s.id }, 'statements: appeal mail failed');
+  }
+}
