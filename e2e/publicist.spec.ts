@@ -1,0 +1,145 @@
+/**
+ * Publicist workspace and the model's consent (issue 6 points 1–2): a fresh publicist registers, creates the trader
+ * profile, adds two models at once; the first model consents through the mailed link (no account), and the list shows
+ * consent given for one and pending for the other. 360 px fit, screenshot, and axe on the list.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { presetConsent, tr } from './helpers.ts';
+import { linkFromMail } from './mail.ts';
+
+const PASSWORD = 'una contraseña larga 42';
+const unique = (p: string) => `${p}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.test`;
+const label = (key: string) => new RegExp(`^${tr('es', key)}\\s*\\*?$`);
+
+test.beforeEach(async ({ page }) => {
+  await presetConsent(page);
+});
+
+async function login(page: Page, email: string) {
+  await expect(page.getByRole('heading', { level: 1, name: tr('es', 'auth.login.heading') })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await page.getByLabel(tr('es', 'auth.fields.email')).fill(email);
+  await page.getByRole('textbox', { name: tr('es', 'auth.fields.password'), exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: tr('es', 'auth.login.submit') }).click();
+}
+
+async function pick(page: Page, scope: Locator, key: string, typed: string, option: string) {
+  const box = scope.getByRole('combobox', { name: label(key) });
+  await box.click();
+  await box.fill(typed);
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+async function fillModel(page: Page, scope: Locator, d: { name: string; email: string; title: string }) {
+  await scope.getByRole('textbox', { name: label('publicist.form.fields.display_name') }).fill(d.name);
+  await scope.getByLabel(label('publicist.form.fields.birth_date')).fill('1996-05-20');
+  await scope.getByRole('textbox', { name: label('publicist.form.fields.contact_email') }).fill(d.email);
+  await pick(page, scope, 'publicist.form.fields.country_id', 'Espa', 'España');
+  await pick(page, scope, 'publicist.form.fields.state_id', 'Astu', 'Asturias');
+  await pick(page, scope, 'publicist.form.fields.city_id', 'Ovi', 'Oviedo');
+  await scope.getByText('Mujeres', { exact: true }).click();
+  await scope.getByRole('textbox', { name: label('publicist.form.fields.title') }).fill(d.title);
+  await scope
+    .getByRole('textbox', { name: label('publicist.form.fields.description') })
+    .fill('Sesiones de fotos en estudio y exteriores, catálogo y pasarela por toda Asturias.');
+}
+
+test('a publicist adds two models; the first consents through the mailed link; the list shows given and pending', async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const email = unique('agencia');
+  // Register as a publicist and verify the address.
+  await page.goto('/es/register');
+  await page.getByLabel(tr('es', 'auth.fields.name')).fill('Agencia Prueba');
+  await page.getByLabel(tr('es', 'auth.fields.email')).fill(email);
+  await page.getByRole('textbox', { name: tr('es', 'auth.fields.password'), exact: true }).fill(PASSWORD);
+  await page.getByRole('textbox', { name: tr('es', 'auth.fields.passwordConfirmation'), exact: true }).fill(PASSWORD);
+  await page.getByRole('radio', { name: tr('es', 'account.roles.publicist') }).check();
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: tr('es', 'auth.register.submit') }).click();
+  const verify = await linkFromMail(
+    email,
+    /http:\/\/localhost:\d+\/es\/verify-email\/\d+\/[a-f0-9]{40}\?expires=\d+&signature=[a-f0-9]{64}/,
+  );
+  await page.goto(new URL(verify).pathname + new URL(verify).search);
+  await page.getByRole('dialog').getByRole('button', { name: 'Crear perfil' }).click();
+
+  // Trader details (EU DSA art. 30); the session ends and the publicist signs in again.
+  await expect(page).toHaveURL(/\/es\/profile\/publicist\/create$/);
+  await expect(page.getByRole('heading', { level: 1, name: tr('es', 'publicist.profile.createTitle') })).toBeVisible();
+  await page.getByRole('button', { name: tr('es', 'publicist.profile.create') }).click();
+  await expect(page.getByRole('textbox', { name: label('publicist.profile.fields.legal_name') })).toHaveAttribute('aria-invalid', 'true');
+  await page.getByRole('textbox', { name: label('publicist.profile.fields.display_name') }).fill('Agencia Prueba');
+  await page.getByRole('textbox', { name: label('publicist.profile.fields.legal_name') }).fill('Agencia Prueba Producciones S.L.');
+  await page.getByRole('textbox', { name: label('publicist.profile.fields.tax_id') }).fill('B12345678');
+  await page.getByRole('textbox', { name: label('publicist.profile.fields.address') }).fill('Calle Mayor 5, 33001 Oviedo');
+  await page.getByRole('textbox', { name: label('publicist.profile.fields.phone') }).fill('612 34 56 78');
+  await page.getByRole('textbox', { name: label('publicist.profile.fields.email') }).fill('hola@agenciaprueba.test');
+  await page.getByRole('button', { name: tr('es', 'publicist.profile.create') }).click();
+  await expect(page).toHaveURL(/\/es\/login/);
+  await login(page, email);
+  await expect(page).toHaveURL(/\/es\/publicist\/dashboard$/);
+  await expect(page.getByText(tr('es', 'publicist.status.pending'))).toBeVisible();
+
+  // Two models at once.
+  await page.getByRole('link', { name: tr('es', 'publicist.summary.add') }).click();
+  await expect(page.getByRole('heading', { level: 1, name: tr('es', 'publicist.form.createTitle') })).toBeVisible();
+  const first = { name: 'Nerea', email: unique('nerea'), title: 'Nerea, modelo de moda en Oviedo' };
+  const second = { name: 'Olaia', email: unique('olaia'), title: 'Olaia, modelo de catálogo en Oviedo' };
+  await fillModel(page, page.getByRole('region', { name: 'Modelo 1' }), first);
+  await page.getByRole('button', { name: tr('es', 'publicist.form.addAnother') }).click();
+  await fillModel(page, page.getByRole('region', { name: 'Modelo 2' }), second);
+  await page.setViewportSize({ width: 360, height: 800 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await page.screenshot({ path: testInfo.outputPath('publicist-create-360.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.getByRole('button', { name: 'Crear 2 modelos' }).click();
+  await expect(page.getByText(tr('es', 'publicist.notices.modelsCreated'))).toBeVisible();
+  await expect(page).toHaveURL(/\/es\/profile\/publicist$/);
+  const rows = page.getByTestId('publicist-model-row');
+  await expect(rows).toHaveCount(2);
+  const row = (name: string) => rows.filter({ has: page.getByRole('heading', { name, exact: true }) });
+  await expect(row(first.name).getByTestId('consent-badge')).toHaveText(tr('es', 'publicist.consentStatus.pending'));
+
+  // The model opens the mailed link without an account and agrees.
+  const link = await linkFromMail(first.email, /http:\/\/localhost:\d+\/es\/consent\/[A-Za-z0-9_-]{43}/);
+  const visitor = await browser.newContext();
+  const modelPage = await visitor.newPage();
+  await presetConsent(modelPage);
+  await modelPage.goto(new URL(link).pathname);
+  await expect(modelPage.getByRole('heading', { level: 1, name: tr('es', 'consent.title') })).toBeVisible();
+  await expect(modelPage.getByText(first.title, { exact: false })).toBeVisible();
+  await modelPage.setViewportSize({ width: 360, height: 800 });
+  await modelPage.screenshot({ path: testInfo.outputPath('consent-360.png'), fullPage: true });
+  await modelPage.getByRole('button', { name: tr('es', 'consent.agree'), exact: true }).click();
+  await expect(modelPage.getByText(tr('es', 'consent.given'))).toBeVisible();
+  // Single use: reopening says so.
+  await modelPage.reload();
+  await expect(modelPage.getByText(tr('es', 'consent.used'))).toBeVisible();
+  await visitor.close();
+
+  // The publicist's list: consent given for the first, pending for the second; search and sort live in the URL.
+  await page.reload();
+  await expect(row(first.name).getByTestId('consent-badge')).toHaveText(tr('es', 'publicist.consentStatus.given'));
+  await expect(row(second.name).getByTestId('consent-badge')).toHaveText(tr('es', 'publicist.consentStatus.pending'));
+  await page.getByRole('searchbox', { name: tr('es', 'publicist.list.searchLabel') }).fill('Olaia');
+  await expect(page).toHaveURL(/search=Olaia/);
+  await expect(rows).toHaveCount(1);
+  await page.getByRole('searchbox', { name: tr('es', 'publicist.list.searchLabel') }).fill('');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.first().getByRole('link', { name: /Fotos/ })).toHaveAttribute('href', /\/es\/upload\/photos\?ad=\d+$/);
+
+  // 360 px first: nothing wider than the screen; axe finds nothing serious on the list.
+  await page.setViewportSize({ width: 360, height: 800 });
+  await expect(rows).toHaveCount(2);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await page.screenshot({ path: testInfo.outputPath('publicist-list-360.png'), fullPage: true });
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: testInfo.outputPath('publicist-list-1280.png'), fullPage: true });
+});
