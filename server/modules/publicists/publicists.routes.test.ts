@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicistModel, PublicistModelInput, PublicistModelList } from '#contract/publicists.ts';
+import { seedDemoPublicist } from '#server/db/seed/demo-publicist.ts';
 import { ads, auditLog, cities, countries, modelConsents, modelProfiles } from '#server/db/schema.ts';
 import type { Agent } from '#tests/agent.ts';
 import { newAgent } from '#tests/agent.ts';
@@ -407,5 +408,31 @@ describe('consent of the model', () => {
     expect((await visitor.get(`/api/consent/${oldToken}`)).json()).toMatchObject({ data: { state: 'expired' } });
     expect((await visitor.post(`/api/consent/${newToken}`, { decision: 'agree' })).statusCode).toBe(200);
     expect((await p.agent.post(`/api/publicist/model/${model.id}/consent/resend`)).statusCode).toBe(409);
+  });
+});
+
+describe('demo publicist', () => {
+  it('has trader details and three models: two consented and listed, one pending and not listed', async () => {
+    await seedDemoPublicist(t.database.db, t.app.storage);
+    await seedDemoPublicist(t.database.db, t.app.storage); // idempotent
+    const agent = await newAgent(t.app);
+    const login = await agent.post('/api/login', { email: 'publicist@vitrina.test', password: t.config.demoPassword });
+    expect(login.statusCode).toBe(200);
+    const profile = await agent.get('/api/profile/publicist');
+    expect(profile.json()).toMatchObject({
+      data: { status: 'active', legal_name: expect.any(String), tax_id: expect.any(String), models: 3 },
+    });
+    const list = (await agent.get('/api/publicist/models-under-responsibility?sort=name&direction=asc')).json<PublicistModelList>();
+    expect(list.data.map((m) => [m.display_name, m.consent_status, m.ad?.is_listed])).toEqual([
+      ['Aitana', 'given', true],
+      ['Bruno', 'given', true],
+      ['Celia', 'pending', false],
+    ]);
+    expect(list.data.every((m) => (m.ad?.photos ?? 0) > 0)).toBe(true);
+    const visitor = await anonymous();
+    expect((await visitor.get(`/api/models/${list.data[0]!.ad!.id}`)).statusCode).toBe(200);
+    expect((await visitor.get(`/api/models/${list.data[2]!.ad!.id}`)).statusCode).toBe(404);
+    // The pending one can be re-sent at once (its request is old).
+    expect((await agent.post(`/api/publicist/model/${list.data[2]!.id}/consent/resend`)).statusCode).toBe(200);
   });
 });
