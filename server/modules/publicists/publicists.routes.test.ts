@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PublicistModel, PublicistModelInput, PublicistModelList } from '#contract/publicists.ts';
+import type { PublicistModel, PublicistModelInput, PublicistModelList, PublicistProfile } from '#contract/publicists.ts';
 import { seedDemoPublicist } from '#server/db/seed/demo-publicist.ts';
 import { ads, auditLog, cities, countries, modelConsents, modelProfiles } from '#server/db/schema.ts';
 import type { Agent } from '#tests/agent.ts';
@@ -419,9 +419,9 @@ describe('demo publicist', () => {
     const login = await agent.post('/api/login', { email: 'publicist@vitrina.test', password: t.config.demoPassword });
     expect(login.statusCode).toBe(200);
     const profile = await agent.get('/api/profile/publicist');
-    expect(profile.json()).toMatchObject({
-      data: { status: 'active', legal_name: expect.any(String), tax_id: expect.any(String), models: 3 },
-    });
+    const demo = profile.json<{ data: PublicistProfile }>().data;
+    expect(demo).toMatchObject({ status: 'active', models: 3 });
+    expect(demo.legal_name && demo.tax_id && demo.address && demo.phone && demo.email).toBeTruthy();
     const list = (await agent.get('/api/publicist/models-under-responsibility?sort=name&direction=asc')).json<PublicistModelList>();
     expect(list.data.map((m) => [m.display_name, m.consent_status, m.ad?.is_listed])).toEqual([
       ['Aitana', 'given', true],
