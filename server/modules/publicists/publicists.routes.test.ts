@@ -314,7 +314,12 @@ describe('managing a model', () => {
     const up = uploadBody(model.ad!.id, [{ filename: 'a.jpg', data: await jpeg(600, 400) }]);
     const res = await a.agent.post('/api/upload/images', up.payload, up.headers);
     expect(res.statusCode, res.body).toBe(201);
-    const url = res.json<{ data: { media: { url: string }[] } }>().data.media[0]!.url;
+    const photo = res.json<{ data: { media: { url: string; media_id: number }[] } }>().data.media[0]!;
+    const url = photo.url;
+    // B may neither delete nor promote A's photo; A may.
+    expect((await b.agent.post('/api/media/delete', { media_id: photo.media_id })).statusCode).toBe(403);
+    expect((await b.agent.put(`/api/change-cover-picture/${photo.media_id}`)).statusCode).toBe(403);
+    expect((await a.agent.put(`/api/change-cover-picture/${photo.media_id}`)).statusCode).toBe(200);
     expect((await a.agent.get(url)).statusCode).toBe(200);
     expect((await b.agent.get(url)).statusCode).toBe(404);
     expect((await (await anonymous()).get(url)).statusCode).toBe(404);
@@ -434,5 +439,94 @@ describe('demo publicist', () => {
     expect((await visitor.get(`/api/models/${list.data[2]!.ad!.id}`)).statusCode).toBe(404);
     // The pending one can be re-sent at once (its request is old).
     expect((await agent.post(`/api/publicist/model/${list.data[2]!.id}/consent/resend`)).statusCode).toBe(200);
+  });
+});
+
+describe('role × route matrix of the publicist routes', () => {
+  it('anonymous 401; client and model 403; publicist A on own 2xx, on B 403; staff per route', async () => {
+    const db = t.database.db;
+    const a = await publicist();
+    const b = await publicist();
+    const ownA = await createModel(a);
+    const ofB = await createModel(b);
+    const agents: Record<string, Agent> = {
+      anonymous: await anonymous(),
+      client: await loginAs(t.app, db, (await buildUser(db, { role: 'client' })).id),
+      model: await loginAs(t.app, db, (await buildUser(db, { role: 'model' })).id),
+      publicistA: a.agent,
+      publicistB: b.agent,
+      admin: await loginAs(t.app, db, (await buildUser(db, { role: 'admin' })).id),
+      super_admin: await loginAs(t.app, db, (await buildUser(db, { role: 'super_admin' })).id),
+    };
+    // [route, call(agent), expected per role]. Each route targets publicist A's data; read-only or reversible calls.
+    type Row = [string, (agent: Agent) => Promise<{ statusCode: number }>, Record<string, number>];
+    const expectFor = (own: number, staff: number): Record<string, number> => ({
+      anonymous: 401,
+      client: 403,
+      model: 403,
+      publicistA: own,
+      publicistB: 403,
+      admin: staff,
+      super_admin: staff,
+    });
+    const rows: Row[] = [
+      ['GET models/{id}', (g) => g.get(`/api/publicist/models/${a.publicistId}`), expectFor(200, 200)],
+      [
+        'GET models-under-responsibility',
+        (g) => g.get('/api/publicist/models-under-responsibility'),
+        { ...expectFor(200, 403), publicistB: 200 },
+      ],
+      [
+        'GET modelsUnderResponsibility',
+        (g) => g.get('/api/publicist/modelsUnderResponsibility'),
+        { ...expectFor(200, 403), publicistB: 200 },
+      ],
+      ['GET model/{id}', (g) => g.get(`/api/publicist/model/${ownA.id}`), expectFor(200, 200)],
+      ['PUT model/activate', (g) => g.put(`/api/publicist/model/activate/${ownA.id}/1`), expectFor(200, 200)],
+      [
+        'PUT model/update (stale version)',
+        (g) => g.put(`/api/publicist/model/update/${ownA.id}`, { ...body(), version: 999 }),
+        expectFor(409, 409),
+      ],
+      ['POST consent/resend (too soon)', (g) => g.post(`/api/publicist/model/${ownA.id}/consent/resend`), { ...expectFor(429, 403) }],
+      ['GET profile/publicist', (g) => g.get('/api/profile/publicist'), { ...expectFor(200, 403), publicistB: 200 }],
+      [
+        'PUT profile/update (stale version)',
+        (g) =>
+          g.put(`/api/publicist/profile/update/${a.publicistId}`, {
+            display_name: 'Agencia',
+            legal_name: 'Agencia S.L.',
+            tax_id: 'B12345678',
+            address: 'Calle Mayor 1, Oviedo',
+            phone_country: 'ES',
+            phone: '612345678',
+            email: 'a@example.test',
+            version: 999,
+          }),
+        expectFor(409, 409),
+      ],
+    ];
+    const failures: string[] = [];
+    for (const [route, call, expected] of rows) {
+      for (const [role, agent] of Object.entries(agents)) {
+        const got = (await call(agent)).statusCode;
+        if (got !== expected[role]) failures.push(`${route} as ${role}: ${got}, expected ${expected[role]}`);
+      }
+    }
+    // Creating: only publicists with a profile (staff have no publicist profile to create under).
+    for (const [role, agent] of Object.entries(agents)) {
+      const got = (await agent.post('/api/publicist/model/create', body())).statusCode;
+      const expected = role === 'anonymous' ? 401 : role.startsWith('publicist') ? 201 : 403;
+      if (got !== expected) failures.push(`POST model/create as ${role}: ${got}, expected ${expected}`);
+    }
+    // B's model stays out of A's reach on the destructive routes, and A's out of B's.
+    for (const [path, method] of [
+      [`/api/publicist/model/${ofB.id}/ad`, 'DELETE'],
+      [`/api/publicist/model/${ofB.id}`, 'DELETE'],
+    ] as const) {
+      const got = (await a.agent.request({ method, url: path })).statusCode;
+      if (got !== 403) failures.push(`${method} ${path} as publicistA on B: ${got}`);
+    }
+    expect(failures).toEqual([]);
   });
 });
