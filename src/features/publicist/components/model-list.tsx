@@ -127,6 +127,17 @@ function ModelRow({ model, onChanged }: { model: PublicistModel; onChanged: () =
             ) : null}
           </Group>
         </Group>
+        {model.reasons && (model.reasons.codes.length || model.reasons.text) ? (
+          <Text size="sm" c="red" data-testid="model-reasons">
+            {t('publicist.reasons')}:{' '}
+            {[
+              ...model.reasons.codes.map((c) => t([`statements.grounds.${c}`, `modelProfile.reasons.${c}`], { defaultValue: c })),
+              model.reasons.text,
+            ]
+              .filter(Boolean)
+              .join(' · ')}
+          </Text>
+        ) : null}
         {contact ? (
           <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
             {t('publicist.list.contact', { contact })}

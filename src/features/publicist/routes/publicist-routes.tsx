@@ -84,7 +84,7 @@ function StatusCard({ profile }: { profile: PublicistProfile }) {
             </Text>
             <List size="sm">
               {profile.reasons.codes.map((c) => (
-                <List.Item key={c}>{t(`modelProfile.reasons.${c}`, { defaultValue: c })}</List.Item>
+                <List.Item key={c}>{t([`statements.grounds.${c}`, `modelProfile.reasons.${c}`], { defaultValue: c })}</List.Item>
               ))}
               {profile.reasons.text ? <List.Item>{profile.reasons.text}</List.Item> : null}
             </List>
