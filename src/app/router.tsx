@@ -39,25 +39,74 @@ const ConfirmPassword = screen(() => import('#src/features/auth/routes/confirm-p
 const VerifyEmail = screen(() => import('#src/features/auth/routes/verify-email.tsx'), 'VerifyEmailRoute');
 const VerifyNotice = screen(() => import('#src/features/auth/routes/verify-email-notice.tsx'), 'VerifyEmailNoticeRoute');
 
-const roleDashboards = () => import('#src/features/account/routes/role-dashboards.tsx');
-const Dashboard = screen(() => import('#src/features/account/routes/dashboard.tsx'), 'DashboardRoute');
+// Statements of reasons (features/statements): a panel in every role's dashboard, and the statement page with the appeal.
+const statementScreens = () => import('#src/features/statements/routes/statements-routes.tsx');
+const StatementsIndex = screen(statementScreens, 'StatementsIndexRoute');
+const StatementShow = screen(statementScreens, 'StatementShowRoute');
+const Dashboard = lazy(async () => {
+  const [{ DashboardRoute }, { StatementsPanel }] = await Promise.all([
+    import('#src/features/account/routes/dashboard.tsx'),
+    statementScreens(),
+  ]);
+  return {
+    default: () => (
+      <DashboardRoute>
+        <StatementsPanel />
+      </DashboardRoute>
+    ),
+  };
+});
 // The model's dashboard is the account dashboard with the profile's status card and ad actions in it: the two
 // features meet here, in the app, since features never import each other.
 const ModelDashboard = lazy(async () => {
-  const [{ DashboardView }, { ModelProfileSummary }] = await Promise.all([
+  const [{ DashboardView }, { ModelProfileSummary }, { StatementsPanel }] = await Promise.all([
     import('#src/features/account/components/dashboard-view.tsx'),
     modelProfileScreens(),
+    statementScreens(),
   ]);
   return {
     default: () => (
       <DashboardView kind="model">
         <ModelProfileSummary />
+        <StatementsPanel />
       </DashboardView>
     ),
   };
 });
-const AdminDashboard = screen(roleDashboards, 'AdminDashboardRoute');
-const SuperAdminDashboard = screen(roleDashboards, 'SuperAdminDashboardRoute');
+// Staff (features/admin): the admin and super-admin dashboards are the account dashboard with the queue counts and
+// the staff lists in it, composed here like the model's.
+const adminScreens = () => import('#src/features/admin/routes/admin-routes.tsx');
+const staffDashboard = (kind: 'admin' | 'super_admin') =>
+  lazy(async () => {
+    const [{ DashboardView }, { AdminDashboardPanel }, { StatementsPanel }] = await Promise.all([
+      import('#src/features/account/components/dashboard-view.tsx'),
+      adminScreens(),
+      statementScreens(),
+    ]);
+    return {
+      default: () => (
+        <DashboardView kind={kind}>
+          <AdminDashboardPanel superAdmin={kind === 'super_admin'} />
+          <StatementsPanel />
+        </DashboardView>
+      ),
+    };
+  });
+const AdminDashboard = staffDashboard('admin');
+const SuperAdminDashboard = staffDashboard('super_admin');
+const AdminModels = screen(adminScreens, 'AdminModelsRoute');
+const AdminModelsUnder = screen(adminScreens, 'AdminModelsUnderRoute');
+const AdminPublicists = screen(adminScreens, 'AdminPublicistsRoute');
+const AdminReviewPublicists = screen(adminScreens, 'AdminReviewPublicistsRoute');
+const AdminClients = screen(adminScreens, 'AdminClientsRoute');
+const AdminClientShow = screen(adminScreens, 'AdminClientShowRoute');
+const AdminUsersWithoutProfile = screen(adminScreens, 'AdminUsersWithoutProfileRoute');
+const AdminReviewAds = screen(adminScreens, 'AdminReviewAdsRoute');
+const AdminReviewPhotos = screen(adminScreens, 'AdminReviewPhotosRoute');
+const AdminReviewVerifications = screen(adminScreens, 'AdminReviewVerificationsRoute');
+const AdminAppeals = screen(adminScreens, 'AdminAppealsRoute');
+const SuperAdminAdmins = screen(adminScreens, 'SuperAdminAdminsRoute');
+const SuperAdminAudit = screen(adminScreens, 'SuperAdminAuditRoute');
 const ProfileEdit = screen(() => import('#src/features/account/routes/profile-edit.tsx'), 'ProfileEditRoute');
 const modelProfileScreens = () => import('#src/features/model-profile/routes/model-profile-routes.tsx');
 const ModelProfileIndex = screen(modelProfileScreens, 'ModelProfileIndexRoute');
@@ -68,14 +117,16 @@ const ModelVerify = screen(() => import('#src/features/model-profile/routes/mode
 const publicistScreens = () => import('#src/features/publicist/routes/publicist-routes.tsx');
 // The publicist's dashboard is the account dashboard with the agency's summary in it, composed here like the model's.
 const PublicistDashboard = lazy(async () => {
-  const [{ DashboardView }, { PublicistSummary }] = await Promise.all([
+  const [{ DashboardView }, { PublicistSummary }, { StatementsPanel }] = await Promise.all([
     import('#src/features/account/components/dashboard-view.tsx'),
     publicistScreens(),
+    statementScreens(),
   ]);
   return {
     default: () => (
       <DashboardView kind="publicist">
         <PublicistSummary />
+        <StatementsPanel />
       </DashboardView>
     ),
   };
@@ -140,6 +191,8 @@ export function AppRoutes() {
             <Route path="verify-email" element={<VerifyNotice />} />
             <Route path="profile" element={<ProfileEdit />} />
             <Route path="dashboard" element={<Dashboard />} />
+            <Route path="statements" element={<StatementsIndex />} />
+            <Route path="statements/:id" element={<StatementShow />} />
           </Route>
           {/* Named dashboards and profile creation, per role (SPEC §2, §6). */}
           <Route element={<RequireAuth roles={['model']} />}>
@@ -159,9 +212,22 @@ export function AppRoutes() {
           </Route>
           <Route element={<RequireAuth roles={['admin', 'super_admin']} />}>
             <Route path="admin/dashboard" element={<AdminDashboard />} />
+            <Route path="admin/models" element={<AdminModels />} />
+            <Route path="admin/models-under-responsibility" element={<AdminModelsUnder />} />
+            <Route path="admin/publicists" element={<AdminPublicists />} />
+            <Route path="admin/clients" element={<AdminClients />} />
+            <Route path="admin/clients/:id" element={<AdminClientShow />} />
+            <Route path="admin/users-without-profile" element={<AdminUsersWithoutProfile />} />
+            <Route path="admin/review/ads" element={<AdminReviewAds />} />
+            <Route path="admin/review/photos" element={<AdminReviewPhotos />} />
+            <Route path="admin/review/verifications" element={<AdminReviewVerifications />} />
+            <Route path="admin/review/publicists" element={<AdminReviewPublicists />} />
+            <Route path="admin/appeals" element={<AdminAppeals />} />
           </Route>
           <Route element={<RequireAuth roles={['super_admin']} />}>
             <Route path="super-admin/dashboard" element={<SuperAdminDashboard />} />
+            <Route path="super-admin/admins" element={<SuperAdminAdmins />} />
+            <Route path="super-admin/audit" element={<SuperAdminAudit />} />
           </Route>
           {/* Media/Photos (named routes upload.photos and profile.photos): the server decides which ads each may change. */}
           <Route element={<RequireAuth roles={['model', 'publicist', 'admin', 'super_admin']} />}>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { dashboardFor } from '#contract/roles.ts';
 import { PageLoader } from '#src/components/page-loader.tsx';
@@ -6,10 +7,10 @@ import { useCurrentUser } from '#src/lib/session.ts';
 import { DashboardView } from '../components/dashboard-view.tsx';
 
 /** `dashboard`: the clients' dashboard. Other roles are sent to theirs (old links, "Panel" bookmarks). */
-export function DashboardRoute() {
+export function DashboardRoute({ children }: { children?: ReactNode } = {}) {
   const lng = useLng();
   const { data: user } = useCurrentUser();
   if (!user) return <PageLoader />;
   if (dashboardFor(user.role) !== dashboardFor('client')) return <Navigate to={withLng(lng, dashboardFor(user.role))} replace />;
-  return <DashboardView kind="client" />;
+  return <DashboardView kind="client">{children}</DashboardView>;
 }

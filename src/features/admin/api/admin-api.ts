@@ -1,0 +1,162 @@
+/** Staff calls (lists, queues, decisions, appeals, audit) as TanStack Query options. */
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { ADMIN_API, type AdminCounts, type DecisionInput } from '#contract/admin.ts';
+import type { Answer } from '#contract/answers.ts';
+import type { Image, PaginationMeta } from '#contract/listings.ts';
+import type { Status } from '#contract/statuses.ts';
+import { apiGet, apiRequest } from '#src/lib/api-client.ts';
+
+export const ADMIN_KEY = ['admin'] as const;
+
+export interface Paged<T> {
+  data: T[];
+  meta: PaginationMeta;
+}
+
+export type Params = Record<string, string | number | undefined>;
+
+function withParams(path: string, params: Params): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+export const adminListOptions = <T>(path: string, params: Params) =>
+  queryOptions({
+    queryKey: [...ADMIN_KEY, path, params],
+    queryFn: ({ signal }) => apiGet<Paged<T>>(withParams(path, params), signal),
+    placeholderData: keepPreviousData,
+  });
+
+export const adminCountsOptions = () =>
+  queryOptions({
+    queryKey: [...ADMIN_KEY, 'counts'],
+    queryFn: ({ signal }) => apiGet<{ data: AdminCounts }>(ADMIN_API.counts, signal).then((r) => r.data),
+  });
+
+export const adminOneOptions = <T>(path: string) =>
+  queryOptions({
+    queryKey: [...ADMIN_KEY, 'one', path],
+    queryFn: ({ signal }) => apiGet<{ data: T }>(path, signal).then((r) => r.data),
+  });
+
+export const decide = (body: DecisionInput) => apiRequest<Answer>(ADMIN_API.decisions, { method: 'POST', body });
+export const decideAppeal = (id: number, body: { outcome: 'upheld' | 'reversed'; text: string }) =>
+  apiRequest<Answer>(ADMIN_API.decideAppeal(id), { method: 'POST', body });
+export const createAdmin = (body: { name: string; email: string; password: string; password_confirmation: string }) =>
+  apiRequest<Answer>(ADMIN_API.createAdmin, { method: 'POST', body });
+
+export interface UserRef {
+  id: number;
+  name: string;
+  email: string;
+}
+
+export interface AdminUser extends UserRef {
+  role: string;
+  status: Status;
+  locale: string;
+  email_verified_at: string | null;
+  created_at: string;
+}
+
+export interface AdminModel {
+  id: number;
+  display_name: string;
+  status: Status;
+  consent_status: string;
+  contact_email: string | null;
+  phone: string | null;
+  user: UserRef | null;
+  publicist: { id: number; display_name: string; legal_name: string | null } | null;
+  ads: number;
+  created_at: string;
+}
+
+export interface AdminPublicist {
+  id: number;
+  display_name: string;
+  status: Status;
+  legal_name: string | null;
+  tax_id: string | null;
+  address: string | null;
+  phone: string | null;
+  email: string | null;
+  user: UserRef;
+  models: number;
+  created_at: string;
+}
+
+export type AdminPhoto = Image & {
+  moderation: { provider: string; scores: { sexual_activity: number; sexual_display: number; erotica: number } } | null;
+  created_at: string;
+};
+
+export interface AdminAd {
+  id: number;
+  title: string;
+  description: string;
+  status: Status;
+  is_active: boolean;
+  is_listed: boolean;
+  edited: boolean;
+  city: string;
+  section: { slug: string; name: string };
+  profile: {
+    id: number;
+    display_name: string;
+    status: Status;
+    consent_status: string;
+    user_id: number | null;
+    publicist_id: number | null;
+  };
+  photos: AdminPhoto[];
+  created_at: string;
+  updated_at: string;
+}
+
+export type RecentPhoto = AdminPhoto & { ad: { id: number; title: string; status: Status }; profile: { id: number; display_name: string } };
+
+export interface AdminVerification {
+  id: number;
+  code: string;
+  status: 'pending' | 'approved' | 'rejected';
+  submitted_at: string | null;
+  selfie_url: string | null;
+  profile: { id: number; display_name: string; status: Status; birth_date: string | null };
+  photos: AdminPhoto[];
+}
+
+export interface AdminAppeal {
+  id: number;
+  status: 'pending' | 'upheld' | 'reversed';
+  text: string;
+  decision_text: string | null;
+  created_at: string;
+  user: UserRef | null;
+  statement: {
+    id: number;
+    subject_type: string;
+    subject_id: number;
+    subject_label: string | null;
+    decision: string;
+    reason_codes: string[];
+    ground: string;
+    facts: string;
+    created_at: string;
+  };
+}
+
+export interface AuditEntry {
+  id: number;
+  actor: { id: number | null; role: string | null; email: string | null };
+  action: string;
+  subject_type: string;
+  subject_id: number | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  reason: { codes?: string[]; text?: string } | null;
+  ip: string | null;
+  created_at: string;
+}
