@@ -24,7 +24,7 @@ export function StatusCard({ profile, verifyTo }: { profile: Pick<ModelProfile, 
   const { status, reasons } = profile;
   const look = LOOK[status];
   const reasonList = [
-    ...(reasons?.codes ?? []).map((c) => t(`modelProfile.reasons.${c}`, { defaultValue: c })),
+    ...(reasons?.codes ?? []).map((c) => t([`statements.grounds.${c}`, `modelProfile.reasons.${c}`], { defaultValue: c })),
     ...(reasons?.text ? [reasons.text] : []),
   ];
   return (
