@@ -32,6 +32,8 @@ import { forbiddenWordsRoutes } from './modules/forbidden-words/forbidden-words.
 import { i18nRoutes } from './modules/i18n/i18n.routes.ts';
 import { referenceRoutes } from './modules/reference/reference.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { reportsRoutes } from './modules/reports/reports.routes.ts';
+import { contactRoutes } from './modules/contact/contact.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -107,6 +109,8 @@ export async function buildApp(
   await app.register(profilesRoutes);
   await app.register(modelProfilesRoutes);
   await app.register(verificationRoutes);
+  await app.register(reportsRoutes);
+  await app.register(contactRoutes);
   await app.register(publicistsRoutes);
   await app.register(consentRoutes);
   await app.register(statementsRoutes);

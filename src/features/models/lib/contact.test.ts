@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPhone, reportMailto, telHref, whatsappHref } from './contact.ts';
+import { formatPhone, telHref, whatsappHref } from './contact.ts';
 
 describe('contact links', () => {
   it('formats an E.164 number for display and keeps anything unparseable as is', async () => {
@@ -11,9 +11,5 @@ describe('contact links', () => {
     expect(telHref('+34 612 34 56 78')).toBe('tel:+34612345678');
     expect(whatsappHref('+34612345678')).toBe('https://wa.me/34612345678');
     expect(whatsappHref('+1')).toBeUndefined();
-  });
-
-  it('prefills the report e-mail with an encoded subject', () => {
-    expect(reportMailto('Denuncia del anuncio 7', 'x y')).toBe('mailto:legal@vitrina.test?subject=Denuncia%20del%20anuncio%207&body=x%20y');
   });
 });

@@ -17,10 +17,3 @@ export function whatsappHref(phone: string): string | undefined {
   const digits = phone.replace(/\D/g, '').replace(/^0+/, '');
   return digits.length >= 6 ? `https://wa.me/${digits}` : undefined;
 }
-
-/** The report e-mail until the report form exists. */
-export const REPORT_EMAIL = 'legal@vitrina.test';
-
-export function reportMailto(subject: string, body: string): string {
-  return `mailto:${REPORT_EMAIL}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
-}

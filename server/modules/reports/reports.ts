@@ -1,0 +1,107 @@
+/**
+ * Notices about ads (EU DSA art. 16) and their handling. Reporting needs no account; what costs real people nothing
+ * and stops floods: a hidden honeypot field, a minimum time with the form open, per-IP limits, and collapsing a
+ * repeated identical notice into the first one (same receipt). The reporter's IP is kept only as an HMAC.
+ */
+import crypto from 'node:crypto';
+import { and, eq, gte } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { URGENT_REPORT_REASONS, type Report, type ReportReason } from '#contract/reports.ts';
+import type { Db } from '../../db/client.ts';
+import { media, reports } from '../../db/schema.ts';
+import { renderMail } from '../../plugins/mail.ts';
+import { findVisibleAd } from '../listings/listings.repository.ts';
+
+/** A form sent sooner than this after it opened was not filled by a person. */
+export const MIN_FILL_MS = 2000;
+
+export function ipHash(appKey: string, ip: string): string {
+  return crypto.createHmac('sha256', appKey).update(`ip:${ip}`).digest('hex');
+}
+
+// Crockford's base32 without look-alikes: read aloud or typed back without confusion.
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export function newReceipt(): string {
+  const bytes = crypto.randomBytes(10);
+  const chars = [...bytes].map((b) => ALPHABET[b % 32]).join('');
+  return `${chars.slice(0, 5)}-${chars.slice(5)}`;
+}
+
+export function priorityOf(reason: ReportReason): number {
+  if (URGENT_REPORT_REASONS.includes(reason)) return 0;
+  return reason === 'illegal_content' ? 1 : 2;
+}
+
+export const isEmail = (contact: string | null | undefined): contact is string => !!contact && contact.includes('@');
+
+/** What the ad looked like when reported: it may be edited or removed before staff look. */
+export async function adSnapshot(db: Db, adId: number): Promise<Record<string, unknown> | null> {
+  const ad = await findVisibleAd(db, adId);
+  if (!ad) return null;
+  const photos = await db.select({ id: media.id }).from(media).where(eq(media.adId, adId));
+  return {
+    title: ad.title,
+    model_name: ad.display_name,
+    city: ad.city_name,
+    section: ad.section_slug,
+    description: ad.description.slice(0, 500),
+    photo_ids: photos.map((p) => p.id),
+  };
+}
+
+/** An identical notice from the same address in the last day, if any: the repeat is answered with its receipt. */
+export async function findDuplicate(db: Db, v: { adId: number; reason: string; details: string; ipHash: string }) {
+  const since = new Date(Date.now() - 24 * 3600 * 1000);
+  const [row] = await db
+    .select({ receipt: reports.receipt })
+    .from(reports)
+    .where(
+      and(
+        eq(reports.adId, v.adId),
+        eq(reports.reason, v.reason),
+        eq(reports.details, v.details),
+        eq(reports.ipHash, v.ipHash),
+        gte(reports.createdAt, since),
+      ),
+    );
+  return row;
+}
+
+export function toReport(r: typeof reports.$inferSelect): Report {
+  return {
+    id: r.id,
+    ad_id: r.adId,
+    ad: r.adSnapshot ?? null,
+    reason: r.reason as ReportReason,
+    details: r.details,
+    contact: r.contact,
+    language: r.language,
+    priority: r.priority,
+    escalate: r.escalate,
+    status: r.status,
+    receipt: r.receipt,
+    signed_in: r.reporterUserId !== null,
+    decision_text: r.decisionText,
+    decided_at: r.decidedAt ? r.decidedAt.toISOString() : null,
+    created_at: r.createdAt.toISOString(),
+  };
+}
+
+/** The receipt (on filing) or the decision (later), in the reporter's language. */
+export async function mailReporter(
+  app: FastifyInstance,
+  r: Pick<typeof reports.$inferSelect, 'contact' | 'language' | 'receipt' | 'adId'>,
+  kind: 'received' | 'decided',
+  vars: Record<string, string> = {},
+): Promise<void> {
+  if (!isEmail(r.contact)) return;
+  const t = app.tFor(r.language);
+  const all = { receipt: r.receipt, ad: String(r.adId ?? ''), ...vars };
+  const body = renderMail({
+    lang: r.language,
+    greeting: t('mail.report.greeting'),
+    lines: [t(`mail.report.${kind}.line1`, all), t(`mail.report.${kind}.line2`, all)],
+    footer: t('mail.footer'),
+  });
+  await app.mailer.send({ to: r.contact, subject: t(`mail.report.${kind}.subject`, all), ...body });
+}
