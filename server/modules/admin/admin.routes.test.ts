@@ -402,6 +402,79 @@ describe('verifications, photos, publicists', () => {
   });
 });
 
+describe('more decisions and their reversal', () => {
+  it('a rejected verification, appealed and reversed, makes the profile active', async () => {
+    const m = await buildModel(db(), { name: 'Rechazada Verif', profileStatus: 'pending' });
+    const model = await loginAs(t.app, db(), m.userId);
+    const [v] = await db()
+      .insert(verificationRequests)
+      .values({
+        modelProfileId: m.profileId,
+        code: 'QWE234',
+        status: 'pending',
+        submittedAt: new Date(),
+        expiresAt: new Date(Date.now() + 60_000),
+      })
+      .returning();
+    const res = await as.admin.post('/api/admin/decisions', {
+      subject_type: 'verification',
+      subject_id: v!.id,
+      action: 'reject',
+      reason_codes: ['identity'],
+      text: 'El código de la foto no se lee.',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const [rejected] = await db().select().from(modelProfiles).where(eq(modelProfiles.id, m.profileId));
+    expect(rejected).toMatchObject({ status: 'rejected', reasons: { codes: ['identity'], text: 'El código de la foto no se lee.' } });
+    const statementId = res.json<{ data: { statement_id: number } }>().data.statement_id;
+    expect((await model.post(`/api/statements/${statementId}/appeal`, { text: 'Envío otra foto más clara.' })).statusCode).toBe(201);
+    const [appeal] = await db().select().from(appeals).where(eq(appeals.statementId, statementId));
+    expect(
+      (await as.admin.post(`/api/admin/appeals/${appeal!.id}/decide`, { outcome: 'reversed', text: 'Revisado: el código se lee.' }))
+        .statusCode,
+    ).toBe(200);
+    const [profile] = await db().select().from(modelProfiles).where(eq(modelProfiles.id, m.profileId));
+    expect(profile!.status).toBe('active');
+    const [request] = await db().select().from(verificationRequests).where(eq(verificationRequests.id, v!.id));
+    expect(request!.status).toBe('approved');
+  });
+
+  it('pause then reinstate an ad; upheld appeals change nothing', async () => {
+    const m = await buildModel(db(), { name: 'Pausada' });
+    const model = await loginAs(t.app, db(), m.userId);
+    const paused = await as.admin.post('/api/admin/decisions', {
+      subject_type: 'ad',
+      subject_id: m.adId,
+      action: 'pause',
+      reason_codes: ['incomplete'],
+      text: 'Falta la ciudad correcta del anuncio.',
+    });
+    expect(paused.statusCode).toBe(200);
+    let [ad] = await db().select().from(ads).where(eq(ads.id, m.adId));
+    expect(ad).toMatchObject({ status: 'paused', isListed: false });
+    const statementId = paused.json<{ data: { statement_id: number } }>().data.statement_id;
+    expect((await model.post(`/api/statements/${statementId}/appeal`, { text: 'La ciudad es la correcta.' })).statusCode).toBe(201);
+    const [appeal] = await db().select().from(appeals).where(eq(appeals.statementId, statementId));
+    expect(
+      (await as.admin.post(`/api/admin/appeals/${appeal!.id}/decide`, { outcome: 'upheld', text: 'La ciudad no coincide con el texto.' }))
+        .statusCode,
+    ).toBe(200);
+    [ad] = await db().select().from(ads).where(eq(ads.id, m.adId));
+    expect(ad!.status).toBe('paused');
+    expect((await as.admin.post('/api/admin/decisions', { subject_type: 'ad', subject_id: m.adId, action: 'reinstate' })).statusCode).toBe(
+      200,
+    );
+    [ad] = await db().select().from(ads).where(eq(ads.id, m.adId));
+    expect(ad).toMatchObject({ status: 'active', isListed: true });
+  });
+
+  it('search treats % and _ literally', async () => {
+    const res = await as.admin.get('/api/admin/models?search=%25%25%25');
+    expect(res.statusCode).toBe(200);
+    expect(res.json<{ data: unknown[] }>().data).toEqual([]);
+  });
+});
+
 describe('the audit log', () => {
   it('super admins read it with filters', async () => {
     const res = await as.super_admin.get('/api/super-admin/audit?action=ad.&per_page=5');

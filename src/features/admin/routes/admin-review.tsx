@@ -205,7 +205,7 @@ export function AdminReviewVerificationsRoute() {
                   {v.profile.display_name}
                 </Title>
                 <Group gap={6}>
-                  <StatusBadge status={v.status} label={t(`admin.verificationFilters.${v.status}`)} />
+                  <StatusBadge status={v.status} label={t(`statuses.${v.status === 'approved' ? 'active' : v.status}`)} />
                   <Badge variant="outline" color="gray" tt="none">
                     {t('admin.verifications.code', { code: v.code })}
                   </Badge>
