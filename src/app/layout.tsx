@@ -115,6 +115,9 @@ export function Layout() {
                 {t(key)}
               </Anchor>
             ))}
+            <Anchor component={Link} to={`/${lng}/contact`} size="sm" c="dimmed">
+              {t('contact.page.footerLink')}
+            </Anchor>
             <Anchor component="button" type="button" size="sm" c="dimmed" onClick={clearConsent}>
               {t('cookies.manage')}
             </Anchor>

@@ -107,6 +107,12 @@ const AdminReviewVerifications = screen(adminScreens, 'AdminReviewVerificationsR
 const AdminAppeals = screen(adminScreens, 'AdminAppealsRoute');
 const SuperAdminAdmins = screen(adminScreens, 'SuperAdminAdminsRoute');
 const SuperAdminAudit = screen(adminScreens, 'SuperAdminAuditRoute');
+// Notices about ads and contact messages for staff (features/notices); the public contact page (features/contact).
+const noticesScreens = () => import('#src/features/notices/routes/notices-routes.tsx');
+const AdminReports = screen(noticesScreens, 'ReportsQueueRoute');
+const AdminReportShow = screen(noticesScreens, 'ReportShowRoute');
+const AdminMessages = screen(noticesScreens, 'ContactMessagesRoute');
+const Contact = screen(() => import('#src/features/contact/routes/contact-page.tsx'), 'ContactRoute');
 const ProfileEdit = screen(() => import('#src/features/account/routes/profile-edit.tsx'), 'ProfileEditRoute');
 const modelProfileScreens = () => import('#src/features/model-profile/routes/model-profile-routes.tsx');
 const ModelProfileIndex = screen(modelProfileScreens, 'ModelProfileIndexRoute');
@@ -223,6 +229,9 @@ export function AppRoutes() {
             <Route path="admin/review/verifications" element={<AdminReviewVerifications />} />
             <Route path="admin/review/publicists" element={<AdminReviewPublicists />} />
             <Route path="admin/appeals" element={<AdminAppeals />} />
+            <Route path="admin/reports" element={<AdminReports />} />
+            <Route path="admin/reports/:id" element={<AdminReportShow />} />
+            <Route path="admin/messages" element={<AdminMessages />} />
           </Route>
           <Route element={<RequireAuth roles={['super_admin']} />}>
             <Route path="super-admin/dashboard" element={<SuperAdminDashboard />} />
@@ -237,6 +246,7 @@ export function AppRoutes() {
 
           <Route path="models/:id" element={<ModelShow />} />
           <Route path="legal/:page" element={<LegalPage />} />
+          <Route path="contact" element={<Contact />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Route>
