@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen } from '@testing-library/react';
@@ -5,8 +7,13 @@ import i18next from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import es from '../../../../locales/es.json';
 import { actionsFrom, DecisionButtons, DecisionDialog } from './decision-dialog.tsx';
+
+type Dict = { [k: string]: string | Dict };
+const es = JSON.parse(fs.readFileSync(path.resolve(process.cwd(), 'locales/es.json'), 'utf8')) as Dict & {
+  admin: { validation: { reasons: string; text: string } };
+  statements: { grounds: { minor: string } };
+};
 
 // Mantine's autosize textarea listens to document.fonts, which jsdom lacks.
 if (!('fonts' in document)) {
