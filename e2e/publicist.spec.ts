@@ -4,13 +4,13 @@
  * consent given for one and pending for the other. 360 px fit, screenshot, and axe on the list.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { presetConsent, tr } from './helpers.ts';
 import { linkFromMail } from './mail.ts';
+import { fillModel, label } from './publicist-form.ts';
 
 const PASSWORD = 'una contraseña larga 42';
 const unique = (p: string) => `${p}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.test`;
-const label = (key: string) => new RegExp(`^${tr('es', key)}\\s*\\*?$`);
 
 test.beforeEach(async ({ page }) => {
   await presetConsent(page);
@@ -22,27 +22,6 @@ async function login(page: Page, email: string) {
   await page.getByLabel(tr('es', 'auth.fields.email')).fill(email);
   await page.getByRole('textbox', { name: tr('es', 'auth.fields.password'), exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: tr('es', 'auth.login.submit') }).click();
-}
-
-async function pick(page: Page, scope: Locator, key: string, typed: string, option: string) {
-  const box = scope.getByRole('combobox', { name: label(key) });
-  await box.click();
-  await box.fill(typed);
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
-
-async function fillModel(page: Page, scope: Locator, d: { name: string; email: string; title: string }) {
-  await scope.getByRole('textbox', { name: label('publicist.form.fields.display_name') }).fill(d.name);
-  await scope.getByLabel(label('publicist.form.fields.birth_date')).fill('1996-05-20');
-  await scope.getByRole('textbox', { name: label('publicist.form.fields.contact_email') }).fill(d.email);
-  await pick(page, scope, 'publicist.form.fields.country_id', 'Espa', 'España');
-  await pick(page, scope, 'publicist.form.fields.state_id', 'Astu', 'Asturias');
-  await pick(page, scope, 'publicist.form.fields.city_id', 'Ovi', 'Oviedo');
-  await scope.getByText('Mujeres', { exact: true }).click();
-  await scope.getByRole('textbox', { name: label('publicist.form.fields.title') }).fill(d.title);
-  await scope
-    .getByRole('textbox', { name: label('publicist.form.fields.description') })
-    .fill('Sesiones de fotos en estudio y exteriores, catálogo y pasarela por toda Asturias.');
 }
 
 test('a publicist adds two models; the first consents through the mailed link; the list shows given and pending', async ({
