@@ -229,6 +229,12 @@ export function AppRoutes() {
             <Route path="admin/review/verifications" element={<AdminReviewVerifications />} />
             <Route path="admin/review/publicists" element={<AdminReviewPublicists />} />
             <Route path="admin/appeals" element={<AdminAppeals />} />
+            {/* The same screens under SPEC §2's names (Profile/Admin index, NewUsersWithoutProfile, Users/Clients, Users/Publicists). */}
+            <Route path="profile/admin" element={<AdminModels />} />
+            <Route path="profile/admin/new-users-without-profile" element={<AdminUsersWithoutProfile />} />
+            <Route path="users/clients" element={<AdminClients />} />
+            <Route path="users/clients/:id" element={<AdminClientShow />} />
+            <Route path="users/publicists" element={<AdminPublicists />} />
             <Route path="admin/reports" element={<AdminReports />} />
             <Route path="admin/reports/:id" element={<AdminReportShow />} />
             <Route path="admin/messages" element={<AdminMessages />} />
@@ -237,6 +243,8 @@ export function AppRoutes() {
             <Route path="super-admin/dashboard" element={<SuperAdminDashboard />} />
             <Route path="super-admin/admins" element={<SuperAdminAdmins />} />
             <Route path="super-admin/audit" element={<SuperAdminAudit />} />
+            {/* Profile/Admin Create: a super admin creates an admin. */}
+            <Route path="profile/admin/create" element={<SuperAdminAdmins />} />
           </Route>
           {/* Media/Photos (named routes upload.photos and profile.photos): the server decides which ads each may change. */}
           <Route element={<RequireAuth roles={['model', 'publicist', 'admin', 'super_admin']} />}>
