@@ -14,6 +14,9 @@ import { DEFAULT_PLACEMENT, NOTIFICATION_DURATION_MS, NOTIFICATION_LIMIT } from 
 
 const COLORS = { success: 'teal', error: 'red', info: 'blue', warning: 'orange' } as const;
 
+// The close button's accessible name, in the current language (kept by <Overlays>, which re-renders on a language change).
+let closeLabel = 'Cerrar';
+
 export function showNoticeNow(notice: Notice) {
   // One at a time (limit 1 on <Notifications>): a new notice replaces the visible one.
   notifications.clean();
@@ -23,6 +26,7 @@ export function showNoticeNow(notice: Notice) {
     message: notice.description ?? notice.message,
     autoClose: NOTIFICATION_DURATION_MS,
     position: notice.placement,
+    closeButtonProps: { 'aria-label': closeLabel },
   });
 }
 
@@ -49,6 +53,7 @@ function Ready({ onReady }: { onReady: () => void }) {
 
 export function Overlays({ onReady }: { onReady: () => void }) {
   const { t } = useTranslation();
+  closeLabel = t('common.close');
   return (
     <ModalsProvider labels={{ confirm: t('common.close'), cancel: t('common.close') }}>
       <Notifications position={DEFAULT_PLACEMENT} limit={NOTIFICATION_LIMIT} autoClose={NOTIFICATION_DURATION_MS} />
