@@ -20,6 +20,7 @@ export function statusOptions(t: (k: string) => string): [string, string][] {
 
 function ModelsList({ underResponsibility }: { underResponsibility: boolean }) {
   const { t } = useTranslation();
+  const lng = useLng();
   const [params, update] = useListParams();
   const [target, setTarget] = useState<DecisionTarget | null>(null);
   const path = underResponsibility ? ADMIN_API.modelsUnderResponsibility : ADMIN_API.models;
@@ -27,6 +28,23 @@ function ModelsList({ underResponsibility }: { underResponsibility: boolean }) {
   const columns: Column<AdminModel>[] = [
     { key: 'name', label: t('admin.columns.name'), render: (m) => m.display_name },
     { key: 'status', label: t('admin.columns.status'), render: (m) => <StatusBadge status={m.status} /> },
+    {
+      key: 'ads',
+      label: t('admin.columns.ads'),
+      render: (m) =>
+        m.ads ? (
+          // The model's ads in the ads screen (every status), found by the model's name.
+          <Anchor
+            component={Link}
+            to={`/${lng}${ADMIN_PATHS.reviewAds}?status=all&search=${encodeURIComponent(m.display_name)}`}
+            aria-label={`${m.ads} ${t('admin.columns.ads')}: ${m.display_name}`}
+          >
+            {m.ads}
+          </Anchor>
+        ) : (
+          0
+        ),
+    },
     underResponsibility
       ? { key: 'publicist', label: t('admin.columns.publicist'), render: (m) => m.publicist?.display_name ?? '—' }
       : { key: 'account', label: t('admin.columns.account'), render: (m) => m.user?.email ?? m.publicist?.display_name ?? '—' },
@@ -35,7 +53,6 @@ function ModelsList({ underResponsibility }: { underResponsibility: boolean }) {
       label: t('admin.columns.consent'),
       render: (m) => t(`admin.consent.${m.consent_status}`, { defaultValue: m.consent_status }),
     },
-    { key: 'ads', label: t('admin.columns.ads'), render: (m) => m.ads },
     { key: 'created', label: t('admin.columns.created'), render: (m) => <DateText value={m.created_at} /> },
     {
       key: 'actions',
