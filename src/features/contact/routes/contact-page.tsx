@@ -174,7 +174,7 @@ function VisitorForm() {
         </div>
         <Text size="xs" c="dimmed">
           {t('contact.page.privacy')}{' '}
-          <Anchor component={Link} to={`/${lng}/legal/privacy-policy`} size="xs">
+          <Anchor component={Link} to={`/${lng}/legal/privacy-policy`} size="xs" underline="always">
             {t('contact.page.privacyLink')}
           </Anchor>
         </Text>

@@ -41,8 +41,11 @@ function MessageCard({ m }: { m: ContactMessage }) {
           </Group>
         </Group>
         <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-          {m.name} · <Anchor href={`mailto:${m.email}?subject=${encodeURIComponent(`Re: ${m.subject}`)}`}>{m.email}</Anchor> ·{' '}
-          <DateTime value={m.created_at} />
+          {m.name} ·{' '}
+          <Anchor underline="always" href={`mailto:${m.email}?subject=${encodeURIComponent(`Re: ${m.subject}`)}`}>
+            {m.email}
+          </Anchor>{' '}
+          · <DateTime value={m.created_at} />
         </Text>
         <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {m.message}

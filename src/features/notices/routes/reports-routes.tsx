@@ -246,8 +246,18 @@ function DecisionForm({ report }: { report: Report }) {
             error={form.errors.outcome}
           >
             <Stack gap={8} mt={6}>
-              <Radio value="actioned" label={t('notices.decision.actioned')} description={t('notices.decision.actionedHelp')} />
-              <Radio value="dismissed" label={t('notices.decision.dismissed')} description={t('notices.decision.dismissedHelp')} />
+              <Radio
+                value="actioned"
+                aria-invalid={form.errors.outcome ? true : undefined}
+                label={t('notices.decision.actioned')}
+                description={t('notices.decision.actionedHelp')}
+              />
+              <Radio
+                value="dismissed"
+                aria-invalid={form.errors.outcome ? true : undefined}
+                label={t('notices.decision.dismissed')}
+                description={t('notices.decision.dismissedHelp')}
+              />
             </Stack>
           </Radio.Group>
           <Textarea
