@@ -166,7 +166,7 @@ export function ReportAd({ adId }: { adId: number; adUrl?: string }) {
               </div>
               <Text size="xs" c="dimmed">
                 {t('reports.form.privacy')}{' '}
-                <Anchor href={`/${lng}/legal/privacy-policy`} target="_blank" size="xs">
+                <Anchor href={`/${lng}/legal/privacy-policy`} target="_blank" size="xs" underline="always">
                   {t('reports.form.privacyLink')}
                 </Anchor>
               </Text>
