@@ -8,6 +8,8 @@ import { ADMIN_API } from '#contract/admin.ts';
 import { createAdminSchema } from '#contract/auth.ts';
 import { useApiForm } from '#src/lib/forms.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';
+import { useLng } from '#src/lib/paths.ts';
+import { toLocaleTag } from '#contract/languages.ts';
 import { ADMIN_KEY, adminListOptions, createAdmin, type AdminUser, type AuditEntry } from '../api/admin-api.ts';
 import { AdminPage, DateText, StatusBadge } from '../components/admin-page.tsx';
 import { ListFilters, ListPagination, useListParams } from '../components/list-controls.tsx';
@@ -132,6 +134,9 @@ function Json({ value, label }: { value: unknown; label: string }) {
 
 export function SuperAdminAuditRoute() {
   const { t } = useTranslation();
+  const lng = useLng();
+  const when = (iso: string) =>
+    new Intl.DateTimeFormat(toLocaleTag(lng), { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso));
   const [params, setParams] = useSearchParams();
   const current = Object.fromEntries(AUDIT_FILTERS.map((k) => [k, params.get(k) ?? ''])) as Record<AuditFilter, string>;
   const page = Math.max(1, Number(params.get('page')) || 1);
@@ -146,7 +151,7 @@ export function SuperAdminAuditRoute() {
     setParams(p);
   };
   const columns: Column<AuditEntry>[] = [
-    { key: 'when', label: t('audit.columns.when'), render: (e) => new Date(e.created_at).toLocaleString() },
+    { key: 'when', label: t('audit.columns.when'), render: (e) => when(e.created_at) },
     {
       key: 'actor',
       label: t('audit.columns.actor'),
@@ -209,7 +214,7 @@ export function SuperAdminAuditRoute() {
         columns={columns}
         rows={data?.data}
         rowKey={(e) => e.id}
-        title={(e) => `${e.action} · ${new Date(e.created_at).toLocaleString()}`}
+        title={(e) => `${e.action} · ${when(e.created_at)}`}
         loading={isPending}
         error={isError}
       />
