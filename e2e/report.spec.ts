@@ -127,6 +127,10 @@ test('a visitor reports an ad as a suspected minor; the admin finds it first, fl
   await expect(admin.getByRole('link', { name: reporter })).toHaveAttribute('href', `mailto:${reporter}`);
   await expect(admin.getByRole('link', { name: es('notices.report.viewAd') })).toHaveAttribute('href', `/es/models/${adId}`);
   await expect(admin.getByText(details)).toBeVisible();
+  await expect(admin.getByRole('link', { name: es('notices.report.reviewAd') })).toHaveAttribute(
+    'href',
+    /^\/es\/admin\/review\/ads\?status=all&search=/,
+  );
   // Sending without an outcome names the missing field.
   await admin.getByRole('button', { name: es('notices.decision.submit') }).click();
   await expect(admin.getByRole('radio', { name: es('notices.decision.actioned') })).toHaveAttribute('aria-invalid', 'true');
