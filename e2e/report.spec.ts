@@ -44,6 +44,22 @@ async function login(page: Page, email: string) {
   await expect(page).toHaveURL(/\/es\/admin\/dashboard$/);
 }
 
+/** POST /api/reports from the page, the way the client does it (XHR header, CSRF cookie echoed). */
+async function fileReport(page: Page, body: Record<string, unknown>) {
+  return page.evaluate(async (json) => {
+    const xhr = { 'X-Requested-With': 'XMLHttpRequest' };
+    await fetch('/sanctum/csrf-cookie', { headers: xhr, credentials: 'same-origin' });
+    const token = decodeURIComponent(/(?:^|; )XSRF-TOKEN=([^;]*)/.exec(document.cookie)?.[1] ?? '');
+    const res = await fetch('/api/reports', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { ...xhr, 'X-XSRF-TOKEN': token, 'Content-Type': 'application/json' },
+      body: JSON.stringify(json),
+    });
+    return res.status;
+  }, body);
+}
+
 const fits = async (page: Page) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
 test('a visitor reports an ad as a suspected minor; the admin finds it first, flagged, and decides it', async ({
@@ -57,6 +73,9 @@ test('a visitor reports an ad as a suspected minor; the admin finds it first, fl
   // A visitor without an account, on a phone.
   await page.setViewportSize({ width: 360, height: 800 });
   await page.goto('/es');
+  // An older, ordinary notice (spam) on another ad, filed through the API: the urgent one must still come first.
+  const otherAd = Number((await page.getByTestId('model-card').nth(1).getAttribute('href'))!.match(/models\/(\d+)$/)![1]);
+  expect(await fileReport(page, { ad_id: otherAd, reason: 'spam', details: 'El mismo anuncio aparece repetido con otro nombre.' })).toBe(201);
   await page.getByTestId('model-card').first().click();
   await expect(page).toHaveURL(/\/es\/models\/\d+$/);
   const adId = page.url().match(/models\/(\d+)$/)![1]!;
@@ -93,8 +112,11 @@ test('a visitor reports an ad as a suspected minor; the admin finds it first, fl
   await expect(admin).toHaveURL(/\/es\/admin\/reports$/);
   await expect(admin.getByRole('heading', { level: 1, name: es('notices.queue.title') })).toBeVisible();
   const rows = admin.getByTestId('report-row').locator('visible=true');
+  await expect(rows).toHaveCount(2);
   const first = rows.first();
   await expect(first).toContainText(modelName);
+  await expect(rows.nth(1).getByTestId('report-reason')).toHaveText(es('reports.reasons.spam'));
+  await expect(rows.nth(1).getByTestId('escalate-flag')).toHaveCount(0);
   await expect(first.getByTestId('report-reason')).toHaveText(es('reports.reasons.minor_suspected'));
   await expect(first.getByTestId('escalate-flag')).toHaveText(es('notices.escalate'));
   await admin.screenshot({ path: testInfo.outputPath('reports-queue-1280.png'), fullPage: true });

@@ -87,7 +87,7 @@ export function ReportsQueueRoute() {
     isUrgent(r.reason) && r.status === 'open' ? { borderInlineStart: '4px solid var(--mantine-color-red-8)' } : undefined;
   return (
     <StaffPage title={t('notices.queue.title')} intro={t('notices.queue.intro')}>
-      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm" maw={760} role="group" aria-label={t('notices.filters.label')}>
+      <SimpleGrid cols={{ base: 1, md: 3 }} spacing="sm" maw={760} role="group" aria-label={t('notices.filters.label')}>
         <Select
           label={t('notices.filters.status')}
           data={STATUS_FILTERS.map((s) => ({ value: s, label: t(`notices.filters.statuses.${s}`) }))}
