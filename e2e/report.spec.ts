@@ -11,6 +11,7 @@ import { linkFromMail } from './mail.ts';
 
 const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password-123';
 const ADMIN = 'admin@vitrina.test';
+const CLIENT = 'client@vitrina.test';
 const es = (key: string) => tr('es', key);
 /** A field's accessible name: its label, with the required asterisk when there is one. */
 const label = (key: string) => new RegExp(`^${es(key).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\*?$`);
@@ -34,14 +35,14 @@ async function serious(page: Page, include?: string) {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-async function login(page: Page, email: string) {
+async function login(page: Page, email: string, dashboard = /\/es\/admin\/dashboard$/) {
   await page.goto('/es/login');
   await expect(page.getByRole('heading', { level: 1, name: es('auth.login.heading') })).toBeVisible();
   await page.waitForLoadState('networkidle');
   await page.getByLabel(es('auth.fields.email')).fill(email);
   await page.getByRole('textbox', { name: es('auth.fields.password'), exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: es('auth.login.submit') }).click();
-  await expect(page).toHaveURL(/\/es\/admin\/dashboard$/);
+  await expect(page).toHaveURL(dashboard);
 }
 
 /** POST /api/reports from the page, the way the client does it (XHR header, CSRF cookie echoed). */
@@ -75,7 +76,9 @@ test('a visitor reports an ad as a suspected minor; the admin finds it first, fl
   await page.goto('/es');
   // An older, ordinary notice (spam) on another ad, filed through the API: the urgent one must still come first.
   const otherAd = Number((await page.getByTestId('model-card').nth(1).getAttribute('href'))!.match(/models\/(\d+)$/)![1]);
-  expect(await fileReport(page, { ad_id: otherAd, reason: 'spam', details: 'El mismo anuncio aparece repetido con otro nombre.' })).toBe(201);
+  expect(await fileReport(page, { ad_id: otherAd, reason: 'spam', details: 'El mismo anuncio aparece repetido con otro nombre.' })).toBe(
+    201,
+  );
   await page.getByTestId('model-card').first().click();
   await expect(page).toHaveURL(/\/es\/models\/\d+$/);
   const adId = page.url().match(/models\/(\d+)$/)![1]!;
@@ -198,11 +201,29 @@ test('the contact page sends a visitor message; staff see it and mark it read', 
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: testInfo.outputPath('contact-sent-1280.png'), fullPage: true });
 
+  // A signed-in user gets the message to the admins instead: no name or address to type.
+  const signedIn = await browser.newContext({ viewport: { width: 360, height: 800 } });
+  const client = await signedIn.newPage();
+  await presetConsent(client);
+  await login(client, CLIENT, /\/es\/dashboard$/);
+  await client.goto('/es/contact');
+  await expect(client.getByRole('heading', { level: 2, name: es('contact.page.adminHeading') })).toBeVisible();
+  await expect(client.getByRole('textbox', { name: label('contact.page.name') })).toHaveCount(0);
+  await client.getByRole('textbox', { name: label('contact.page.subject') }).fill(`Pregunta de cliente ${subject}`);
+  await client.getByRole('textbox', { name: label('contact.page.message') }).fill('¿Puedo guardar anuncios como favoritos?');
+  await client.getByRole('button', { name: es('contact.page.adminSubmit') }).click();
+  await expect(client.getByTestId('contact-sent')).toContainText(es('contact.page.sentTitle'));
+  await fits(client);
+  await signedIn.close();
+
   const staff = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const admin = await staff.newPage();
   await presetConsent(admin);
   await login(admin, ADMIN);
   await admin.goto('/es/admin/messages');
+  await expect(admin.getByTestId('contact-message').filter({ hasText: `Pregunta de cliente ${subject}` })).toContainText(
+    es('notices.messages.kinds.admin'),
+  );
   const message = admin.getByTestId('contact-message').filter({ hasText: subject });
   await expect(message.getByTestId('message-status')).toHaveText(es('notices.messages.statuses.new'));
   await message.getByRole('button', { name: `${es('notices.messages.markRead')}: ${subject}` }).click();

@@ -1,9 +1,19 @@
 /**
  * The account part of the header. Logged out: "Iniciar sesión" and "Registrarse" (behind one icon menu below
- * 568 px). Logged in: a menu named after the user with "Mi panel", "Mi perfil" and "Cerrar sesión".
+ * 568 px). Logged in: a menu named after the user with "Mi panel", "Mi perfil", "Escribir a los administradores" (not for
+ * staff) and "Cerrar sesión".
  */
 import { ActionIcon, Box, Button, Group, Text } from '@mantine/core';
-import { IconChevronDown, IconLayoutDashboard, IconLogin2, IconLogout, IconUserCircle, IconUserPlus, IconUser } from '@tabler/icons-react';
+import {
+  IconChevronDown,
+  IconLayoutDashboard,
+  IconLogin2,
+  IconLogout,
+  IconMail,
+  IconUserCircle,
+  IconUserPlus,
+  IconUser,
+} from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { dashboardFor } from '#contract/roles.ts';
@@ -89,6 +99,12 @@ export function AccountNav() {
       <MenuItem to={`/${lng}/profile`} leftSection={<IconUser size={16} aria-hidden />}>
         {t('account.menu.profile')}
       </MenuItem>
+      {/* Users write to the staff from the contact page, which switches to the signed-in form (features/contact). */}
+      {role === 'admin' || role === 'super_admin' ? null : (
+        <MenuItem to={`/${lng}/contact`} leftSection={<IconMail size={16} aria-hidden />}>
+          {t('contact.menu.messageAdmins')}
+        </MenuItem>
+      )}
       <MenuDivider />
       <MenuItem color="red" leftSection={<IconLogout size={16} aria-hidden />} onClick={() => void logout()}>
         {t('account.menu.logout')}
