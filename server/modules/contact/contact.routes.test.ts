@@ -76,6 +76,31 @@ describe('POST /api/contact/sendMessageToAdmin', () => {
     const [row] = await t.database.db.select().from(contactMessages).where(eq(contactMessages.userId, user.id));
     expect(row).toMatchObject({ kind: 'admin', email: user.email });
     expect((await agent.post('/api/contact/sendMessageToAdmin', { subject: 'x', message: '' })).statusCode).toBe(422);
+    const ack = t.app.mailer.outbox.find((m) => m.to === user.email);
+    expect(ack).toBeDefined();
+  });
+
+  it('limits messages per user, whatever the address: 429 in the envelope', async () => {
+    const { agent } = await signedIn(t.app, t.database.db, { role: 'client' });
+    const codes = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await agent.request({
+        method: 'POST',
+        url: '/api/contact/sendMessageToAdmin',
+        payload: { subject: `Asunto ${i}`, message: 'Necesito ayuda con mi cuenta.' },
+        remoteAddress: ip(),
+      });
+      codes.push(res.statusCode);
+    }
+    expect(codes).toEqual([201, 201, 201, 201, 201]);
+    const limited = await agent.request({
+      method: 'POST',
+      url: '/api/contact/sendMessageToAdmin',
+      payload: { subject: 'Otro', message: 'Necesito ayuda con mi cuenta.' },
+      remoteAddress: ip(),
+    });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ type: 'error', error: expect.any(String), message: expect.any(String) });
   });
 });
 
