@@ -28,9 +28,7 @@ test('filter by city and section, then search, all reflected in the URL', async 
   // The previous results stay on screen (dimmed) while the filtered ones load: wait until the list settles.
   await expect(page.locator('section[aria-labelledby="results-title"]')).toHaveAttribute('aria-busy', 'false');
   await expect(cards(page).first()).toBeVisible();
-  await expect
-    .poll(async () => (await cards(page).allInnerTexts()).every((t) => t.includes('Gijón') && t.includes('Mujeres')))
-    .toBe(true);
+  await expect.poll(async () => (await cards(page).allInnerTexts()).every((t) => t.includes('Gijón') && t.includes('Mujeres'))).toBe(true);
 
   await page.goto('/es');
   // The last query is remembered locally and restored on a bare home.
