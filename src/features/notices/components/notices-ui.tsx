@@ -76,7 +76,15 @@ const OUTCOME_COLOR: Record<Report['status'], string> = { open: 'blue', actioned
 export function OutcomeBadge({ status }: { status: Report['status'] }) {
   const { t } = useTranslation();
   return (
-    <Badge color={OUTCOME_COLOR[status]} variant="light" tt="none" data-testid="report-status">
+    // Never cut to "Pendien…" in a narrow table column: the badge sizes to its word.
+    <Badge
+      color={OUTCOME_COLOR[status]}
+      variant="light"
+      tt="none"
+      data-testid="report-status"
+      style={{ flexShrink: 0, overflow: 'visible' }}
+      miw="max-content"
+    >
       {t(`reports.outcomes.${status}`)}
     </Badge>
   );
