@@ -225,6 +225,26 @@ describe('PhotoQueue', () => {
     expect(queue.getSnapshot().items).toEqual([]);
   });
 
+  it('sends the same Idempotency-Key when a failed photo is sent again, and a new one once its areas change', async () => {
+    const keys: (string | undefined)[] = [];
+    const uploader: Uploader = (_body, _progress, key) => {
+      keys.push(key);
+      return Promise.reject(new OfflineError());
+    };
+    const queue = new PhotoQueue({ worker: fakeWorker(), uploader });
+    queue.add([jpeg('a.jpg')]);
+    await queue.whenPrepared();
+    await queue.upload(1);
+    await queue.upload(1);
+    const id = queue.getSnapshot().items[0]!.id;
+    queue.setAreas(id, [face]);
+    await queue.upload(1);
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+
   it('stops preparing a photo that is removed, and frees what was prepared', async () => {
     let signal: AbortSignal | undefined;
     const worker = fakeWorker({

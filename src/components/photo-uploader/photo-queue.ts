@@ -37,6 +37,11 @@ export interface QueuedPhoto {
   failure?: { kind: 'offline' | 'server'; message?: string };
   /** The stored photo, once accepted. */
   media?: UploadedImage;
+  /**
+   * Idempotency-Key of this photo's upload: the same while the photo and its areas stay the same, so a retry after a
+   * lost answer is not stored twice; a new one when the areas change (the bytes sent change with them).
+   */
+  uploadKey?: string;
 }
 
 export interface RejectedFile {
@@ -92,9 +97,11 @@ const browserWorker: PhotoWorker = {
 export type Uploader = (
   body: FormData,
   onProgress: (loaded: number, total: number) => void,
+  idempotencyKey?: string,
 ) => Promise<{ status: number; data: UploadAnswer }>;
 
-const defaultUploader: Uploader = (body, onProgress) => apiUpload<UploadAnswer>(MEDIA_API.upload, body, { onProgress });
+const defaultUploader: Uploader = (body, onProgress, idempotencyKey) =>
+  apiUpload<UploadAnswer>(MEDIA_API.upload, body, { onProgress, ...(idempotencyKey ? { idempotencyKey } : {}) });
 
 const UPLOAD_CONCURRENCY = 2;
 
@@ -147,7 +154,14 @@ export class PhotoQueue {
       taken: existing + queued.length,
       known: new Set(queued.map((i) => fileKey(i.file))),
     });
-    const added: QueuedPhoto[] = accepted.map((file) => ({ id: newId(), file, stage: 'preparing', progress: 0, areas: [] }));
+    const added: QueuedPhoto[] = accepted.map((file) => ({
+      id: newId(),
+      file,
+      stage: 'preparing',
+      progress: 0,
+      areas: [],
+      uploadKey: crypto.randomUUID(),
+    }));
     this.set({
       items: [...this.snapshot.items, ...added],
       rejected: [...this.snapshot.rejected, ...rejected.map(({ file, problem }) => ({ name: file.name, problem }))],
@@ -199,7 +213,7 @@ export class PhotoQueue {
   setAreas(id: string, areas: Box[]) {
     const item = this.item(id);
     if (!item || (item.stage !== 'ready' && item.stage !== 'failed')) return;
-    this.patch(id, { areas });
+    this.patch(id, { areas, uploadKey: crypto.randomUUID() });
   }
 
   /** Prepares a photo again after a failed preparation. */
@@ -280,9 +294,13 @@ export class PhotoQueue {
       // The ad first: the server checks who may add photos to it before it reads any file.
       body.append(UPLOAD_FIELDS.adId, String(adId));
       body.append(UPLOAD_FIELDS.files, jpeg, jpegName(item.file.name));
-      const res = await this.uploader(body, (loaded, total) => {
-        if (total > 0) this.patch(item.id, { progress: Math.min(100, Math.round((loaded / total) * 100)) });
-      });
+      const res = await this.uploader(
+        body,
+        (loaded, total) => {
+          if (total > 0) this.patch(item.id, { progress: Math.min(100, Math.round((loaded / total) * 100)) });
+        },
+        current.uploadKey,
+      );
       const media = res.data.data.media[0];
       const refused = res.data.data.refused[0];
       if (media) {
