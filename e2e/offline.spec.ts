@@ -43,6 +43,17 @@ test('a visitor who browsed can reload the listing and a model page offline', as
   await imagesLoaded(page, 'main img');
   const modelUrl = page.url();
   await expect(page.getByTestId('offline-notice')).toBeEmpty();
+  // The worker stores a photo after handing it to the page: wait until every photo shown is in its cache, or an
+  // offline reload right away can race the write.
+  await expect
+    .poll(() =>
+      page.locator('main img').evaluateAll(async (imgs) => {
+        const urls = (imgs as HTMLImageElement[]).map((img) => img.currentSrc).filter(Boolean);
+        const found = await Promise.all(urls.map((url) => caches.match(url)));
+        return urls.length > 0 && found.every(Boolean);
+      }),
+    )
+    .toBe(true);
 
   await context.setOffline(true);
 
