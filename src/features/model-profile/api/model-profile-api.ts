@@ -1,10 +1,7 @@
 /** The model profile calls (SPEC §7) and the reference data its form needs, as TanStack Query options. */
 import { queryOptions } from '@tanstack/react-query';
 import type { Answer } from '#contract/answers.ts';
-import type { City, Country, State } from '#contract/locations.ts';
 import type { AdSummary, ModelProfile, ModelWithAd } from '#contract/profiles.ts';
-import { API } from '#contract/routes.ts';
-import type { Section } from '#contract/sections.ts';
 import { ApiError, apiGet, apiRequest } from '#src/lib/api-client.ts';
 
 export const MODEL_PROFILE_API = {
@@ -31,37 +28,7 @@ export const modelProfileQueryOptions = () =>
     },
   });
 
-const DAY = 24 * 60 * 60 * 1000;
-
-export const countriesQueryOptions = () =>
-  queryOptions({
-    queryKey: ['countries'],
-    queryFn: ({ signal }) => apiGet<{ data: Country[] }>(API.countries, signal).then((r) => r.data),
-    staleTime: DAY,
-  });
-
-export const statesQueryOptions = (countryId: number | undefined) =>
-  queryOptions({
-    queryKey: ['country', countryId],
-    queryFn: ({ signal }) => apiGet<{ data: Country & { states: State[] } }>(API.country(countryId!), signal).then((r) => r.data.states),
-    enabled: !!countryId,
-    staleTime: DAY,
-  });
-
-export const citiesQueryOptions = (stateId: number | undefined) =>
-  queryOptions({
-    queryKey: ['cities', stateId],
-    queryFn: ({ signal }) => apiGet<{ data: City[] }>(API.cities(stateId!), signal).then((r) => r.data),
-    enabled: !!stateId,
-    staleTime: DAY,
-  });
-
-export const sectionsQueryOptions = () =>
-  queryOptions({
-    queryKey: ['sections'],
-    queryFn: ({ signal }) => apiGet<{ data: Section[] }>(API.sections, signal).then((r) => r.data),
-    staleTime: DAY,
-  });
+export { citiesQueryOptions, countriesQueryOptions, sectionsQueryOptions, statesQueryOptions } from '#src/lib/reference-data.ts';
 
 export type ProfileAnswer = Answer & { data: ModelProfile };
 
