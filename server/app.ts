@@ -13,6 +13,7 @@ import errorsPlugin from './plugins/errors.ts';
 import i18nPlugin from './plugins/i18n.ts';
 import securityPlugin from './plugins/security.ts';
 import sessionPlugin from './plugins/session.ts';
+import cataloguePlugin from './plugins/catalogue.ts';
 import idempotencyPlugin from './plugins/idempotency.ts';
 import { createMailer, type Mailer } from './plugins/mail.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -93,6 +94,7 @@ export async function buildApp(
   await app.register(securityPlugin, { secureCookies: config.secureCookies });
   await app.register(sessionPlugin);
   await app.register(idempotencyPlugin);
+  await app.register(cataloguePlugin);
   const mailer = createMailer(config, app.log);
   app.decorate('mailer', mailer);
   app.addHook('onClose', async () => mailer.close());

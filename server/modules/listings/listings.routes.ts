@@ -2,7 +2,8 @@
  * Browse (SPEC §7): GET /api/models (search, city, section, page → data + meta), a model's page
  * (GET /api/models/{id}), the gallery (GET /api/getImagesByAd/{ad}), a user's cover picture
  * (GET /api/getCoverImage/{userId}) and the promoted placements (GET /api/fetchAllPublicityAds).
- * Listing answers are micro-cached for a few seconds: visitors hammer the same first pages.
+ * Listing answers are micro-cached for a few seconds (visitors hammer the same first pages); any catalogue change made
+ * through this process empties the cache at once (plugins/catalogue.ts).
  */
 import { and, asc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
@@ -90,6 +91,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
   // of a hit otherwise). Bounded by size too, since a page with long texts can be tens of KB.
   const cache =
     ttl > 0 ? new LRUCache<string, Buffer>({ max: 1000, maxSize: 32 * 1024 * 1024, sizeCalculation: (b) => b.length, ttl }) : undefined;
+  if (cache) app.catalogue.onChange(() => cache.clear());
 
   app.get('/api/models', { schema: { querystring: modelsQuerySchema, response: { 200: modelListSchema } } }, async (req, reply) => {
     const q = req.query;
@@ -100,6 +102,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
     const hit = cache?.get(key);
     reply.header('cache-control', 'public, max-age=5');
     if (hit) return sendJsonBytes(reply, hit);
+    const generation = app.catalogue.generation;
 
     let sectionId: number | undefined;
     if (typeof q.section === 'string') {
@@ -128,7 +131,8 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!cache) return body;
     // reply.serialize applies the route's response schema, exactly as returning the object would.
     const bytes = Buffer.from(reply.serialize(body) as string);
-    cache.set(key, bytes);
+    // Not when the catalogue changed while we read it: this answer may predate the change.
+    if (app.catalogue.generation === generation) cache.set(key, bytes);
     return sendJsonBytes(reply, bytes);
   });
 

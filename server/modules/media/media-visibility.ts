@@ -1,8 +1,8 @@
 /**
  * Who may see an ad's photo files: everyone when the ad is publicly listed (`ads.is_listed`, kept by the database's
  * triggers), otherwise only its owner, the publicist responsible for the model, and staff. Answers are cached per ad for a few seconds (a page of listings asks
- * for dozens of files of the same ads); changes made through this process forget the ad at once, changes elsewhere
- * (another process, staff approving an ad) are seen within the TTL.
+ * for dozens of files of the same ads); any catalogue change made through this process (plugins/catalogue.ts) clears
+ * the cache at once, changes made elsewhere (another process, a database script) are seen within the TTL.
  */
 import { eq } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
@@ -20,6 +20,8 @@ export interface VisibilityCache {
   /** null: no such ad. */
   get(adId: number): Promise<AdVisibility | null>;
   forget(adId: number): void;
+  /** Forget every ad (the catalogue changed somewhere). */
+  clear(): void;
 }
 
 export const VISIBILITY_TTL_MS = 10_000;
@@ -42,6 +44,9 @@ export function createVisibilityCache(db: Db, ttlMs = VISIBILITY_TTL_MS): Visibi
     },
     forget(adId) {
       cache.delete(adId);
+    },
+    clear() {
+      cache.clear();
     },
   };
 }

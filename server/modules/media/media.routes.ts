@@ -60,6 +60,7 @@ async function drain(part: MultipartFile): Promise<void> {
 export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
   const { uploadMaxBytes, uploadMaxPixels } = app.config;
   const visibility = createVisibilityCache(app.db);
+  app.catalogue.onChange(() => visibility.clear());
   registerMediaFiles(app, visibility);
 
   // Scoped to this plugin: only these routes accept multipart bodies.
