@@ -3,6 +3,7 @@
  * only if the change happened. Rows cannot be updated or deleted (trigger in migration 0007).
  */
 import type { FastifyRequest } from 'fastify';
+import { STAFF_ROLES } from '#contract/roles.ts';
 import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 import type { SessionUser } from '../../plugins/session.ts';
@@ -21,6 +22,33 @@ export interface AuditEntry {
   reason?: { codes?: string[]; text?: string } | null;
   /** The request, for the caller's IP. */
   req?: Pick<FastifyRequest, 'ip'>;
+}
+
+/**
+ * Whether a change by `actor` belongs in the log: staff acting on data that is not theirs (`ownerIds` are the accounts
+ * the data belongs to or is managed by). An owner's or a publicist's own edits are their business, not a staff action.
+ */
+export function staffActsForOthers(actor: Pick<SessionUser, 'id' | 'role'>, ...ownerIds: (number | null)[]): boolean {
+  return STAFF_ROLES.includes(actor.role) && !ownerIds.includes(actor.id);
+}
+
+/**
+ * The fields of `after` whose value differs from `before`, as a before/after pair: an entry shows what changed, not
+ * whole rows (which would copy hashes and noise into an append-only log). Null when nothing changed.
+ */
+export function changedFields(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): { before: Record<string, unknown>; after: Record<string, unknown> } | null {
+  const was: Record<string, unknown> = {};
+  const now: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(after)) {
+    const old = before[key] ?? null;
+    if (JSON.stringify(old) === JSON.stringify(value ?? null)) continue;
+    was[key] = old;
+    now[key] = value ?? null;
+  }
+  return Object.keys(now).length ? { before: was, after: now } : null;
 }
 
 /** Dates and other non-JSON values become JSON-safe, so `before`/`after` show what the row held. */

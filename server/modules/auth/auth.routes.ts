@@ -35,6 +35,7 @@ import {
   requireUser,
   startSession,
 } from '../../plugins/session.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { consume, createAuthLimits } from './auth.limits.ts';
 import { sendAlreadyRegisteredMail, sendPasswordChangedMail, sendPasswordResetMail, sendVerificationMail } from './auth.mails.ts';
 import { dummyPasswordHash, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
@@ -110,21 +111,33 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/create',
     { schema: { body: createAdminSchema }, config: { auth: { roles: ['super_admin'] } } },
     async (req, reply) => {
-      requireRole(req, 'super_admin');
+      const actor = requireRole(req, 'super_admin');
       refuseCommon(req, req.body.password);
       if (await findUserByEmail(app.db, req.body.email)) throw fieldError('email', 'validation.email_taken')(req);
-      const [admin] = await app.db
-        .insert(users)
-        .values({
-          name: req.body.name,
-          email: req.body.email,
-          passwordHash: await hashPassword(req.body.password),
-          role: 'admin',
-          status: 'active',
-          locale: req.lang,
-          emailVerifiedAt: new Date(),
-        })
-        .returning();
+      const passwordHash = await hashPassword(req.body.password);
+      const admin = await app.db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(users)
+          .values({
+            name: req.body.name,
+            email: req.body.email,
+            passwordHash,
+            role: 'admin',
+            status: 'active',
+            locale: req.lang,
+            emailVerifiedAt: new Date(),
+          })
+          .returning();
+        await recordAudit(tx, {
+          actor,
+          action: 'user.create_admin',
+          subjectType: 'user',
+          subjectId: row!.id,
+          after: { name: row!.name, email: row!.email, role: row!.role },
+          req,
+        });
+        return row;
+      });
       return reply.status(201).send(ok(req, 'accountApi.adminCreated', { data: { user: await toUserDto(app.db, admin!) } }));
     },
   );
@@ -307,7 +320,17 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!target) throw notFound();
     // Admins remove members; only a super admin removes an admin; nobody removes a super admin here.
     if (target.role === 'super_admin' || (target.role === 'admin' && actor.role !== 'super_admin')) throw forbidden();
-    await app.db.delete(users).where(eq(users.id, target.id));
+    await app.db.transaction(async (tx) => {
+      await tx.delete(users).where(eq(users.id, target.id));
+      await recordAudit(tx, {
+        actor,
+        action: 'user.delete',
+        subjectType: 'user',
+        subjectId: target.id,
+        before: { name: target.name, email: target.email, role: target.role, status: target.status },
+        req,
+      });
+    });
     return ok(req, 'accountApi.accountDeleted');
   });
 };

@@ -6,7 +6,8 @@
  * An upload is read part by part: `ad_id` first (ownership is checked before a single file byte is kept), then each
  * file in turn — at most one file is in memory at a time. Each file is accepted or refused on its own: decoded and
  * re-encoded by the pipeline, screened, written to storage, then recorded; if recording fails its files are removed,
- * so nothing half-done stays behind.
+ * so nothing half-done stays behind. Staff changing the photos of an ad that is not theirs are audited, in the same
+ * transaction as the change.
  */
 import crypto from 'node:crypto';
 import path from 'node:path';
@@ -29,6 +30,7 @@ import {
 } from '#contract/media.ts';
 import type { MediaModeration } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { recordAudit, staffActsForOthers } from '../audit/audit.ts';
 import { mediaKey, toImage } from '../listings/images.ts';
 import { loadEditableAd, loadEditableMedia, type EditableAd } from './ad-access.ts';
 import { processImage } from './image-pipeline.ts';
@@ -147,7 +149,7 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
             if ((await countAdPhotos(tx, locked.id)) >= AD_MAX_PHOTOS) return null;
             // Back to review before the new photo can be seen by anyone.
             await markAdPendingReview(tx, locked.id);
-            return insertPhoto(tx, {
+            const photo = await insertPhoto(tx, {
               adId: locked.id,
               uid,
               width: image.width,
@@ -156,6 +158,17 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
               moderation,
               createdBy: user.id,
             });
+            if (staffActsForOthers(user, locked.ownerUserId, locked.publicistUserId)) {
+              await recordAudit(tx, {
+                actor: user,
+                action: 'media.upload',
+                subjectType: 'media',
+                subjectId: photo.id,
+                after: { ad_id: locked.id, uid, width: photo.width, height: photo.height, is_cover: photo.isCover },
+                req,
+              });
+            }
+            return photo;
           });
         } catch (err) {
           await app.storage.remove(prefix).catch(() => {});
@@ -235,6 +248,16 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
       const removed = await app.db.transaction(async (tx) => {
         const { ad, media } = await loadEditableMedia(tx, req.user, req.body.media_id, { forUpdate: true });
         await deletePhoto(tx, media);
+        if (staffActsForOthers(req.user!, ad.ownerUserId, ad.publicistUserId)) {
+          await recordAudit(tx, {
+            actor: req.user,
+            action: 'media.delete',
+            subjectType: 'media',
+            subjectId: media.id,
+            before: { ad_id: ad.id, uid: media.uid, is_cover: media.isCover, position: media.position },
+            req,
+          });
+        }
         return { adId: ad.id, uid: media.uid };
       });
       visibility.forget(removed.adId);
@@ -258,7 +281,20 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       const adId = await app.db.transaction(async (tx) => {
         const { ad, media } = await loadEditableMedia(tx, req.user, req.params.id, { forUpdate: true });
-        if (!media.isCover) await setCover(tx, ad.id, media.id);
+        if (media.isCover) return ad.id;
+        const previous = (await listAdPhotos(tx, ad.id)).find((m) => m.isCover)?.id ?? null;
+        await setCover(tx, ad.id, media.id);
+        if (staffActsForOthers(req.user!, ad.ownerUserId, ad.publicistUserId)) {
+          await recordAudit(tx, {
+            actor: req.user,
+            action: 'ad.change_cover',
+            subjectType: 'ad',
+            subjectId: ad.id,
+            before: { cover_media_id: previous },
+            after: { cover_media_id: media.id },
+            req,
+          });
+        }
         return ad.id;
       });
       const rows = await listAdPhotos(app.db, adId);

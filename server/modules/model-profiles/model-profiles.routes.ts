@@ -4,7 +4,7 @@
  * with optimistic versions (PUT /api/profile/model-with-ad/update/{id}: a stale version answers 409 with the
  * current record), switch the ad on or off (PUT /api/profile/model/activate/{id}/{value}), add an ad
  * (POST /api/ad/create) and delete one (DELETE /api/ad/{id}). Every row is checked against the session user:
- * the profile's owner or staff, nobody else.
+ * the profile's owner or staff, nobody else. What staff change on someone else's profile or ad is audited.
  */
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
@@ -26,6 +26,7 @@ import type { Db } from '../../db/client.ts';
 import { ads, modelProfiles } from '../../db/schema.ts';
 import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
 import { requireUser, requireVerified, type SessionUser } from '../../plugins/session.ts';
+import { changedFields, recordAudit, staffActsForOthers } from '../audit/audit.ts';
 import { assertNoForbiddenWords } from '../forbidden-words/assert-no-forbidden-words.ts';
 import { loadEditableAd } from '../media/ad-access.ts';
 import {
@@ -55,10 +56,10 @@ async function editableProfile(db: Db, user: SessionUser, profileId: number): Pr
 
 /** The ad's owner, the publicist responsible for its model, or staff (modules/media/ad-access.ts decides). */
 async function editableAd(db: Db, user: SessionUser, adId: number) {
-  await loadEditableAd(db, user, adId);
+  const access = await loadEditableAd(db, user, adId);
   const [ad] = await db.select().from(ads).where(eq(ads.id, adId));
   if (!ad) throw notFound();
-  return { ad };
+  return { ad, audited: staffActsForOthers(user, access.ownerUserId, access.publicistUserId) };
 }
 
 async function assertPlace(req: FastifyRequest, db: Db, input: { country_id: number; state_id: number; city_id: number }) {
@@ -169,6 +170,8 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
       assertCleanText(req, input);
       const sectionId = await sectionIdOf(db, input.section);
       const ad = await firstAdOf(db, profile.id);
+      // Read before the write: the entry compares the form's fields as they were with what staff sent.
+      const auditedBefore = staffActsForOthers(user, profile.userId) ? formValues(await toModelProfile(db, profile, req.lang)) : null;
       await db.transaction(async (tx) => {
         const [updated] = await tx
           .update(modelProfiles)
@@ -186,6 +189,21 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
           .where(and(eq(modelProfiles.id, profile.id), eq(modelProfiles.version, input.version)))
           .returning({ id: modelProfiles.id });
         if (!updated) throw conflict();
+        if (auditedBefore) {
+          const sent = Object.fromEntries(Object.keys(auditedBefore).map((k) => [k, input[k as keyof typeof input]]));
+          // A save that changes nothing (only the version moves) is no change to someone's data: nothing to record.
+          const change = changedFields(auditedBefore, sent);
+          if (change) {
+            await recordAudit(tx, {
+              actor: user,
+              action: 'model_profile.update',
+              subjectType: 'model_profile',
+              subjectId: profile.id,
+              ...change,
+              req,
+            });
+          }
+        }
         const adFields = { title: input.title, description: input.description, sectionId, cityId: input.city_id };
         if (!ad) {
           await tx.insert(ads).values({ modelProfileId: profile.id, ...adFields, status: 'pending', isActive: true });
@@ -215,8 +233,23 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/api/profile/model/activate/:id/:value', { schema: { params: activateParamsSchema }, config: { auth: true } }, async (req) => {
     const user = requireUser(req);
-    const { ad } = await editableAd(db, user, req.params.id);
-    const [updated] = await db.update(ads).set({ isActive: req.params.value, updatedAt: new Date() }).where(eq(ads.id, ad.id)).returning();
+    const { ad, audited } = await editableAd(db, user, req.params.id);
+    const updated = await db.transaction(async (tx) => {
+      const [row] = await tx.update(ads).set({ isActive: req.params.value, updatedAt: new Date() }).where(eq(ads.id, ad.id)).returning();
+      // Switching to the state the ad is already in changes nothing.
+      if (audited && ad.isActive !== req.params.value) {
+        await recordAudit(tx, {
+          actor: user,
+          action: req.params.value ? 'ad.activate' : 'ad.deactivate',
+          subjectType: 'ad',
+          subjectId: ad.id,
+          before: { is_active: ad.isActive },
+          after: { is_active: req.params.value },
+          req,
+        });
+      }
+      return row;
+    });
     return {
       channel: 'notification' as const,
       type: 'success' as const,
@@ -266,9 +299,27 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const user = requireUser(req);
-      const { ad } = await editableAd(db, user, req.params.id);
-      // The photos' rows go with the ad (ON DELETE CASCADE); their files with the storage prefix.
-      await db.delete(ads).where(eq(ads.id, ad.id));
+      const { ad, audited } = await editableAd(db, user, req.params.id);
+      await db.transaction(async (tx) => {
+        // The photos' rows go with the ad (ON DELETE CASCADE); their files with the storage prefix.
+        await tx.delete(ads).where(eq(ads.id, ad.id));
+        if (audited) {
+          await recordAudit(tx, {
+            actor: user,
+            action: 'ad.delete',
+            subjectType: 'ad',
+            subjectId: ad.id,
+            before: {
+              model_profile_id: ad.modelProfileId,
+              title: ad.title,
+              description: ad.description,
+              status: ad.status,
+              is_active: ad.isActive,
+            },
+            req,
+          });
+        }
+      });
       await app.storage.remove(`ads/${ad.id}`);
       return { channel: 'notification', type: 'success', message: req.t('notices.adDeleted') };
     },
