@@ -1,4 +1,4 @@
-import { isValidPhoneNumber, type CountryCode } from 'libphonenumber-js/min';
+import { isValidPhoneNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import { z } from 'zod';
 import { paginationMetaSchema } from './listings.ts';
 import { adStepSchema, adSummarySchema, locationStepSchema, normalisePhone, personalStepSchema } from './profiles.ts';
@@ -182,6 +182,39 @@ export type ConsentRequest = z.infer<typeof consentRequestSchema>['data'];
 
 export const consentDecisionSchema = z.object({ decision: z.enum(['agree', 'decline']) });
 export type ConsentDecision = z.infer<typeof consentDecisionSchema>['decision'];
+
+/** Digits in the consent code (sent with the link, for a model who cannot or will not open links). */
+export const CONSENT_CODE_LENGTH = 6;
+/** Wrong codes tried against a contact's open requests before their codes stop working (the links still do). */
+export const CONSENT_CODE_ATTEMPTS = 5;
+
+/**
+ * POST /api/consent/code: the contact the request went to (e-mail, or a phone: without a leading + it is read as
+ * Spanish) and the code; answers a one-time token for the same pages as the link. Contacts are compared in the form
+ * they are stored in: e-mail lower-cased, phone E.164.
+ */
+export const consentCodeSchema = z
+  .object({
+    contact: z.string().trim().min(3).max(254),
+    code: z
+      .string()
+      .max(32)
+      .transform((v) => v.replace(/\s+/g, ''))
+      .refine((v) => new RegExp(`^\\d{${CONSENT_CODE_LENGTH}}$`).test(v), { params: { key: 'consent.validation.code' } }),
+  })
+  .transform((v, ctx) => {
+    if (v.contact.includes('@')) {
+      const email = z.email().safeParse(v.contact.toLowerCase());
+      if (email.success) return { ...v, contact: email.data };
+    } else {
+      const phone = parsePhoneNumberFromString(v.contact, 'ES');
+      if (phone?.isValid()) return { ...v, contact: phone.number };
+    }
+    ctx.addIssue({ code: 'custom', path: ['contact'], params: { key: 'consent.validation.contact' } });
+    return z.NEVER;
+  });
+export type ConsentCodeInput = z.input<typeof consentCodeSchema>;
+export const consentCodeAnswerSchema = z.object({ data: z.object({ token: z.string() }) });
 
 /** Consent tokens are 43-character base64url strings; anything else is a plain 404. */
 export const consentTokenParamsSchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/) });

@@ -1,7 +1,8 @@
 /**
  * Publicist workspace and the model's consent (issue 6 points 1–2): a fresh publicist registers, creates the trader
  * profile, adds two models at once; the first model consents through the mailed link (no account), and the list shows
- * consent given for one and pending for the other. 360 px fit, screenshot, and axe on the list.
+ * consent given for one and pending for the other; then the second consents with the code from the message on the code
+ * page instead. 360 px fit, screenshots, and axe on the list and the code page.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
@@ -121,4 +122,35 @@ test('a publicist adds two models; the first consents through the mailed link; t
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: testInfo.outputPath('publicist-list-1280.png'), fullPage: true });
+
+  // The second model does not open links: the page named in the message takes the contact and the code instead.
+  const codeLine = await linkFromMail(second.email, /Tu código: \d{6}\. .*http:\/\/localhost:\d+\/es\/consent$/m);
+  const code = codeLine.match(/\d{6}/)![0];
+  const codePage = await (await browser.newContext()).newPage();
+  await presetConsent(codePage);
+  await codePage.goto('/es/consent');
+  await expect(codePage.getByRole('heading', { level: 1, name: tr('es', 'consent.code.title') })).toBeVisible();
+  await codePage.getByRole('textbox', { name: label('consent.code.contact') }).fill(second.email.toUpperCase());
+  await codePage.getByRole('textbox', { name: label('consent.code.code') }).fill('12');
+  await codePage.getByRole('button', { name: tr('es', 'consent.code.submit') }).click();
+  await expect(codePage.getByText(tr('es', 'consent.validation.code'))).toBeVisible();
+  await expect(codePage.getByRole('textbox', { name: label('consent.code.code') })).toBeFocused();
+  const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+  await codePage.getByRole('textbox', { name: label('consent.code.code') }).fill(wrong);
+  await codePage.getByRole('button', { name: tr('es', 'consent.code.submit') }).click();
+  await expect(codePage.getByText(tr('es', 'consent.errors.code'))).toBeVisible();
+  await codePage.setViewportSize({ width: 360, height: 800 });
+  expect(await codePage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await codePage.screenshot({ path: testInfo.outputPath('consent-code-360.png'), fullPage: true });
+  const codeAxe = await new AxeBuilder({ page: codePage }).analyze();
+  expect(codeAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  await codePage.getByRole('textbox', { name: label('consent.code.code') }).fill(`${code.slice(0, 3)} ${code.slice(3)}`);
+  await codePage.getByRole('button', { name: tr('es', 'consent.code.submit') }).click();
+  await expect(codePage).toHaveURL(/\/es\/consent\/[A-Za-z0-9_-]{43}$/);
+  await expect(codePage.getByText(second.title, { exact: false })).toBeVisible();
+  await codePage.getByRole('button', { name: tr('es', 'consent.agree'), exact: true }).click();
+  await expect(codePage.getByText(tr('es', 'consent.given'))).toBeVisible();
+  await codePage.context().close();
+  await page.reload();
+  await expect(row(second.name).getByTestId('consent-badge')).toHaveText(tr('es', 'publicist.consentStatus.given'));
 });

@@ -387,6 +387,10 @@ export const modelConsents = pgTable(
     contact: varchar('contact', { length: 254 }).notNull(),
     tokenHash: char('token_hash', { length: 64 }).notNull().unique(),
     codeHash: char('code_hash', { length: 64 }),
+    /** Wrong codes tried for this request's contact; at CONSENT_CODE_ATTEMPTS the code is burnt (code_hash null). */
+    codeAttempts: smallint('code_attempts').notNull().default(0),
+    /** The token handed out for a correct code: opens the same pages as the mailed link. */
+    codeTokenHash: char('code_token_hash', { length: 64 }).unique(),
     withdrawTokenHash: char('withdraw_token_hash', { length: 64 }).unique(),
     status: varchar('status', { length: 16 }).$type<'pending' | 'given' | 'withdrawn' | 'expired'>().notNull().default('pending'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -394,7 +398,7 @@ export const modelConsents = pgTable(
     withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('model_consents_profile_idx').on(t.modelProfileId, t.createdAt)],
+  (t) => [index('model_consents_profile_idx').on(t.modelProfileId, t.createdAt), index('model_consents_contact_idx').on(t.contact)],
 );
 
 /**

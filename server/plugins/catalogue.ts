@@ -50,6 +50,7 @@ const UNRELATED = new Set([
   '/api/statements/:id/appeal',
   '/api/analytics/pageview',
   '/api/profile/model/verification/code',
+  '/api/consent/code',
 ]);
 
 export function affectsCatalogue(req: Pick<FastifyRequest, 'method' | 'routeOptions'>, statusCode: number): boolean {

@@ -145,6 +145,7 @@ const PublicistModelEdit = screen(publicistScreens, 'PublicistModelEditRoute');
 const consentScreens = () => import('#src/features/consent/routes/consent-page.tsx');
 const Consent = screen(consentScreens, 'ConsentRoute');
 const ConsentWithdraw = screen(consentScreens, 'ConsentWithdrawRoute');
+const ConsentCode = screen(consentScreens, 'ConsentCodeRoute');
 // Media/Photos: its chunk is small; the compression library and the face detector load only when photos are added.
 const Photos = screen(() => import('#src/features/media/routes/photos.tsx'), 'PhotosRoute');
 
@@ -189,6 +190,7 @@ export function AppRoutes() {
           <Route path="reset-password/:token" element={<ResetPassword />} />
           <Route path="verify-email/:id/:hash" element={<VerifyEmail />} />
           {/* The model's consent to a publicist's listing: no account needed. */}
+          <Route path="consent" element={<ConsentCode />} />
           <Route path="consent/:token" element={<Consent />} />
           <Route path="consent/withdraw/:token" element={<ConsentWithdraw />} />
           {/* Any logged-in user. */}

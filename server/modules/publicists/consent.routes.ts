@@ -3,10 +3,19 @@
  * "I agree" / "I do not agree" (single-use); GET/POST /api/consent/withdraw/{token} withdraws a given consent, which
  * unlists the model's ads at once (ads trigger). Expired or used links answer 410-like states with a translated message.
  */
-import { eq } from 'drizzle-orm';
+import crypto from 'node:crypto';
+import { and, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { consentDecisionSchema, consentRequestSchema, consentTokenParamsSchema, type ConsentRequest } from '#contract/publicists.ts';
+import {
+  CONSENT_CODE_ATTEMPTS,
+  consentCodeAnswerSchema,
+  consentCodeSchema,
+  consentDecisionSchema,
+  consentRequestSchema,
+  consentTokenParamsSchema,
+  type ConsentRequest,
+} from '#contract/publicists.ts';
 import { cities, modelConsents, modelProfiles, publicistProfiles, sections } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { hashToken } from '../../plugins/session.ts';
@@ -61,13 +70,16 @@ const gone = (state: State) =>
 
 export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
-  const byToken = async (token: string) =>
-    (
+  // The mailed link's token, or the one handed out for a correct code.
+  const byToken = async (token: string) => {
+    const hash = hashToken(token);
+    return (
       await db
         .select()
         .from(modelConsents)
-        .where(eq(modelConsents.tokenHash, hashToken(token)))
+        .where(or(eq(modelConsents.tokenHash, hash), eq(modelConsents.codeTokenHash, hash)))
     )[0];
+  };
   const byWithdrawToken = async (token: string) =>
     (
       await db
@@ -77,6 +89,60 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
     )[0];
   // Public, guessable only by brute force over 256 bits; still limited so a flood costs little.
   const limit = { rateLimit: { max: 30, timeWindow: 60_000 } };
+
+  /**
+   * The code sent with the link, for a model who cannot or will not open links: contact + code → a one-time token for
+   * the same page. Unknown contact and wrong code answer alike (no telling which contacts have requests); wrong codes
+   * count against every open request of the contact and burn their codes at CONSENT_CODE_ATTEMPTS, so guessing a
+   * six-digit code is hopeless even from many addresses. A correct code is burnt too: the token stands in for it.
+   */
+  app.post(
+    '/api/consent/code',
+    {
+      schema: { body: consentCodeSchema, response: { 200: consentCodeAnswerSchema } },
+      config: { rateLimit: { max: 10, timeWindow: 60_000 } },
+    },
+    async (req) => {
+      const { contact, code } = req.body;
+      const open = await db
+        .select({ id: modelConsents.id, modelProfileId: modelConsents.modelProfileId, codeHash: modelConsents.codeHash })
+        .from(modelConsents)
+        .where(
+          and(
+            eq(modelConsents.contact, contact),
+            eq(modelConsents.status, 'pending'),
+            gt(modelConsents.expiresAt, new Date()),
+            isNotNull(modelConsents.codeHash),
+          ),
+        );
+      const match = open.find((row) =>
+        crypto.timingSafeEqual(Buffer.from(hashToken(`${row.modelProfileId}:${code}`)), Buffer.from(row.codeHash!)),
+      );
+      if (!match) {
+        if (open.length) {
+          await db
+            .update(modelConsents)
+            .set({
+              codeAttempts: sql`${modelConsents.codeAttempts} + 1`,
+              codeHash: sql`CASE WHEN ${modelConsents.codeAttempts} + 1 >= ${CONSENT_CODE_ATTEMPTS} THEN NULL ELSE ${modelConsents.codeHash} END`,
+            })
+            .where(
+              inArray(
+                modelConsents.id,
+                open.map((row) => row.id),
+              ),
+            );
+        }
+        throw new AppError(422, 'validation_failed', 'errors.validation_failed', { code: [req.t('consent.errors.code')] });
+      }
+      const token = newToken();
+      await db
+        .update(modelConsents)
+        .set({ codeHash: null, codeTokenHash: hashToken(token) })
+        .where(eq(modelConsents.id, match.id));
+      return { data: { token } };
+    },
+  );
 
   app.get(
     '/api/consent/:token',

@@ -113,6 +113,7 @@ export function sendConsentRequest(
       publicist: names.publicist,
       legal: names.legal ?? names.publicist,
       code: issued.code,
+      codeUrl: `${app.config.appUrl}/${lng}/consent`,
       days: String(CONSENT_TTL_DAYS),
     },
     consentUrl(app, lng, issued.token),

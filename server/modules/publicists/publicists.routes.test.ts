@@ -530,3 +530,76 @@ describe('role × route matrix of the publicist routes', () => {
     expect(failures).toEqual([]);
   });
 });
+
+describe('consent by code (for a model who does not open links)', () => {
+  const codeIn = (to: string) => lastMailTo(to)!.text.match(/Tu código: (\d{6})/)![1]!;
+  /** Each test its own address: the route allows 10 tries a minute per IP. */
+  const redeem = (agent: Agent, ip: string, payload: unknown, headers: Record<string, string> = {}) =>
+    agent.request({ method: 'POST', url: '/api/consent/code', payload: payload as never, remoteAddress: ip, headers });
+
+  it('contact + code open the same request as the link, once; the mail says where to enter it', async () => {
+    const p = await publicist();
+    const model = await createModel(p, { contact_email: `Codigo.${Date.now()}@Example.test` });
+    await approve(model.id);
+    const mail = lastMailTo(model.contact_email!)!;
+    expect(mail.text).toMatch(/esta página: http:\/\/\S+\/es\/consent$/m);
+    const code = codeIn(model.contact_email!);
+    const link = consentToken(model.contact_email!);
+    const visitor = await anonymous();
+
+    const bad = await redeem(visitor, '10.1.0.1', { contact: 'no es un contacto', code: '12' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json<Errors>().errors.code).toEqual(['Escribe las 6 cifras del código.']);
+    const badContact = await redeem(visitor, '10.1.0.1', { contact: 'no es un contacto', code: '123456' }, { 'x-locale': 'en' });
+    expect(badContact.json<Errors>().errors.contact).toEqual(['Enter the e-mail or phone number where you got the message.']);
+
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    const refused = await redeem(visitor, '10.1.0.1', { contact: model.contact_email!, code: wrong });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json<Errors>().errors.code![0]).toMatch(/^El código no es correcto/);
+    // An address with no request at all answers exactly the same.
+    const nobody = await redeem(visitor, '10.1.0.1', { contact: 'nadie@example.test', code });
+    expect(nobody.json<Errors>()).toEqual(refused.json<Errors>());
+
+    // Upper case and spaces as people type them.
+    const ok = await redeem(visitor, '10.1.0.1', {
+      contact: ` ${model.contact_email!.toUpperCase()} `,
+      code: `${code.slice(0, 3)} ${code.slice(3)}`,
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const token = ok.json<{ data: { token: string } }>().data.token;
+    expect((await visitor.get(`/api/consent/${token}`)).json()).toMatchObject({
+      data: { state: 'pending', model: { display_name: model.display_name } },
+    });
+    expect((await visitor.post(`/api/consent/${token}`, { decision: 'agree' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: `/api/models/${model.ad!.id}`, headers: XHR })).statusCode).toBe(200);
+
+    // The code is spent; the mailed link now says the request was answered.
+    expect((await redeem(visitor, '10.1.0.1', { contact: model.contact_email!, code })).statusCode).toBe(422);
+    expect((await visitor.get(`/api/consent/${link}`)).json()).toMatchObject({ data: { state: 'used' } });
+  });
+
+  it('a phone typed without +34 finds the request; five wrong codes burn it, the link still works', async () => {
+    const p = await publicist();
+    const model = await createModel(p, { contact_email: '', phone_country: 'ES', phone: '622 98 76 54' });
+    expect(model.phone).toBe('+34622987654');
+    const code = codeIn('+34622987654');
+    const visitor = await anonymous();
+    const wrong = String((Number(code) + 7) % 1_000_000).padStart(6, '0');
+    for (let i = 0; i < 5; i++) expect((await redeem(visitor, '10.1.0.2', { contact: '622 987 654', code: wrong })).statusCode).toBe(422);
+    const [row] = await t.database.db.select().from(modelConsents).where(eq(modelConsents.modelProfileId, model.id));
+    expect(row).toMatchObject({ codeAttempts: 5, codeHash: null, status: 'pending' });
+    expect((await redeem(visitor, '10.1.0.2', { contact: '622 987 654', code })).statusCode).toBe(422);
+    const link = consentToken('+34622987654');
+    expect((await visitor.get(`/api/consent/${link}`)).json()).toMatchObject({ data: { state: 'pending' } });
+  });
+
+  it('is rate-limited per address', async () => {
+    const visitor = await anonymous();
+    const codes: number[] = [];
+    for (let i = 0; i < 11; i++)
+      codes.push((await redeem(visitor, '10.1.0.3', { contact: 'nadie@example.test', code: '000000' })).statusCode);
+    expect(codes.slice(0, 10).every((c) => c === 422)).toBe(true);
+    expect(codes[10]).toBe(429);
+  });
+});

@@ -1,23 +1,32 @@
 /**
  * The model's consent pages (issue 6 point 2), public: `/{lng}/consent/{token}` shows which publicist wants to list
  * them and the ad, with "I agree" / "I do not agree" (the link works once); `/{lng}/consent/withdraw/{token}`
- * withdraws a given consent, which hides the ads at once. Expired and used links say so in the visitor's language.
+ * withdraws a given consent, which hides the ads at once; `/{lng}/consent` takes the code sent with the link (for a
+ * model who cannot or will not open links) and leads to the same page. Expired and used links say so in the
+ * visitor's language.
  */
-import { Alert, Button, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Container, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconInfoCircle } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
-import type { ConsentDecision, ConsentRequest } from '#contract/publicists.ts';
+import { useNavigate, useParams } from 'react-router';
+import {
+  CONSENT_CODE_LENGTH,
+  consentCodeSchema,
+  type ConsentCodeInput,
+  type ConsentDecision,
+  type ConsentRequest,
+} from '#contract/publicists.ts';
+import { FormError } from '#src/components/form-error.tsx';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { ApiError, ConflictError } from '#src/lib/api-client.ts';
 import { formatDate } from '#src/lib/format.ts';
 import { useApiForm } from '#src/lib/forms.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
-import { useLng } from '#src/lib/paths.ts';
+import { useLng, withLng } from '#src/lib/paths.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';
-import { answerConsent, consentQueryOptions, withdrawConsent } from '../api/consent-api.ts';
+import { answerConsent, consentQueryOptions, redeemConsentCode, withdrawConsent } from '../api/consent-api.ts';
 
 type Outcome = 'given' | 'declined' | 'withdrawn' | null;
 
@@ -220,6 +229,76 @@ export function ConsentWithdrawRoute() {
           </Button>
         </Group>
       )}
+    </Shell>
+  );
+}
+
+const CODE_FIELDS = ['contact', 'code'] as const;
+
+/** `/{lng}/consent`: the contact the request went to and the code in it → the request's page. */
+export function ConsentCodeRoute() {
+  const { t } = useTranslation();
+  usePageTitle(t('consent.code.title'));
+  const lng = useLng();
+  const navigate = useNavigate();
+  const form = useApiForm(CODE_FIELDS);
+  const [values, setValues] = useState<ConsentCodeInput>({ contact: '', code: '' });
+
+  const set = (field: (typeof CODE_FIELDS)[number], value: string) => {
+    form.clearError(field);
+    setValues((v) => ({ ...v, [field]: value }));
+  };
+
+  const submit = async () => {
+    if (!form.validate(consentCodeSchema, values)) return;
+    const res = await form.run(() => redeemConsentCode(values));
+    if (res) await navigate(withLng(lng, `/consent/${res.data.data.token}`));
+  };
+
+  return (
+    <Shell title={t('consent.code.title')}>
+      <Text>{t('consent.code.intro')}</Text>
+      <form
+        ref={form.formRef}
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack gap="md">
+          <FormError message={form.errors._} />
+          <TextInput
+            label={t('consent.code.contact')}
+            description={t('consent.code.contactHint')}
+            name="contact"
+            value={values.contact}
+            onChange={(e) => set('contact', e.currentTarget.value)}
+            error={form.errors.contact}
+            required
+          />
+          <TextInput
+            label={t('consent.code.code')}
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={CONSENT_CODE_LENGTH + 4}
+            value={values.code}
+            onChange={(e) => set('code', e.currentTarget.value)}
+            error={form.errors.code}
+            required
+            w={{ base: '100%', xs: 220 }}
+          />
+          <Group>
+            <Button type="submit" loading={form.pending}>
+              {t('consent.code.submit')}
+            </Button>
+          </Group>
+          <Text size="sm" c="dimmed">
+            {t('consent.code.linkHint')}
+          </Text>
+        </Stack>
+      </form>
     </Shell>
   );
 }
