@@ -1,3 +1,4 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { z } from 'zod';
 import { paginationMetaSchema } from './listings.ts';
 
@@ -15,11 +16,18 @@ export const REPORT_DETAILS_MIN = 10;
 export const REPORT_DETAILS_MAX = 2000;
 
 const EMAIL = z.email().max(254);
-/** A phone number as people type it: digits with spaces, dots, dashes, brackets, an optional leading +. */
+/**
+ * A phone number as people type it: digits with spaces, dots, dashes, brackets, an optional leading +. Stored in
+ * E.164 when it reads as a real number (without a + it is read as Spanish), as typed otherwise.
+ */
 const PHONE = z
   .string()
   .regex(/^\+?[0-9 ().-]{6,24}$/)
-  .refine((v) => v.replace(/\D/g, '').length >= 6);
+  .refine((v) => v.replace(/\D/g, '').length >= 6)
+  .transform((v) => {
+    const phone = parsePhoneNumberFromString(v, 'ES');
+    return phone?.isValid() ? phone.number : v;
+  });
 
 export const reportCreateSchema = z
   .object({

@@ -61,6 +61,15 @@ describe('POST /api/reports', () => {
     expect(mail?.subject).toContain(receipt);
   });
 
+  it('a phone left as contact gets the receipt as a message addressed to the number in E.164 (the outbox stands in for SMS)', async () => {
+    const { agent, ip } = await visitor();
+    const res = await post(agent, ip, notice({ contact: '+34 611 22 33 44' }));
+    expect(res.statusCode, res.body).toBe(201);
+    const receipt = res.json<{ data: { receipt: string } }>().data.receipt;
+    const message = t.app.mailer.outbox.find((m) => m.to === '+34611223344');
+    expect(message?.subject).toContain(receipt);
+  });
+
   it('marks suspected minors and trafficking as urgent and flagged for escalation', async () => {
     for (const reason of ['minor_suspected', 'trafficking_suspected'] as const) {
       const { agent, ip } = await visitor();

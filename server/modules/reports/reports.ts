@@ -87,14 +87,18 @@ export function toReport(r: typeof reports.$inferSelect): Report {
   };
 }
 
-/** The receipt (on filing) or the decision (later), in the reporter's language. */
+/**
+ * The receipt (on filing) or the decision (later), in the reporter's language, to the contact they left. A phone
+ * number goes through the same mailer: in the embedded default it lands in the outbox addressed to the number, like
+ * the consent messages; a real SMTP server refuses it, which is logged (no SMS gateway yet), never the reporter's problem.
+ */
 export async function mailReporter(
   app: FastifyInstance,
   r: Pick<typeof reports.$inferSelect, 'contact' | 'language' | 'receipt' | 'adId'>,
   kind: 'received' | 'decided',
   vars: Record<string, string> = {},
 ): Promise<void> {
-  if (!isEmail(r.contact)) return;
+  if (!r.contact) return;
   const t = app.tFor(r.language);
   const all = { receipt: r.receipt, ad: String(r.adId ?? ''), ...vars };
   const body = renderMail({
@@ -103,5 +107,10 @@ export async function mailReporter(
     lines: [t(`mail.report.${kind}.line1`, all), t(`mail.report.${kind}.line2`, all)],
     footer: t('mail.footer'),
   });
-  await app.mailer.send({ to: r.contact, subject: t(`mail.report.${kind}.subject`, all), ...body });
+  try {
+    await app.mailer.send({ to: r.contact, subject: t(`mail.report.${kind}.subject`, all), ...body });
+  } catch (err) {
+    if (isEmail(r.contact)) throw err;
+    app.log.warn({ err, to: 'phone' }, 'report message to a phone could not be sent');
+  }
 }
