@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { paginationMetaSchema } from './listings.ts';
+import { ROLES } from './roles.ts';
 import { STATUSES } from './statuses.ts';
-import { REASON_CODES } from './statements.ts';
+import { REASON_CODES, statementSchema } from './statements.ts';
 
 /**
  * Staff (admin, super_admin) review: listings with filters, queues, decisions with reason codes, appeals and the
@@ -51,6 +53,43 @@ export const pageQuerySchema = z
     per_page: intParam(1, 100).optional().default(ADMIN_PER_PAGE),
   })
   .strict();
+
+/** An account as staff lists it (clients, users without profile, administrators). */
+export const adminUserSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  status: z.enum(STATUSES),
+  locale: z.string(),
+  email_verified_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+/** How many of a client's statements of reasons one page of the client record shows. */
+export const CLIENT_STATEMENTS_PER_PAGE = 20;
+
+/** `GET /api/admin/clients/{id}?page=`: `page` pages through the client's statements of reasons. */
+export const adminClientQuerySchema = z
+  .object({
+    page: intParam(1, 1000).optional().default(1),
+    per_page: intParam(1, 50).optional().default(CLIENT_STATEMENTS_PER_PAGE),
+  })
+  .strict();
+export type AdminClientQuery = z.input<typeof adminClientQuerySchema>;
+
+/**
+ * One client record: the account, `statements` (how many statements of reasons the client has received, DSA art. 17)
+ * and one page of them, newest first, as the client sees them (`statement_list.meta.total` equals `statements`).
+ */
+export const adminClientSchema = adminUserSchema.extend({
+  updated_at: z.string(),
+  statements: z.number().int(),
+  statement_list: z.object({ data: z.array(statementSchema), meta: paginationMetaSchema }),
+});
+export type AdminClient = z.infer<typeof adminClientSchema>;
+export const adminClientResponseSchema = z.object({ data: adminClientSchema });
 
 /** What staff may decide about. */
 export const DECISION_SUBJECTS = ['ad', 'model_profile', 'publicist_profile', 'verification', 'media'] as const;

@@ -1,11 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminClient } from '#contract/admin.ts';
 import type { Statement, StatementList } from '#contract/statements.ts';
 import { ads, appeals, auditLog, media, modelProfiles, statements, users, verificationRequests } from '#server/db/schema.ts';
 import { newAgent, signedIn, type Agent } from '#tests/agent.ts';
 import { buildModel, buildPublicist, buildUser } from '#tests/factories.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
 import { loginAs } from '../media/test-helpers.ts';
+import { issueStatement } from '../statements/statements.ts';
 
 let t: TestApp;
 const as: Record<'client' | 'model' | 'publicist' | 'admin' | 'super_admin', Agent> = {} as never;
@@ -177,6 +179,92 @@ describe('lists', () => {
         'recent_photos',
       ].sort(),
     );
+  });
+});
+
+describe("a client's record lists their statements of reasons", () => {
+  type ClientRecord = { data: AdminClient };
+
+  it('401 anonymous, 403 for client, model and publicist, 200 for admin and super admin', async () => {
+    const c = await buildUser(db(), { role: 'client', name: 'Cliente Protegido' });
+    const url = `/api/admin/clients/${c.id}`;
+    expect((await (await newAgent(t.app)).get(url)).statusCode).toBe(401);
+    for (const role of ['client', 'model', 'publicist'] as const) expect((await as[role].get(url)).statusCode, role).toBe(403);
+    for (const role of ['admin', 'super_admin'] as const) expect((await as[role].get(url)).statusCode, role).toBe(200);
+    // The client themself gets no staff view either.
+    const own = await loginAs(t.app, db(), c.id);
+    expect((await own.get(url)).statusCode).toBe(403);
+  });
+
+  it("answers the statements newest first with reasons and appeal status, paged, and only that client's", async () => {
+    const c = await buildUser(db(), { role: 'client', name: 'Cliente Con Historial' });
+    const other = await buildUser(db(), { role: 'client', name: 'Otro Cliente' });
+    const recipient = { id: c.id, name: 'Cliente Con Historial', email: c.email, locale: 'es' };
+    const first = await issueStatement(db(), t.app, {
+      subjectType: 'user',
+      subjectId: c.id,
+      decision: 'suspended',
+      reasonCodes: ['spam', 'other'],
+      facts: 'Mensajes repetidos a muchas modelos.',
+      decidedBy: adminId,
+      recipient,
+    });
+    await db()
+      .update(statements)
+      .set({ createdAt: new Date(Date.now() - 86_400_000) })
+      .where(eq(statements.id, first.statement.id));
+    await db().insert(appeals).values({ statementId: first.statement.id, userId: c.id, text: 'No fui yo, me robaron la cuenta.' });
+    const second = await issueStatement(db(), t.app, {
+      subjectType: 'user',
+      subjectId: c.id,
+      decision: 'paused',
+      reasonCodes: ['identity'],
+      facts: 'La cuenta usa la identidad de otra persona.',
+      recipient,
+    });
+    await issueStatement(db(), t.app, {
+      subjectType: 'user',
+      subjectId: other.id,
+      decision: 'suspended',
+      reasonCodes: ['spam'],
+      facts: 'Otra persona, otra historia.',
+    });
+
+    const res = await as.admin.get(`/api/admin/clients/${c.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    const data = res.json<ClientRecord>().data;
+    expect(data).toMatchObject({ id: c.id, email: c.email, role: 'client', statements: 2 });
+    expect(data.statement_list.meta).toMatchObject({ total: 2, current_page: 1, last_page: 1, per_page: 20 });
+    expect(data.statement_list.data.map((s) => s.id)).toEqual([second.statement.id, first.statement.id]);
+    expect(data.statement_list.data[1]).toMatchObject({
+      subject_type: 'user',
+      subject_id: c.id,
+      subject_label: 'Cliente Con Historial',
+      decision: 'suspended',
+      ground: 'spam',
+      reason_codes: ['spam', 'other'],
+      facts: 'Mensajes repetidos a muchas modelos.',
+      automated: false,
+      can_appeal: false,
+      appeal: { status: 'pending', text: 'No fui yo, me robaron la cuenta.' },
+    });
+    expect(data.statement_list.data[0]).toMatchObject({ decision: 'paused', can_appeal: true, appeal: null });
+
+    const page2 = (await as.super_admin.get(`/api/admin/clients/${c.id}?page=2&per_page=1`)).json<ClientRecord>().data;
+    expect(page2.statements).toBe(2);
+    expect(page2.statement_list.meta).toMatchObject({ current_page: 2, last_page: 2, per_page: 1, from: 2, to: 2 });
+    expect(page2.statement_list.data.map((s) => s.id)).toEqual([first.statement.id]);
+  });
+
+  it('a client without statements: count 0 and an empty page; bad paging is a 400', async () => {
+    const c = await buildUser(db(), { role: 'client', name: 'Cliente Sin Historial' });
+    const data = (await as.admin.get(`/api/admin/clients/${c.id}`)).json<ClientRecord>().data;
+    expect(data.statements).toBe(0);
+    expect(data.statement_list).toMatchObject({ data: [], meta: { total: 0, from: null, to: null } });
+    for (const q of ['page=0', 'per_page=51', 'status=active']) {
+      expect((await as.admin.get(`/api/admin/clients/${c.id}?${q}`)).statusCode, q).toBe(400);
+    }
   });
 });
 

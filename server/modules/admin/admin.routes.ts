@@ -5,7 +5,7 @@
  *   GET  /api/admin/models-under-responsibility       the same, only publicists' models (with the publicist)
  *   GET  /api/admin/publicists                        publicist profiles with trader details (status=pending: the queue)
  *   GET  /api/admin/ads                               ads with profile and photos; `data` and `ads` (same array), `count`
- *   GET  /api/admin/clients, /api/admin/clients/{id}  client accounts
+ *   GET  /api/admin/clients, /api/admin/clients/{id}  client accounts; one client with their statements of reasons (?page=)
  *   GET  /api/admin/users-without-profile             models and publicists who have not created their profile
  *   GET  /api/admin/photos                            recent photos with their moderation scores
  *   GET  /api/admin/verifications                     verification requests (status=pending: the queue) + profile photos
@@ -19,6 +19,8 @@
 import { and, count, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  adminClientQuerySchema,
+  adminClientResponseSchema,
   adminListQuerySchema,
   appealDecisionSchema,
   appealQuerySchema,
@@ -28,10 +30,10 @@ import {
   verificationQuerySchema,
 } from '#contract/admin.ts';
 import { idParamsSchema } from '#contract/locations.ts';
-import { auditLog, statements, users, verificationRequests } from '../../db/schema.ts';
+import { auditLog, users, verificationRequests } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import { requireUser } from '../../plugins/session.ts';
-import { pageMeta, subjectLabel, toAppeal } from '../statements/statements.routes.ts';
+import { listUserStatements, pageMeta, subjectLabel, toAppeal } from '../statements/statements.routes.ts';
 import {
   adminCounts,
   clientsWhere,
@@ -94,15 +96,31 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     return { data: rows, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
   });
 
-  app.get('/api/admin/clients/:id', { schema: { params: idParamsSchema }, config: STAFF }, async (req) => {
-    const [user] = await db
-      .select()
-      .from(users)
-      .where(and(eq(users.id, req.params.id), eq(users.role, 'client')));
-    if (!user) throw notFound();
-    const [{ n }] = (await db.select({ n: count() }).from(statements).where(eq(statements.userId, user.id))) as [{ n: number }];
-    return { data: { ...toAdminUser(user), updated_at: user.updatedAt.toISOString(), statements: Number(n) } };
-  });
+  // The client's record with their statements of reasons (DSA art. 17), so staff see the history before deciding.
+  app.get(
+    '/api/admin/clients/:id',
+    {
+      schema: { params: idParamsSchema, querystring: adminClientQuerySchema, response: { 200: adminClientResponseSchema } },
+      config: STAFF,
+    },
+    async (req) => {
+      const [user] = await db
+        .select()
+        .from(users)
+        .where(and(eq(users.id, req.params.id), eq(users.role, 'client')));
+      if (!user) throw notFound();
+      const list = await listUserStatements(db, user.id, req.query.page, req.query.per_page);
+      return {
+        data: {
+          ...toAdminUser(user),
+          created_at: user.createdAt.toISOString(),
+          updated_at: user.updatedAt.toISOString(),
+          statements: list.meta.total,
+          statement_list: list,
+        },
+      };
+    },
+  );
 
   app.get('/api/admin/users-without-profile', { schema: { querystring: adminListQuerySchema }, config: STAFF }, async (req) => {
     const { rows, total } = await listUsers(db, withoutProfileWhere(req.query), pageOf(req.query));

@@ -87,6 +87,25 @@ export async function toStatement(db: Db, s: StatementRow, appeal: AppealRow | n
   };
 }
 
+/**
+ * One page of the statements `userId` received, newest first, with their appeals: the user's own list and the staff
+ * view of a client's record answer the same thing.
+ */
+export async function listUserStatements(db: Db, userId: number, page: number, perPage: number) {
+  const [{ total }] = (await db.select({ total: count() }).from(statements).where(eq(statements.userId, userId))) as [{ total: number }];
+  const rows = await db
+    .select()
+    .from(statements)
+    .leftJoin(appeals, eq(appeals.statementId, statements.id))
+    .where(eq(statements.userId, userId))
+    .orderBy(desc(statements.createdAt), desc(statements.id))
+    .limit(perPage)
+    .offset((page - 1) * perPage);
+  const data: Statement[] = [];
+  for (const r of rows) data.push(await toStatement(db, r.statements, r.appeals));
+  return { data, meta: pageMeta(page, perPage, Number(total), rows.length) };
+}
+
 async function ownStatement(db: Db, userId: number, id: number) {
   const [row] = await db.select().from(statements).leftJoin(appeals, eq(appeals.statementId, statements.id)).where(eq(statements.id, id));
   if (!row) throw notFound();
@@ -102,22 +121,9 @@ export const statementsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { querystring: statementsQuerySchema, response: { 200: statementListSchema } }, config: { auth: true } },
     async (req, reply) => {
       const user = requireUser(req);
-      const { page, per_page } = req.query;
-      const [{ total }] = (await db.select({ total: count() }).from(statements).where(eq(statements.userId, user.id))) as [
-        { total: number },
-      ];
-      const rows = await db
-        .select()
-        .from(statements)
-        .leftJoin(appeals, eq(appeals.statementId, statements.id))
-        .where(eq(statements.userId, user.id))
-        .orderBy(desc(statements.createdAt), desc(statements.id))
-        .limit(per_page)
-        .offset((page - 1) * per_page);
+      const list = await listUserStatements(db, user.id, req.query.page, req.query.per_page);
       reply.header('cache-control', 'private, no-store');
-      const data = [];
-      for (const r of rows) data.push(await toStatement(db, r.statements, r.appeals));
-      return { data, meta: pageMeta(page, per_page, Number(total), rows.length) };
+      return list;
     },
   );
 

@@ -1,6 +1,6 @@
 /** Staff calls (lists, queues, decisions, appeals, audit) as TanStack Query options. */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { ADMIN_API, type AdminCounts, type DecisionInput } from '#contract/admin.ts';
+import { ADMIN_API, type AdminClient, type AdminCounts, type DecisionInput } from '#contract/admin.ts';
 import type { Answer } from '#contract/answers.ts';
 import type { Image, PaginationMeta } from '#contract/listings.ts';
 import type { Status } from '#contract/statuses.ts';
@@ -35,10 +35,14 @@ export const adminCountsOptions = () =>
     queryFn: ({ signal }) => apiGet<{ data: AdminCounts }>(ADMIN_API.counts, signal).then((r) => r.data),
   });
 
-export const adminOneOptions = <T>(path: string) =>
+/** One client record with a page of their statements of reasons (the page lives in the screen's URL). */
+export const adminClientOptions = (id: number, page: number) =>
   queryOptions({
-    queryKey: [...ADMIN_KEY, 'one', path],
-    queryFn: ({ signal }) => apiGet<{ data: T }>(path, signal).then((r) => r.data),
+    queryKey: [...ADMIN_KEY, 'client', id, page],
+    queryFn: ({ signal }) =>
+      apiGet<{ data: AdminClient }>(withParams(ADMIN_API.client(id), { page: page > 1 ? page : undefined }), signal).then((r) => r.data),
+    // Paging through the statements keeps the record on screen; another client never shows the previous one's data.
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[2] === id ? previous : undefined),
   });
 
 export const decide = (body: DecisionInput) => apiRequest<Answer>(ADMIN_API.decisions, { method: 'POST', body });
@@ -53,13 +57,8 @@ export interface UserRef {
   email: string;
 }
 
-export interface AdminUser extends UserRef {
-  role: string;
-  status: Status;
-  locale: string;
-  email_verified_at: string | null;
-  created_at: string;
-}
+/** An account as the staff lists answer it (the shape lives in the contract, shared with the server). */
+export type { AdminUser } from '#contract/admin.ts';
 
 export interface AdminModel {
   id: number;

@@ -20,6 +20,7 @@ export function ResponsiveTable<T>({
   title,
   loading,
   error,
+  empty,
 }: {
   caption: string;
   columns: Column<T>[];
@@ -29,11 +30,13 @@ export function ResponsiveTable<T>({
   title: (row: T) => ReactNode;
   loading?: boolean;
   error?: boolean;
+  /** What an empty list says (default: the generic "nothing here"). */
+  empty?: string;
 }) {
   const { t } = useTranslation();
   if (error) return <Alert color="red">{t('admin.list.error')}</Alert>;
   if (loading || !rows) return <Skeleton height={160} radius="md" />;
-  if (!rows.length) return <Text c="dimmed">{t('admin.list.empty')}</Text>;
+  if (!rows.length) return <Text c="dimmed">{empty ?? t('admin.list.empty')}</Text>;
   return (
     <>
       <Box visibleFrom="sm">
