@@ -1,19 +1,26 @@
 import { PasswordInput, type PasswordInputProps } from '@mantine/core';
-import type { Ref } from 'react';
+import { useId, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PASSWORD_MAX, PASSWORD_MIN } from '#contract/roles.ts';
 
 /**
- * Mantine's PasswordInput with a translated label on the show/hide button, and `aria-invalid` on the input when
- * there is an error (Mantine only sets `data-invalid` there).
+ * Mantine's PasswordInput with a translated label on the show/hide button, and on the input `aria-invalid` when there
+ * is an error and `aria-describedby` naming the hint and the error (Mantine's PasswordInput sets neither: screen
+ * readers would not hear why the field was refused, and the form could not move the focus to it).
  */
 export function PasswordField({ ref, ...props }: PasswordInputProps & { ref?: Ref<HTMLInputElement> }) {
   const { t } = useTranslation();
+  const autoId = useId();
+  const id = props.id ?? autoId;
+  // Mantine names the hint and the error `${id}-description` / `${id}-error`.
+  const describedBy = [props.description ? `${id}-description` : null, props.error ? `${id}-error` : null].filter(Boolean).join(' ');
   return (
     <PasswordInput
       ref={ref}
       aria-invalid={props.error ? true : undefined}
+      aria-describedby={describedBy || undefined}
       {...props}
+      id={id}
       visibilityToggleButtonProps={{ 'aria-label': t('auth.fields.togglePassword') }}
     />
   );

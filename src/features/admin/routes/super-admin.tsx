@@ -1,5 +1,6 @@
 /** Super admin: administrators (list + create) and the read-only audit log viewer. */
-import { Button, Code, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Code, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { PasswordField } from '#src/components/password-field.tsx';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -52,8 +53,8 @@ function CreateAdminForm() {
           </Title>
           <TextInput label={t('admin.admins.name')} autoComplete="off" required maxLength={120} {...field('name')} />
           <TextInput label={t('admin.admins.email')} type="email" autoComplete="off" required maxLength={254} {...field('email')} />
-          <PasswordInput label={t('admin.admins.password')} autoComplete="new-password" required {...field('password')} />
-          <PasswordInput
+          <PasswordField label={t('admin.admins.password')} autoComplete="new-password" required {...field('password')} />
+          <PasswordField
             label={t('admin.admins.passwordConfirmation')}
             autoComplete="new-password"
             required
