@@ -1,0 +1,161 @@
+/**
+ * Every staff and publicist route, found in the running app rather than listed by hand: a route added later is in
+ * the matrix the day it is registered. Per role (anonymous, client, model, publicist A, admin, super admin):
+ * anonymous → 401, client and model → 403, a publicist → 403 on staff routes, an admin → 403 on super-admin routes,
+ * the roles a route is for → past the door (neither 401 nor 403). Publicist A on publicist B's ids never gets a
+ * 2xx, and B's model is untouched afterwards. The per-route answers (200/404/422 with real bodies) are in
+ * admin.routes.test.ts and publicists.routes.test.ts.
+ */
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ads, modelProfiles } from '#server/db/schema.ts';
+import { newAgent, signedIn, type Agent } from '#tests/agent.ts';
+import { buildModel, buildPublicist } from '#tests/factories.ts';
+import { createTestApp, type TestApp } from '#tests/test-app.ts';
+import { loginAs } from '../media/test-helpers.ts';
+
+/** `printRoutes` draws a tree (4 columns per level, a child's path continues its parent's): flattened to method + path. */
+function routesOf(app: FastifyInstance): Array<{ method: string; path: string }> {
+  const out: Array<{ method: string; path: string }> = [];
+  const stack: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const m = line.match(/^([│├└─\s]*)(\S.*?)(?: \(([A-Z, ]+)\))?$/);
+    if (!m) continue;
+    const depth = Math.floor(m[1]!.length / 4);
+    stack.length = depth;
+    stack[depth] = m[2]!;
+    const path = stack.join('');
+    for (const method of (m[3] ?? '').split(', ').filter(Boolean)) out.push({ method, path });
+  }
+  return out;
+}
+
+type Role = 'client' | 'model' | 'publicist' | 'admin' | 'super_admin';
+type Door = 'super' | 'staff' | 'publicist';
+
+/** Who a route is for, by where it lives. `/api/publicist/create` is the publicist's sign-up: public. */
+function doorOf(path: string): Door | null {
+  if (path.startsWith('/api/super-admin/') || path === '/api/admin/create') return 'super';
+  if (path.startsWith('/api/admin/')) return 'staff';
+  if (path === '/api/publicist/create') return null;
+  if (path.startsWith('/api/publicist/') || path === '/api/profile/publicist') return 'publicist';
+  return null;
+}
+
+let t: TestApp;
+const as = {} as Record<Role, Agent>;
+let b: { publicistId: number; modelId: number; adId: number; version: number };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const db = t.database.db;
+  for (const role of ['client', 'model', 'admin', 'super_admin'] as const) as[role] = (await signedIn(t.app, db, { role })).agent;
+  const a = await buildPublicist(db);
+  as.publicist = await loginAs(t.app, db, a.userId);
+  // Publicist B's model: no account of its own, B responsible for it.
+  const other = await buildPublicist(db);
+  const model = await buildModel(db, { name: 'Modelo de B' });
+  const [row] = await db
+    .update(modelProfiles)
+    .set({ publicistId: other.publicistId, userId: null, contactEmail: 'modelo-b@example.test', consentStatus: 'given' })
+    .where(eq(modelProfiles.id, model.profileId))
+    .returning({ version: modelProfiles.version });
+  b = { publicistId: other.publicistId, modelId: model.profileId, adId: model.adId, version: row!.version };
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** Path parameters: B's publicist profile where the id is a publicist's, B's model everywhere else. */
+function concrete(path: string): string {
+  const publicistId = path.startsWith('/api/publicist/models/') || path.startsWith('/api/publicist/profile/update/');
+  return path.replace(':id', String(publicistId ? b.publicistId : b.modelId)).replace(':value', '0');
+}
+
+function call(agent: Agent, method: string, url: string) {
+  return agent.request({ method, url, ...(method === 'GET' || method === 'DELETE' ? {} : { payload: {} }) });
+}
+
+describe('role × route matrix of every staff and publicist route', () => {
+  let routes: Array<{ method: string; path: string; door: Door }> = [];
+
+  beforeAll(() => {
+    routes = routesOf(t.app)
+      .filter((r) => r.method !== 'HEAD')
+      .flatMap((r) => {
+        const door = doorOf(r.path);
+        return door ? [{ ...r, door }] : [];
+      });
+  });
+
+  it('finds the routes (the parser reads the tree)', () => {
+    const names = routes.map((r) => `${r.method} ${r.path}`);
+    for (const known of [
+      'GET /api/admin/models',
+      'GET /api/admin/clients/:id',
+      'POST /api/admin/appeals/:id/decide',
+      'POST /api/admin/decisions',
+      'POST /api/admin/create',
+      'GET /api/super-admin/audit',
+      'GET /api/publicist/models-under-responsibility',
+      'PUT /api/publicist/model/activate/:id/:value',
+      'DELETE /api/publicist/model/:id/ad',
+      'POST /api/publicist/model/:id/consent/resend',
+      'GET /api/profile/publicist',
+    ]) {
+      expect(names).toContain(known);
+    }
+    expect(names).not.toContain('POST /api/publicist/create');
+    expect(routes.length).toBeGreaterThan(35);
+  });
+
+  it('anonymous 401; client and model 403; staff routes 403 for a publicist; super-admin routes 403 for an admin', async () => {
+    const anonymous = await newAgent(t.app);
+    const failures: string[] = [];
+    for (const r of routes) {
+      const url = concrete(r.path);
+      const expect401 = (await call(anonymous, r.method, url)).statusCode;
+      if (expect401 !== 401) failures.push(`${r.method} ${url} anonymous → ${expect401}`);
+      const denied: Role[] = ['client', 'model'];
+      if (r.door !== 'publicist') denied.push('publicist');
+      if (r.door === 'super') denied.push('admin');
+      for (const role of denied) {
+        const status = (await call(as[role], r.method, url)).statusCode;
+        if (status !== 403) failures.push(`${r.method} ${url} ${role} → ${status}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('the roles a route is for get past the door', async () => {
+    const failures: string[] = [];
+    for (const r of routes) {
+      if (r.door === 'publicist') continue; // next test: the publicist's own routes are about ids
+      const allowed: Role[] = r.door === 'super' ? ['super_admin'] : ['admin', 'super_admin'];
+      for (const role of allowed) {
+        const status = (await call(as[role], r.method, concrete(r.path))).statusCode;
+        if (status === 401 || status === 403 || status >= 500) failures.push(`${r.method} ${r.path} ${role} → ${status}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("publicist A never succeeds on publicist B's ids, and B's model is untouched", async () => {
+    const failures: string[] = [];
+    for (const r of routes.filter((x) => x.door === 'publicist')) {
+      const url = concrete(r.path);
+      const status = (await call(as.publicist, r.method, url)).statusCode;
+      if (r.path.includes(':id')) {
+        if (![403, 404, 422].includes(status)) failures.push(`${r.method} ${url} → ${status}`);
+      } else if (status === 401 || status === 403 || status >= 500) {
+        failures.push(`${r.method} ${url} (own) → ${status}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    const [model] = await t.database.db.select().from(modelProfiles).where(eq(modelProfiles.id, b.modelId));
+    expect(model).toMatchObject({ version: b.version, publicistId: b.publicistId });
+    const [ad] = await t.database.db.select().from(ads).where(eq(ads.id, b.adId));
+    expect(ad).toMatchObject({ isActive: true });
+  });
+});
