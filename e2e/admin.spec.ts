@@ -37,9 +37,7 @@ async function axe(page: Page, name: string, include?: string) {
   // The toast layer's close button has no accessible name (src/lib/overlays-ui.tsx, reported): let toasts time out.
   await expect(page.locator('.mantine-Notification-root')).toHaveCount(0, { timeout: 10_000 });
   const builder = new AxeBuilder({ page });
-  // Mantine's Modal renders its title bar as <header>, which axe takes for a second banner (every modal of the app;
-  // reported to the lead). Only that rule is left out, and only when the dialog alone is checked.
-  if (include) builder.include(include).disableRules(['landmark-no-duplicate-banner']);
+  if (include) builder.include(include);
   const results = await builder.analyze();
   expect(results.violations, `${name}: ${JSON.stringify(results.violations.map((v) => [v.id, v.nodes.map((n) => n.target)]))}`).toEqual([]);
 }

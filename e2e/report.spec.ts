@@ -28,8 +28,7 @@ async function serious(page: Page, include?: string) {
   // Let toasts go first (their close button is not ours to fix here).
   await expect(page.locator('.mantine-Notification-root')).toHaveCount(0, { timeout: 10_000 });
   const builder = new AxeBuilder({ page });
-  // Mantine's Modal renders its title bar as <header> (axe: a second banner) — the same exception as e2e/admin.spec.ts.
-  if (include) builder.include(include).disableRules(['landmark-no-duplicate-banner']);
+  if (include) builder.include(include);
   const results = await builder.analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

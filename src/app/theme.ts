@@ -29,6 +29,12 @@ export const theme = createTheme({
   defaultRadius: 'md',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   headings: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif' },
+  components: {
+    // Mantine draws a dialog's title bar as <header>, which assistive technology takes for a second page banner
+    // (axe: landmark-no-duplicate-banner). The dialog is labelled by its title already: the bar needs no landmark.
+    ModalHeader: { defaultProps: { role: 'presentation' } },
+    DrawerHeader: { defaultProps: { role: 'presentation' } },
+  },
 });
 
 export const THEME_STORAGE_KEY = 'theme';
