@@ -603,3 +603,26 @@ describe('consent by code (for a model who does not open links)', () => {
     expect(codes[10]).toBe(429);
   });
 });
+
+describe('staff editing a publicist’s model', () => {
+  it('answers (no read outside the transaction it waits for) and audits only the changed fields', async () => {
+    const p = await publicist();
+    const model = await createModel(p);
+    const staff = await loginAs(t.app, t.database.db, (await buildUser(t.database.db, { role: 'admin' })).id);
+    const { contact_email, display_name, birth_date, whatsapp } = model;
+    const res = await staff.put(`/api/publicist/model/update/${model.id}`, {
+      ...body({ contact_email: contact_email!, display_name, birth_date: birth_date!, whatsapp }),
+      title: 'Título corregido por el equipo',
+      version: model.version,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const entries = await t.database.db.select().from(auditLog).where(eq(auditLog.subjectId, model.id));
+    const entry = entries.find((e) => e.action === 'model_profile.update');
+    expect(entry).toMatchObject({
+      subjectType: 'model_profile',
+      before: { title: model.ad!.title },
+      after: { title: 'Título corregido por el equipo' },
+    });
+    expect(Object.keys(entry!.after as object)).toEqual(['title']);
+  });
+});

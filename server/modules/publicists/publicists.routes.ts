@@ -25,7 +25,7 @@ import type { Db } from '../../db/client.ts';
 import { ads, modelConsents, modelProfiles } from '../../db/schema.ts';
 import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
 import { requireUser, type SessionUser } from '../../plugins/session.ts';
-import { recordAudit } from '../audit/audit.ts';
+import { changedFields, recordAudit } from '../audit/audit.ts';
 import { assertNoForbiddenWords } from '../forbidden-words/assert-no-forbidden-words.ts';
 import { isStaff } from '../media/ad-access.ts';
 import { firstAdOf, placeIsConsistent, profileById, sectionIdOf, type ProfileRow } from '../model-profiles/model-profiles.repository.ts';
@@ -213,6 +213,10 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
       const sectionId = await sectionIdOf(db, input.section);
       const ad = await firstAdOf(db, model.id);
       const contactChanged = (model.contactEmail ?? null) !== input.contact_email || (model.phone ?? null) !== input.phone;
+      // Read before the transaction: inside it, a read on `db` would wait for the transaction's own connection (PGlite
+      // has one) and never return.
+      const { version: _version, ...fields } = input;
+      const staffChange = isStaff(user) ? changedFields(formValues(await toPublicistModel(db, model, req.lang)), fields) : null;
       const issued = await db.transaction(async (tx) => {
         const [updated] = await tx
           .update(modelProfiles)
@@ -234,14 +238,14 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
             .set({ ...adFields, status: isStaff(user) ? ad.status : 'pending', version: ad.version + 1, updatedAt: new Date() })
             .where(eq(ads.id, ad.id));
         }
-        if (isStaff(user)) {
+        if (staffChange) {
           await recordAudit(tx, {
             actor: user,
             action: 'model_profile.update',
             subjectType: 'model_profile',
             subjectId: model.id,
-            before: { ...formValues(await toPublicistModel(db, model, req.lang)) },
-            after: { ...input },
+            before: staffChange.before,
+            after: staffChange.after,
             req,
           });
         }
