@@ -626,3 +626,48 @@ describe('staff editing a publicist’s model', () => {
     expect(Object.keys(entry!.after as object)).toEqual(['title']);
   });
 });
+
+describe('the agency’s own status', () => {
+  it('suspending a publicist takes all its models’ ads down at once; reinstating brings them back', async () => {
+    const p = await publicist();
+    const model = await createModel(p);
+    await approve(model.id);
+    const visitor = await anonymous();
+    expect((await visitor.post(`/api/consent/${consentToken(model.contact_email!)}`, { decision: 'agree' })).statusCode).toBe(200);
+    const adUrl = `/api/models/${model.ad!.id}`;
+    expect((await visitor.get(adUrl)).statusCode).toBe(200);
+
+    const staff = await loginAs(t.app, t.database.db, (await buildUser(t.database.db, { role: 'admin' })).id);
+    const suspend = await staff.post('/api/admin/decisions', {
+      subject_type: 'publicist_profile',
+      subject_id: p.publicistId,
+      action: 'suspend',
+      reason_codes: ['identity'],
+      text: 'Los datos de la empresa no se corresponden con el registro.',
+    });
+    expect(suspend.statusCode, suspend.body).toBe(200);
+    expect((await visitor.get(adUrl)).statusCode).toBe(404);
+    const [ad] = await t.database.db.select().from(ads).where(eq(ads.id, model.ad!.id));
+    expect(ad!.isListed).toBe(false);
+
+    const reinstate = await staff.post('/api/admin/decisions', {
+      subject_type: 'publicist_profile',
+      subject_id: p.publicistId,
+      action: 'reinstate',
+    });
+    expect(reinstate.statusCode, reinstate.body).toBe(200);
+    expect((await visitor.get(adUrl)).statusCode).toBe(200);
+  });
+
+  it('a publicist still under review has nothing listed', async () => {
+    const db = t.database.db;
+    const pending = await buildPublicist(db, { status: 'pending' });
+    const p = { agent: await loginAs(t.app, db, pending.userId), ...pending };
+    const model = await createModel(p);
+    await approve(model.id);
+    const visitor = await anonymous();
+    expect((await visitor.post(`/api/consent/${consentToken(model.contact_email!)}`, { decision: 'agree' })).statusCode).toBe(200);
+    const [ad] = await db.select().from(ads).where(eq(ads.id, model.ad!.id));
+    expect(ad).toMatchObject({ status: 'active', isActive: true, isListed: false });
+  });
+});
