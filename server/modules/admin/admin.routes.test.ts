@@ -338,8 +338,9 @@ describe('a decision produces a statement the user can see and appeal once', () 
       text: 'Revisadas las fotos: son de la modelo.',
     });
     expect(decided.statusCode, decided.body).toBe(200);
+    // A rejection reversed on appeal approves the ad.
     const [back] = await db().select().from(ads).where(eq(ads.id, m.adId));
-    expect(back!.status).toBe('pending');
+    expect(back!.status).toBe('active');
     expect(lastMailTo(email)!.text).toContain('Revisadas las fotos: son de la modelo.');
     expect(
       (await as.admin.post(`/api/admin/appeals/${appeal.id}/decide`, { outcome: 'upheld', text: 'long enough text' })).statusCode,

@@ -6,7 +6,7 @@
  * listings through the ads trigger (`ads.is_listed`).
  *
  * Appeals are decided by a person: `upheld` keeps the decision, `reversed` restores the state before it (read from
- * the decision's audit entry, which names the statement).
+ * the decision's audit entry, which names the statement) — or, for a rejection, approves the item.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -224,6 +224,9 @@ export async function decideAppeal(
     if (outcome === 'reversed') {
       const entry = await decisionEntry(tx, statement!.id);
       const previous = (entry?.before ?? {}) as { status?: Status; profile_status?: Status };
+      // A rejection found wrong on appeal is an approval (the person deciding has just reviewed the content): the
+      // item goes live instead of back to the review queue it came from. Other restrictions restore what was before.
+      if (statement!.decision === 'rejected' && previous.status) previous.status = 'active';
       const id = statement!.subjectId;
       switch (statement!.subjectType) {
         case 'ad':
