@@ -205,3 +205,40 @@ describe('staff queue and decisions', () => {
     expect((await admin.get('/api/admin/reports/abc')).statusCode).toBe(404);
   });
 });
+
+describe('the mails to the reporter name the ad and the redress', () => {
+  it('the receipt names the ad by its title and model; the decision names it and says where to go next', async () => {
+    const db = t.database.db;
+    const ad = (await buildModel(db, { name: 'Lola Titulada', title: 'Masajes junto al mar' })).adId;
+    const { agent, ip } = await visitor();
+    const filed = await post(agent, ip, notice({ ad_id: ad, contact: 'nombrada@example.test' }));
+    expect(filed.statusCode, filed.body).toBe(201);
+    const receipt = filed.json<{ data: { receipt: string } }>().data.receipt;
+    const received = t.app.mailer.outbox.find((m) => m.to === 'nombrada@example.test')!;
+    expect(received.text).toContain('sobre el anuncio «Masajes junto al mar» de Lola Titulada');
+    expect(received.text).not.toContain(`el anuncio ${ad}.`);
+
+    // The decision goes in the reporter's language: German here.
+    const [row] = await db.update(reports).set({ language: 'de' }).where(eq(reports.receipt, receipt)).returning();
+    const res = await admin.post(`/api/admin/reports/${row!.id}/decide`, { outcome: 'dismissed', text: 'Kein Verstoß gefunden.' });
+    expect(res.statusCode, res.body).toBe(200);
+    const decided = [...t.app.mailer.outbox].reverse().find((m) => m.to === 'nombrada@example.test')!;
+    expect(decided.subject).toContain(receipt);
+    expect(decided.text).toContain('zur Anzeige „Masajes junto al mar“ von Lola Titulada');
+    expect(decided.text).toContain('außergerichtliche Streitbeilegungsstelle (Art. 21');
+    expect(decided.text).toContain('/de/contact');
+    expect(decided.html).toContain('/de/contact');
+  });
+
+  it('in Spanish the decision offers the contact page and out-of-court dispute settlement', async () => {
+    const { agent, ip } = await visitor();
+    const filed = await post(agent, ip, notice({ contact: 'recurso@example.test', details: 'Texto copiado de otra web conocida.' }));
+    const receipt = filed.json<{ data: { receipt: string } }>().data.receipt;
+    const [row] = await t.database.db.select().from(reports).where(eq(reports.receipt, receipt));
+    expect((await admin.post(`/api/admin/reports/${row!.id}/decide`, { outcome: 'actioned', text: 'Retirado.' })).statusCode).toBe(200);
+    const mail = [...t.app.mailer.outbox].reverse().find((m) => m.to === 'recurso@example.test')!;
+    expect(mail.text).toContain('página de contacto');
+    expect(mail.text).toContain('resolución extrajudicial de litigios (art. 21');
+    expect(mail.text).toMatch(/Página de contacto: http\S+\/es\/contact/);
+  });
+});

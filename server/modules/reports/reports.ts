@@ -94,17 +94,27 @@ export function toReport(r: typeof reports.$inferSelect): Report {
  */
 export async function mailReporter(
   app: FastifyInstance,
-  r: Pick<typeof reports.$inferSelect, 'contact' | 'language' | 'receipt' | 'adId'>,
+  r: Pick<typeof reports.$inferSelect, 'contact' | 'language' | 'receipt' | 'adId' | 'adSnapshot'>,
   kind: 'received' | 'decided',
   vars: Record<string, string> = {},
 ): Promise<void> {
   if (!r.contact) return;
   const t = app.tFor(r.language);
-  const all = { receipt: r.receipt, ad: String(r.adId ?? ''), ...vars };
+  // The ad as the reporter saw it (the snapshot taken on filing); its number only when there is none.
+  const title = typeof r.adSnapshot?.title === 'string' ? r.adSnapshot.title : '';
+  const name = typeof r.adSnapshot?.model_name === 'string' ? r.adSnapshot.model_name : '';
+  const ad = title ? t('mail.report.adTitle', { title, name }) : t('mail.report.adNumber', { id: r.adId ?? '' });
+  const all = { receipt: r.receipt, ad, ...vars };
+  const lines = [t(`mail.report.${kind}.line1`, all), t(`mail.report.${kind}.line2`, all)];
+  // The decision says where the reporter can go next (DSA art. 20, 21): us again, a dispute settlement body, courts.
+  if (kind === 'decided') lines.push(t('mail.report.decided.redress'));
   const body = renderMail({
     lang: r.language,
     greeting: t('mail.report.greeting'),
-    lines: [t(`mail.report.${kind}.line1`, all), t(`mail.report.${kind}.line2`, all)],
+    lines,
+    ...(kind === 'decided'
+      ? { action: { label: t('mail.report.decided.action'), url: `${app.config.appUrl}/${r.language}/contact` } }
+      : {}),
     footer: t('mail.footer'),
   });
   try {

@@ -1,9 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statements, users } from '#server/db/schema.ts';
-import { buildModel } from '#tests/factories.ts';
+import { appeals, auditLog, media, statements, users } from '#server/db/schema.ts';
+import { signedIn } from '#tests/agent.ts';
+import { buildModel, buildPublicist } from '#tests/factories.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
-import { issueStatement } from './statements.ts';
+import { loginAs } from '../media/test-helpers.ts';
+import { issueStatement, sendAppealDecidedMail } from './statements.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -56,5 +58,163 @@ describe('issueStatement', () => {
     expect(t.app.mailer.outbox.length).toBe(before + 1);
     const [row] = await db.select().from(statements).where(eq(statements.id, issued.statement.id));
     expect(row!.ground).toBe('other');
+  });
+});
+
+const lastMailTo = async (userId: number) => {
+  const [u] = await t.database.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return [...t.app.mailer.outbox].reverse().find((m) => m.to === u!.email)!;
+};
+const occurrences = (text: string, part: string) => text.split(part).length - 1;
+
+describe('the mails name what was restricted (DSA art. 17)', () => {
+  it("an ad: its title and the model's name, the statement link, and the ground only once", async () => {
+    const db = t.database.db;
+    const m = await buildModel(db, { name: 'Ana Nombrada', title: 'Fotos de estudio en Gijón' });
+    const { statement } = await issueStatement(db, t.app, {
+      subjectType: 'ad',
+      subjectId: m.adId,
+      decision: 'rejected',
+      reasonCodes: ['photo_rules'],
+      facts: 'Las fotos no son de la persona del anuncio.',
+    });
+    const mail = await lastMailTo(m.userId);
+    expect(mail.text).toContain('Te informamos de una decisión sobre el anuncio «Fotos de estudio en Gijón» de Ana Nombrada.');
+    expect(mail.html).toContain('«Fotos de estudio en Gijón» de Ana Nombrada');
+    expect(mail.text).toMatch(new RegExp(`Ver la decisión y recurrir: http\\S+/es/statements/${statement.id}$`, 'm'));
+    // The ground once; no "reasons" line that only repeats it.
+    expect(occurrences(mail.text, 'Fotos que no cumplen las normas')).toBe(1);
+    expect(mail.text).not.toContain('Motivos:');
+  });
+
+  it('other reason codes are listed once, after the ground, without repeating it', async () => {
+    const db = t.database.db;
+    const m = await buildModel(db, { name: 'Dos Motivos' });
+    await issueStatement(db, t.app, {
+      subjectType: 'ad',
+      subjectId: m.adId,
+      decision: 'suspended',
+      reasonCodes: ['photo_rules', 'incomplete', 'photo_rules'],
+      facts: 'x',
+    });
+    const mail = await lastMailTo(m.userId);
+    expect(occurrences(mail.text, 'Fotos que no cumplen las normas')).toBe(1);
+    expect(mail.text).toMatch(/Norma incumplida: Fotos que no cumplen las normas[^\n]*\nOtros motivos: Datos incompletos/);
+  });
+
+  it("a model profile: the model's name; an agency profile: the agency's name", async () => {
+    const db = t.database.db;
+    const m = await buildModel(db, { name: 'Perfil Nombrado' });
+    await issueStatement(db, t.app, {
+      subjectType: 'model_profile',
+      subjectId: m.profileId,
+      decision: 'paused',
+      reasonCodes: ['other'],
+      facts: 'x',
+    });
+    expect((await lastMailTo(m.userId)).text).toContain('sobre el perfil de modelo de Perfil Nombrado.');
+
+    const p = await buildPublicist(db, { name: 'Agencia Estrella' });
+    await issueStatement(db, t.app, {
+      subjectType: 'publicist_profile',
+      subjectId: p.publicistId,
+      decision: 'suspended',
+      reasonCodes: ['incomplete'],
+      facts: 'x',
+    });
+    expect((await lastMailTo(p.userId)).text).toContain('sobre el perfil de agencia «Agencia Estrella».');
+  });
+
+  it("a photo removed in the same transaction is named by its ad, found through the decision's audit entry", async () => {
+    const db = t.database.db;
+    const m = await buildModel(db, { name: 'Foto Nombrada', title: 'Anuncio con fotos', photos: 2 });
+    const photoId = m.mediaIds[0]!;
+    const recipient = {
+      id: m.userId,
+      name: 'Foto Nombrada',
+      email: (await db.select().from(users).where(eq(users.id, m.userId)))[0]!.email,
+      locale: 'es',
+    };
+    const issued = await db.transaction(async (tx) => {
+      await tx.delete(media).where(eq(media.id, photoId));
+      const out = await issueStatement(tx, t.app, {
+        subjectType: 'media',
+        subjectId: photoId,
+        decision: 'removed',
+        reasonCodes: ['photo_rules'],
+        facts: 'x',
+        recipient,
+        mailLater: true,
+      });
+      await tx.insert(auditLog).values({
+        action: 'media.remove',
+        subjectType: 'media',
+        subjectId: photoId,
+        before: { ad_id: m.adId },
+        after: { removed: true, ad_id: m.adId, statement_id: out.statement.id },
+      });
+      return out;
+    });
+    await issued.send();
+    const mail = await lastMailTo(m.userId);
+    expect(mail.text).toContain('sobre una foto del anuncio «Anuncio con fotos» de Foto Nombrada.');
+
+    // The appeal decision names it the same way, from the current rows.
+    await sendAppealDecidedMail(t.app, recipient, issued.statement, 'upheld', 'La foto muestra a otra persona.');
+    const appealMail = await lastMailTo(m.userId);
+    expect(appealMail.subject).toBe('Hemos resuelto tu recurso');
+    expect(appealMail.text).toContain('Hemos revisado tu recurso sobre una foto del anuncio «Anuncio con fotos» de Foto Nombrada.');
+    expect(appealMail.text).toContain(`/es/statements/${issued.statement.id}`);
+  });
+
+  it('the appeal decision names an ad, in English, and links the statement', async () => {
+    const db = t.database.db;
+    const m = await buildModel(db, { name: 'Appeal Named', title: 'Studio portraits' });
+    const [u] = await db.update(users).set({ locale: 'en' }).where(eq(users.id, m.userId)).returning();
+    const { statement, recipient } = await issueStatement(db, t.app, {
+      subjectType: 'ad',
+      subjectId: m.adId,
+      decision: 'rejected',
+      reasonCodes: ['incomplete'],
+      facts: 'x',
+    });
+    expect(recipient!.email).toBe(u!.email);
+    await sendAppealDecidedMail(t.app, recipient!, statement, 'reversed', 'Checked again: fine.');
+    const mail = await lastMailTo(m.userId);
+    expect(mail.text).toContain('We have reviewed your appeal about the ad “Studio portraits” by Appeal Named.');
+    expect(mail.text).toMatch(new RegExp(`See the decision: http\\S+/en/statements/${statement.id}$`, 'm'));
+  });
+});
+
+describe('through the staff routes: a removed photo and its appeal', () => {
+  it('the statement and the appeal decision name the ad the photo belonged to and link the statement', async () => {
+    const db = t.database.db;
+    const admin = (await signedIn(t.app, db, { role: 'admin' })).agent;
+    const m = await buildModel(db, { name: 'Modelo Ruta', title: 'Retratos en Avilés', photos: 2 });
+    const res = await admin.post('/api/admin/decisions', {
+      subject_type: 'media',
+      subject_id: m.mediaIds[0],
+      action: 'remove',
+      reason_codes: ['photo_rules'],
+      text: 'La foto muestra a otra persona.',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const statementId = res.json<{ data: { statement_id: number } }>().data.statement_id;
+    const mail = await lastMailTo(m.userId);
+    expect(mail.text).toContain('sobre una foto del anuncio «Retratos en Avilés» de Modelo Ruta.');
+    expect(mail.text).toContain(`/es/statements/${statementId}`);
+    expect(occurrences(mail.text, 'Fotos que no cumplen las normas')).toBe(1);
+
+    const model = await loginAs(t.app, db, m.userId);
+    expect((await model.post(`/api/statements/${statementId}/appeal`, { text: 'La foto es mía, tengo el original.' })).statusCode).toBe(
+      201,
+    );
+    const [appeal] = await db.select().from(appeals).where(eq(appeals.statementId, statementId));
+    const decided = await admin.post(`/api/admin/appeals/${appeal!.id}/decide`, { outcome: 'reversed', text: 'Puedes volver a subirla.' });
+    expect(decided.statusCode, decided.body).toBe(200);
+    const appealMail = await lastMailTo(m.userId);
+    expect(appealMail.subject).toBe('Hemos resuelto tu recurso');
+    expect(appealMail.text).toContain('Hemos revisado tu recurso sobre una foto del anuncio «Retratos en Avilés» de Modelo Ruta.');
+    expect(appealMail.text).toContain(`/es/statements/${statementId}`);
   });
 });

@@ -3,11 +3,12 @@
  * in their language. Other modules call it for every restriction they impose (inside their transaction, with
  * `mailLater` so the mail goes only once the change is committed).
  */
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { TFunction } from 'i18next';
 import { APPEAL_MONTHS, type StatementDecision, type StatementGround, type StatementSubject } from '#contract/statements.ts';
 import type { Db } from '../../db/client.ts';
-import { ads, media, modelProfiles, publicistProfiles, statements, users, verificationRequests } from '../../db/schema.ts';
+import { ads, auditLog, media, modelProfiles, publicistProfiles, statements, users, verificationRequests } from '../../db/schema.ts';
 import { renderMail } from '../../plugins/mail.ts';
 
 export type StatementRow = typeof statements.$inferSelect;
@@ -100,6 +101,84 @@ export async function recipientFor(db: Db, subjectType: StatementSubject, subjec
   }
 }
 
+/** What a statement is about, as the mails name it: an ad's title and the model's name, a profile's name. */
+export interface SubjectInfo {
+  title?: string;
+  name?: string;
+}
+
+async function adInfo(db: Db, adId: number): Promise<SubjectInfo | null> {
+  const [a] = await db
+    .select({ title: ads.title, name: modelProfiles.displayName })
+    .from(ads)
+    .innerJoin(modelProfiles, eq(modelProfiles.id, ads.modelProfileId))
+    .where(eq(ads.id, adId));
+  return a ?? null;
+}
+
+/**
+ * Names the subject from the current rows. A removed photo has no row left: with `statementId`, its ad is found
+ * through the audit entry of the decision that issued the statement (`before`/`after.ad_id`). Null when nothing is left.
+ */
+export async function describeSubject(
+  db: Db,
+  subjectType: StatementSubject,
+  subjectId: number,
+  statementId?: number,
+): Promise<SubjectInfo | null> {
+  switch (subjectType) {
+    case 'ad':
+      return adInfo(db, subjectId);
+    case 'media': {
+      const [m] = await db.select({ adId: media.adId }).from(media).where(eq(media.id, subjectId));
+      if (m) return adInfo(db, m.adId);
+      if (statementId === undefined) return null;
+      const [entry] = await db
+        .select({ before: auditLog.before, after: auditLog.after })
+        .from(auditLog)
+        .where(
+          and(
+            eq(auditLog.subjectType, 'media'),
+            eq(auditLog.subjectId, subjectId),
+            sql`${auditLog.after} ->> 'statement_id' = ${String(statementId)}`,
+          ),
+        )
+        .limit(1);
+      const adId = Number(entry?.after?.ad_id ?? entry?.before?.ad_id);
+      return Number.isInteger(adId) ? adInfo(db, adId) : null;
+    }
+    case 'model_profile': {
+      const [p] = await db.select({ name: modelProfiles.displayName }).from(modelProfiles).where(eq(modelProfiles.id, subjectId));
+      return p ?? null;
+    }
+    case 'publicist_profile': {
+      const [p] = await db
+        .select({ name: publicistProfiles.displayName })
+        .from(publicistProfiles)
+        .where(eq(publicistProfiles.id, subjectId));
+      return p ?? null;
+    }
+    case 'verification': {
+      const [v] = await db
+        .select({ name: modelProfiles.displayName })
+        .from(verificationRequests)
+        .innerJoin(modelProfiles, eq(modelProfiles.id, verificationRequests.modelProfileId))
+        .where(eq(verificationRequests.id, subjectId));
+      return v ?? null;
+    }
+    case 'user': {
+      const [u] = await db.select({ name: users.name }).from(users).where(eq(users.id, subjectId));
+      return u ?? null;
+    }
+  }
+}
+
+/** The subject in words for a mail sentence ("el anuncio «…» de …"); type and number when nothing is left to name. */
+export function subjectText(t: TFunction, s: StatementRow, info: SubjectInfo | null): string {
+  if (!info) return t('mail.item.unknown', { subject: t(`statements.subjects.${s.subjectType}`), id: s.subjectId });
+  return t(`mail.item.${s.subjectType}`, { title: info.title ?? '', name: info.name ?? '' });
+}
+
 export function appealDeadline(from = new Date()): Date {
   const d = new Date(from);
   d.setUTCMonth(d.getUTCMonth() + APPEAL_MONTHS);
@@ -131,10 +210,14 @@ export async function issueStatement(db: Db, app: FastifyInstance, input: Statem
       appealUntil: appealDeadline(),
     })
     .returning();
+  // Named now, while the rows are there (a decision may delete the subject in the same transaction).
+  const about = await describeSubject(db, input.subjectType, input.subjectId);
   const send = async () => {
     if (!recipient) return;
     try {
-      await sendStatementMail(app, recipient, statement!);
+      // A photo removed in the caller's transaction: after the commit, its decision's audit entry names the ad.
+      const info = about ?? (input.mailLater ? await describeSubject(app.db, input.subjectType, input.subjectId, statement!.id) : null);
+      await sendStatementMail(app, recipient, statement!, info);
     } catch (err) {
       app.log.error({ err, statement: statement!.id }, 'statements: mail failed');
     }
@@ -143,20 +226,19 @@ export async function issueStatement(db: Db, app: FastifyInstance, input: Statem
   return { statement: statement!, recipient, send };
 }
 
-export async function sendStatementMail(app: FastifyInstance, to: Recipient, s: StatementRow): Promise<void> {
+/** `about`: the subject's names (found from the current rows when not given). */
+export async function sendStatementMail(app: FastifyInstance, to: Recipient, s: StatementRow, about?: SubjectInfo | null): Promise<void> {
   const t = app.tFor(to.locale);
   const lng = s.language;
   const date = new Intl.DateTimeFormat(lng.replace('_', '-'), { dateStyle: 'long' }).format(s.appealUntil);
+  const info = about === undefined ? await describeSubject(app.db, s.subjectType, s.subjectId, s.id) : about;
+  // The ground once; the other reason codes only when there are any.
+  const others = [...new Set(s.reasonCodes)].filter((c) => c !== s.ground);
   const lines = [
-    t('mail.statement.line1', {
-      subject: t(`statements.subjects.${s.subjectType}`),
-      decision: t(`statements.decisions.${s.decision}`),
-    }),
+    t('mail.statement.line1', { item: subjectText(t, s, info), decision: t(`statements.decisions.${s.decision}`) }),
     t('mail.statement.facts', { facts: s.facts }),
-    t('mail.statement.ground', {
-      ground: t(`statements.grounds.${s.ground}`),
-      reasons: s.reasonCodes.map((c) => t(`statements.grounds.${c}`)).join(', '),
-    }),
+    t('mail.statement.ground', { ground: t(`statements.grounds.${s.ground}`) }),
+    ...(others.length ? [t('mail.statement.reasons', { reasons: others.map((c) => t(`statements.grounds.${c}`)).join(', ') })] : []),
     s.automated ? t('mail.statement.automated') : t('mail.statement.manual'),
     t('mail.statement.appeal', { date }),
   ];
@@ -180,13 +262,16 @@ export async function sendAppealDecidedMail(
 ): Promise<void> {
   const t = app.tFor(to.locale);
   const lng = to.locale;
+  let info: SubjectInfo | null = null;
+  try {
+    info = await describeSubject(app.db, s.subjectType, s.subjectId, s.id);
+  } catch (err) {
+    app.log.error({ err, statement: s.id }, 'statements: naming the subject failed');
+  }
   const body = renderMail({
     lang: lng,
     greeting: t('mail.greeting', { name: to.name }),
-    lines: [
-      t(`mail.appealDecided.${outcome}`, { subject: t(`statements.subjects.${s.subjectType}`) }),
-      t('mail.appealDecided.text', { text }),
-    ],
+    lines: [t(`mail.appealDecided.${outcome}`, { item: subjectText(t, s, info) }), t('mail.appealDecided.text', { text })],
     action: { label: t('mail.appealDecided.action'), url: statementUrl(app.config.appUrl, lng, s.id) },
     footer: t('mail.footer'),
   });
