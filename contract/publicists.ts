@@ -68,6 +68,11 @@ export type ConsentStatus = (typeof CONSENT_STATUSES)[number];
 export const CONSENT_TTL_DAYS = 7;
 /** A publicist may re-send a model's consent request at most once per this many minutes. */
 export const CONSENT_RESEND_MINUTES = 10;
+/**
+ * Models an agency may add before staff approve it: every model sends a consent request to a contact the agency
+ * typed, so an unvetted account must not be a way to message strangers in bulk.
+ */
+export const UNAPPROVED_AGENCY_MODEL_LIMIT = 10;
 
 /**
  * A model under the publicist's responsibility with their ad. The model's contact (where the consent request goes)

@@ -1,8 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PublicistModel, PublicistModelInput, PublicistModelList, PublicistProfile } from '#contract/publicists.ts';
+import {
+  UNAPPROVED_AGENCY_MODEL_LIMIT,
+  type PublicistModel,
+  type PublicistModelInput,
+  type PublicistModelList,
+  type PublicistProfile,
+} from '#contract/publicists.ts';
 import { seedDemoPublicist } from '#server/db/seed/demo-publicist.ts';
-import { ads, auditLog, cities, countries, modelConsents, modelProfiles } from '#server/db/schema.ts';
+import { ads, auditLog, cities, countries, modelConsents, modelProfiles, publicistProfiles } from '#server/db/schema.ts';
 import type { Agent } from '#tests/agent.ts';
 import { newAgent } from '#tests/agent.ts';
 import { buildModel, buildPublicist, buildUser, CITY, findCity } from '#tests/factories.ts';
@@ -669,5 +675,26 @@ describe('the agency’s own status', () => {
     expect((await visitor.post(`/api/consent/${consentToken(model.contact_email!)}`, { decision: 'agree' })).statusCode).toBe(200);
     const [ad] = await db.select().from(ads).where(eq(ads.id, model.ad!.id));
     expect(ad).toMatchObject({ status: 'active', isActive: true, isListed: false });
+  });
+});
+
+describe('an agency not yet approved', () => {
+  it(`may add at most ${UNAPPROVED_AGENCY_MODEL_LIMIT} models (each one messages a stranger); nothing is created past it`, async () => {
+    const db = t.database.db;
+    const pending = await buildPublicist(db, { status: 'pending' });
+    const p = { agent: await loginAs(t.app, db, pending.userId), ...pending };
+    const batch = Array.from({ length: UNAPPROVED_AGENCY_MODEL_LIMIT - 1 }, () => body());
+    const first = await p.agent.post('/api/publicist/models-under-responsibility/create', { models: batch });
+    expect(first.statusCode, first.body).toBe(201);
+    const sent = outbox().length;
+    const over = await p.agent.post('/api/publicist/models-under-responsibility/create', { models: [body(), body()] });
+    expect(over.statusCode).toBe(409);
+    expect(over.json<{ message: string }>().message).toMatch(/^Hasta que aprobemos tu agencia/);
+    expect(outbox().length).toBe(sent);
+    const mine = await db.select().from(modelProfiles).where(eq(modelProfiles.publicistId, p.publicistId));
+    expect(mine).toHaveLength(UNAPPROVED_AGENCY_MODEL_LIMIT - 1);
+    await createModel(p);
+    await db.update(publicistProfiles).set({ status: 'active' }).where(eq(publicistProfiles.id, p.publicistId));
+    await createModel(p);
   });
 });
