@@ -168,6 +168,10 @@ export interface AdminCounts {
   open_appeals: number;
   new_messages: number;
   recent_photos: number;
+  /** Models under a publicist's responsibility whose profile is `unverified` (created by the agency, never reviewed). */
+  agency_models_unverified: number;
+  /** Models under a publicist's responsibility whose profile is `pending` review. */
+  agency_models_pending: number;
 }
 
 export const ADMIN_API = {

@@ -158,3 +158,39 @@ test('staff open a client record with its statements of reasons (empty for the d
   await page.goto('/es/admin/clients/999999');
   await expect(page.getByText(es('admin.client.notFound'))).toBeVisible();
 });
+
+test('the super-admin dashboard and the appeals queue fit a 360 px screen in every language (long titles wrap, the filter stacks)', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  await login(page, SUPER);
+  await expect(page).toHaveURL(/\/es\/super-admin\/dashboard$/);
+  await page.setViewportSize({ width: 360, height: 800 });
+  for (const lng of ['es', 'de', 'pt_BR', 'en'] as const) {
+    await page.goto(`/${lng}/super-admin/dashboard`);
+    await expect(page.locator('[data-count="agency_models_unverified"]')).toContainText(tr(lng, 'admin.counts.agency_models_unverified'));
+    await page.screenshot({ path: testInfo.outputPath(`super-dashboard-${lng}-360.png`), fullPage: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `dashboard ${lng}`).toBeLessThanOrEqual(360);
+
+    await page.goto(`/${lng}/admin/appeals`);
+    await expect(page.getByRole('heading', { level: 1, name: tr(lng, 'admin.appeals.heading') })).toBeVisible();
+    // Every option of the status filter is on screen, none cut off.
+    const filter = page.getByRole('radiogroup', { name: tr(lng, 'admin.filters.status') });
+    for (const s of ['pending', 'upheld', 'reversed', 'all']) {
+      const label = filter.locator('label', { hasText: tr(lng, `admin.appealFilters.${s}`) });
+      const box = await label.boundingBox();
+      expect(box, `${lng} ${s}`).not.toBeNull();
+      expect(box!.x, `${lng} ${s}`).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width, `${lng} ${s}`).toBeLessThanOrEqual(360);
+    }
+    await page.screenshot({ path: testInfo.outputPath(`appeals-${lng}-360.png`), fullPage: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `appeals ${lng}`).toBeLessThanOrEqual(360);
+  }
+  await axe(page, 'appeals 360');
+
+  // An unknown filter value in a shared link is dropped: the list loads unfiltered instead of an error.
+  await page.goto('/es/admin/models?status=bogus');
+  await expect(page.getByRole('heading', { level: 1, name: es('admin.models.heading') })).toBeVisible();
+  await expect(page.getByRole('list', { name: es('admin.models.title') })).toBeVisible();
+  await expect(page.getByText(es('admin.list.error'))).toHaveCount(0);
+});

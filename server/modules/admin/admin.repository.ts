@@ -183,11 +183,13 @@ export async function listAds(db: Db, storage: Storage, f: ListFilter, page: Pag
         publicist_id: modelProfiles.publicistId,
         birth_date: modelProfiles.birthDate,
       },
+      agency: { id: publicistProfiles.id, display_name: publicistProfiles.displayName },
       city: cities.name,
       section: { slug: sections.slug, names: sections.names },
     })
     .from(ads)
     .innerJoin(modelProfiles, eq(modelProfiles.id, ads.modelProfileId))
+    .leftJoin(publicistProfiles, eq(publicistProfiles.id, modelProfiles.publicistId))
     .innerJoin(cities, eq(cities.id, ads.cityId))
     .innerJoin(sections, eq(sections.id, ads.sectionId))
     .where(where)
@@ -215,6 +217,8 @@ export async function listAds(db: Db, storage: Storage, f: ListFilter, page: Pag
       city: r.city,
       section: { slug: r.section.slug, name: (r.section.names as Record<string, string>)[lang] ?? r.section.names.es },
       profile: r.profile,
+      /** The publicist (agency) responsible for the model, if any. */
+      publicist: r.agency?.id ? r.agency : null,
       photos: photos.get(r.ad.id) ?? [],
       created_at: iso(r.ad.createdAt),
       updated_at: iso(r.ad.updatedAt),
@@ -356,7 +360,26 @@ export async function listAppeals(db: Db, status: string | undefined, page: Page
 
 export async function adminCounts(db: Db) {
   const one = async (q: Promise<{ n: number }[]>) => Number((await q)[0]?.n ?? 0);
-  const [pendingAds, pendingVerifications, pendingPublicists, openReports, openAppeals, newMessages, recentPhotos] = await Promise.all([
+  // A publicist's model starts `unverified` and its ads are listed only once the profile is active: the agency's models
+  // waiting for staff, per status so each count links to the list filtered by exactly that status.
+  const agencyModels = (status: 'unverified' | 'pending') =>
+    one(
+      db
+        .select({ n: count() })
+        .from(modelProfiles)
+        .where(and(isNotNull(modelProfiles.publicistId), eq(modelProfiles.status, status))),
+    );
+  const [
+    pendingAds,
+    pendingVerifications,
+    pendingPublicists,
+    openReports,
+    openAppeals,
+    newMessages,
+    recentPhotos,
+    agencyUnverified,
+    agencyPending,
+  ] = await Promise.all([
     one(db.select({ n: count() }).from(ads).where(eq(ads.status, 'pending'))),
     one(db.select({ n: count() }).from(verificationRequests).where(eq(verificationRequests.status, 'pending'))),
     one(db.select({ n: count() }).from(publicistProfiles).where(eq(publicistProfiles.status, 'pending'))),
@@ -369,6 +392,8 @@ export async function adminCounts(db: Db) {
         .from(media)
         .where(sql`${media.createdAt} > now() - interval '7 days'`),
     ),
+    agencyModels('unverified'),
+    agencyModels('pending'),
   ]);
   return {
     pending_ads: pendingAds,
@@ -378,5 +403,7 @@ export async function adminCounts(db: Db) {
     open_appeals: openAppeals,
     new_messages: newMessages,
     recent_photos: recentPhotos,
+    agency_models_unverified: agencyUnverified,
+    agency_models_pending: agencyPending,
   };
 }

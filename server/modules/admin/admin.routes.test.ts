@@ -170,6 +170,8 @@ describe('lists', () => {
     const counts = (await as.admin.get('/api/admin/counts')).json<{ data: Record<string, number> }>().data;
     expect(Object.keys(counts).sort()).toEqual(
       [
+        'agency_models_pending',
+        'agency_models_unverified',
         'new_messages',
         'open_appeals',
         'open_reports',
@@ -179,6 +181,51 @@ describe('lists', () => {
         'recent_photos',
       ].sort(),
     );
+  });
+});
+
+describe("the dashboard counts an agency's models awaiting review", () => {
+  it('counts models under responsibility per status (unverified, pending); own models and active ones do not count', async () => {
+    const counts = async () => (await as.admin.get('/api/admin/counts')).json<{ data: Record<string, number> }>().data;
+    const before = await counts();
+    const p = await buildPublicist(db(), { name: 'Agencia Contada' });
+    await db()
+      .insert(modelProfiles)
+      .values([
+        { publicistId: p.publicistId, displayName: 'Agencia Nueva 1', consentStatus: 'pending', status: 'unverified' },
+        { publicistId: p.publicistId, displayName: 'Agencia Nueva 2', consentStatus: 'pending', status: 'unverified' },
+        { publicistId: p.publicistId, displayName: 'Agencia En Cola', consentStatus: 'given', status: 'pending' },
+        { publicistId: p.publicistId, displayName: 'Agencia Activa', consentStatus: 'given', status: 'active' },
+      ]);
+    // A model's own profile is not the agency's.
+    await buildModel(db(), { name: 'Propia Sin Verificar', profileStatus: 'unverified' });
+    const after = await counts();
+    expect(after.agency_models_unverified! - before.agency_models_unverified!).toBe(2);
+    expect(after.agency_models_pending! - before.agency_models_pending!).toBe(1);
+    // The super admin's dashboard reads the same counts; the list the tile links to holds the same models.
+    expect((await as.super_admin.get('/api/admin/counts')).json<{ data: Record<string, number> }>().data).toEqual(after);
+    const listed = (await as.admin.get('/api/admin/models-under-responsibility?status=unverified&per_page=100')).json<{
+      meta: { total: number };
+    }>();
+    expect(listed.meta.total).toBe(after.agency_models_unverified);
+  });
+
+  it("the ads list names a publicist model's agency and consent status (null agency for a model's own ad)", async () => {
+    const p = await buildPublicist(db(), { name: 'Agencia Del Anuncio' });
+    const own = await buildModel(db(), { name: 'Modelo Independiente Ads', adStatus: 'pending' });
+    const [profile] = await db()
+      .update(modelProfiles)
+      .set({ publicistId: p.publicistId, userId: null, consentStatus: 'pending' })
+      .where(eq(modelProfiles.id, own.profileId))
+      .returning({ id: modelProfiles.id });
+    expect(profile).toBeDefined();
+    const other = await buildModel(db(), { name: 'Modelo Sola Ads', adStatus: 'pending' });
+    type Row = { id: number; publicist: { id: number; display_name: string } | null; profile: { consent_status: string } };
+    const rows = (await as.admin.get('/api/admin/ads?status=all&per_page=100')).json<{ data: Row[] }>().data;
+    const agencyAd = rows.find((r) => r.id === own.adId)!;
+    expect(agencyAd.publicist).toEqual({ id: p.publicistId, display_name: 'Agencia Del Anuncio' });
+    expect(agencyAd.profile.consent_status).toBe('pending');
+    expect(rows.find((r) => r.id === other.adId)!.publicist).toBeNull();
   });
 });
 

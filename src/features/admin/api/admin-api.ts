@@ -110,6 +110,8 @@ export interface AdminAd {
     user_id: number | null;
     publicist_id: number | null;
   };
+  /** The agency responsible for the model (a publicist's model), else null. */
+  publicist: { id: number; display_name: string } | null;
   photos: AdminPhoto[];
   created_at: string;
   updated_at: string;

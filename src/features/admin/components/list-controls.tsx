@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { PaginationMeta } from '#contract/listings.ts';
+import { STATUSES } from '#contract/statuses.ts';
 
 export type ListParams = {
   status: string;
@@ -11,11 +12,25 @@ export type ListParams = {
   page: number;
 };
 
+/** The staff lists' `status` filter values (the contract's `adminListQuerySchema`: every status, or `all`). */
+export const LIST_STATUSES: readonly string[] = [...STATUSES, 'all'];
+
+/**
+ * The URL's `status` if the list knows it, else the default: a hand-edited or stale link (`?status=bogus`) shows the
+ * list unfiltered instead of sending a value the API refuses with 400.
+ */
+export function pickStatus(raw: string | null, allowed: readonly string[], defaultStatus: string): string {
+  return raw !== null && allowed.includes(raw) ? raw : defaultStatus;
+}
+
 /** `status`, `search` and `page` live in the listing's URL (shareable, reloadable, back-button friendly). */
-export function useListParams(defaultStatus = 'all'): [ListParams, (patch: Partial<ListParams>) => void] {
+export function useListParams(
+  defaultStatus = 'all',
+  allowed: readonly string[] = LIST_STATUSES,
+): [ListParams, (patch: Partial<ListParams>) => void] {
   const [params, setParams] = useSearchParams();
   const value: ListParams = {
-    status: params.get('status') ?? defaultStatus,
+    status: pickStatus(params.get('status'), allowed, defaultStatus),
     search: (params.get('search') ?? '').slice(0, 100),
     page: Math.max(1, Math.min(1000, Number(params.get('page')) || 1)),
   };

@@ -15,6 +15,7 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -70,6 +71,19 @@ function AdCard({ ad, onDecide }: { ad: AdminAd; onDecide: (t: DecisionTarget) =
           {t('admin.ads.place', { section: ad.section.name, city: ad.city })}
           {ad.is_active ? '' : ` · ${t('admin.ads.off')}`}
         </Text>
+        {ad.publicist ? (
+          // A publicist's model: whose agency it is, and whether the model has consented to the listing yet.
+          <Group gap={6} data-testid="ad-agency">
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {t('admin.ads.agency', { name: ad.publicist.display_name })}
+            </Text>
+            <Badge variant="light" color={ad.profile.consent_status === 'given' ? 'teal' : 'yellow'} tt="none">
+              {t('admin.ads.consent', {
+                status: t(`admin.consent.${ad.profile.consent_status}`, { defaultValue: ad.profile.consent_status }),
+              })}
+            </Badge>
+          </Group>
+        ) : null}
         <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
           {ad.description}
         </Text>
@@ -182,7 +196,7 @@ function Selfie({ url, alt }: { url: string; alt: string }) {
 
 export function AdminReviewVerificationsRoute() {
   const { t } = useTranslation();
-  const [params, update] = useListParams('pending');
+  const [params, update] = useListParams('pending', VERIFICATION_FILTERS);
   const [target, setTarget] = useState<DecisionTarget | null>(null);
   const { data, isPending, isError } = useQuery(
     adminListOptions<AdminVerification>(ADMIN_API.verifications, { status: params.status, page: params.page }),
@@ -323,7 +337,9 @@ function AppealDialog({ target, onClose }: { target: { id: number; outcome: 'uph
 
 export function AdminAppealsRoute() {
   const { t } = useTranslation();
-  const [params, update] = useListParams('pending');
+  const [params, update] = useListParams('pending', APPEAL_FILTERS);
+  // Four labels side by side need ~400 px: below `sm` the filter stacks them (full width) so nothing is cut off at 360 px.
+  const narrow = useMediaQuery('(max-width: 47.99em)', false, { getInitialValueInEffect: false });
   const [target, setTarget] = useState<{ id: number; outcome: 'upheld' | 'reversed' } | null>(null);
   const { data, isPending, isError } = useQuery(
     adminListOptions<AdminAppeal>(ADMIN_API.appeals, { status: params.status, page: params.page }),
@@ -335,6 +351,7 @@ export function AdminAppealsRoute() {
         value={params.status}
         onChange={(status) => update({ status })}
         data={APPEAL_FILTERS.map((s) => ({ value: s, label: t(`admin.appealFilters.${s}`) }))}
+        orientation={narrow ? 'vertical' : 'horizontal'}
         fullWidth
         maw={520}
       />

@@ -15,6 +15,7 @@ import { ADMIN_KEY, adminListOptions, createAdmin, type AdminUser, type AuditEnt
 import { AdminPage, DateText, StatusBadge } from '../components/admin-page.tsx';
 import { ListFilters, ListPagination, useListParams } from '../components/list-controls.tsx';
 import { ResponsiveTable, type Column } from '../components/responsive-table.tsx';
+import { auditActionLabel, auditReasonLabel, auditSubjectLabel, type Translator } from '../lib/audit-labels.ts';
 
 const ADMIN_FIELDS = ['name', 'email', 'password', 'password_confirmation'] as const;
 type AdminField = (typeof ADMIN_FIELDS)[number];
@@ -133,8 +134,43 @@ function Json({ value, label }: { value: unknown; label: string }) {
   );
 }
 
+/** The translated action, with the raw code beside it (staff filter by the code). */
+function ActionCell({ action, tr }: { action: string; tr: Translator }) {
+  const label = auditActionLabel(tr, action);
+  if (!label) return <Code>{action}</Code>;
+  return (
+    <Stack gap={2}>
+      <Text size="sm">{label}</Text>
+      <Code fz={11} c="dimmed" bg="transparent" p={0}>
+        {action}
+      </Code>
+    </Stack>
+  );
+}
+
+function ReasonCell({ reason, tr }: { reason: AuditEntry['reason']; tr: Translator }) {
+  const codes = reason?.codes ?? [];
+  if (!codes.length && !reason?.text) return <>—</>;
+  return (
+    <Stack gap={2}>
+      {codes.length ? (
+        <Text size="sm" title={codes.join(', ')}>
+          {codes.map((c) => auditReasonLabel(tr, c)).join('; ')}
+        </Text>
+      ) : null}
+      {reason?.text ? <Text size="sm">{reason.text}</Text> : null}
+      {codes.length ? (
+        <Code fz={11} c="dimmed" bg="transparent" p={0}>
+          {codes.join(', ')}
+        </Code>
+      ) : null}
+    </Stack>
+  );
+}
+
 export function SuperAdminAuditRoute() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const tr: Translator = { t: (key) => t(key), exists: (key) => i18n.exists(key) };
   const lng = useLng();
   const when = (iso: string) =>
     new Intl.DateTimeFormat(toLocaleTag(lng), { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso));
@@ -158,8 +194,12 @@ export function SuperAdminAuditRoute() {
       label: t('audit.columns.actor'),
       render: (e) => (e.actor.email ? `${e.actor.email} (${e.actor.role})` : t('audit.system')),
     },
-    { key: 'action', label: t('audit.columns.action'), render: (e) => <Code>{e.action}</Code> },
-    { key: 'subject', label: t('audit.columns.subject'), render: (e) => `${e.subject_type} #${e.subject_id ?? '—'}` },
+    { key: 'action', label: t('audit.columns.action'), render: (e) => <ActionCell action={e.action} tr={tr} /> },
+    {
+      key: 'subject',
+      label: t('audit.columns.subject'),
+      render: (e) => <span title={e.subject_type}>{`${auditSubjectLabel(tr, e.subject_type)} #${e.subject_id ?? '—'}`}</span>,
+    },
     {
       key: 'before',
       label: t('audit.columns.before'),
@@ -173,7 +213,7 @@ export function SuperAdminAuditRoute() {
     {
       key: 'reason',
       label: t('audit.columns.reason'),
-      render: (e) => [e.reason?.codes?.join(', '), e.reason?.text].filter(Boolean).join(' — ') || '—',
+      render: (e) => <ReasonCell reason={e.reason} tr={tr} />,
     },
   ];
   return (
@@ -215,7 +255,7 @@ export function SuperAdminAuditRoute() {
         columns={columns}
         rows={data?.data}
         rowKey={(e) => e.id}
-        title={(e) => `${e.action} · ${when(e.created_at)}`}
+        title={(e) => `${auditActionLabel(tr, e.action) ?? e.action} · ${when(e.created_at)}`}
         loading={isPending}
         error={isError}
       />

@@ -1,5 +1,6 @@
 /** Staff: messages from the contact form and from signed-in users (new first), filtered by status; mark read or archive. */
 import { Anchor, Badge, Button, Group, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -83,6 +84,8 @@ export function ContactMessagesRoute() {
   const { t } = useTranslation();
   const { values, page, update } = useUrlFilters({ status: 'all' });
   const status = (FILTERS as readonly string[]).includes(values.status) ? values.status : 'all';
+  // The labels side by side do not fit a phone in every language: below `sm` the filter stacks them.
+  const narrow = useMediaQuery('(max-width: 47.99em)', false, { getInitialValueInEffect: false });
   const query = useQuery(messagesOptions({ status, page }));
   const rows = query.data?.data;
   return (
@@ -92,6 +95,7 @@ export function ContactMessagesRoute() {
         value={status}
         onChange={(s) => update({ status: s })}
         data={FILTERS.map((s) => ({ value: s, label: t(`notices.messages.filters.${s}`) }))}
+        orientation={narrow ? 'vertical' : 'horizontal'}
         fullWidth
         maw={520}
       />

@@ -73,6 +73,10 @@ const AD_COLORS: Record<string, string> = {
   suspended: 'red',
 };
 const CONSENT_COLORS: Record<string, string> = { given: 'teal', pending: 'yellow', withdrawn: 'red', not_required: 'gray' };
+const PROFILE_COLORS: Record<string, string> = { ...AD_COLORS, unverified: 'orange' };
+/** Restrictions come with a statement of reasons the publicist can read and appeal (statements feature, by URL). */
+const RESTRICTED = new Set(['rejected', 'suspended', 'paused']);
+const STATEMENTS_PATH = '/statements';
 
 function RowSkeleton() {
   return (
@@ -117,6 +121,9 @@ function ModelRow({ model, onChanged }: { model: PublicistModel; onChanged: () =
             </Text>
           </div>
           <Group gap={6}>
+            <Badge variant="light" color={PROFILE_COLORS[model.status]} tt="none" data-testid="profile-status-badge">
+              {t(`publicist.profileStatus.${model.status}`)}
+            </Badge>
             <Badge variant="light" color={CONSENT_COLORS[model.consent_status]} tt="none" data-testid="consent-badge">
               {t(`publicist.consentStatus.${model.consent_status}`)}
             </Badge>
@@ -137,6 +144,11 @@ function ModelRow({ model, onChanged }: { model: PublicistModel; onChanged: () =
               .filter(Boolean)
               .join(' · ')}
           </Text>
+        ) : null}
+        {RESTRICTED.has(model.status) || (ad && RESTRICTED.has(ad.status)) ? (
+          <Anchor component={Link} to={withLng(lng, STATEMENTS_PATH)} size="sm" data-testid="model-statement-link">
+            {t('publicist.list.statement')}
+          </Anchor>
         ) : null}
         {contact ? (
           <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
