@@ -47,6 +47,17 @@ export const appealQuerySchema = z
   })
   .strict();
 
+export const PHOTO_FILTERS = ['pending', 'reviewed', 'all'] as const;
+export type PhotoFilter = (typeof PHOTO_FILTERS)[number];
+/** GET /api/admin/photos: the queue (`pending`, default), photos already kept, or all. */
+export const photoQuerySchema = z
+  .object({
+    status: z.enum(PHOTO_FILTERS).optional().default('pending'),
+    page: intParam(1, 1000).optional().default(1),
+    per_page: intParam(1, 100).optional().default(ADMIN_PER_PAGE),
+  })
+  .strict();
+
 export const pageQuerySchema = z
   .object({
     page: intParam(1, 1000).optional().default(1),
@@ -107,7 +118,7 @@ export const ACTIONS_FOR: Record<DecisionSubject, readonly DecisionAction[]> = {
   model_profile: ['approve', 'reject', 'suspend', 'pause', 'reinstate'],
   publicist_profile: ['approve', 'reject', 'suspend', 'pause', 'reinstate'],
   verification: ['approve', 'reject'],
-  media: ['remove'],
+  media: ['approve', 'remove'],
 };
 
 export const DECISION_TEXT_MIN = 10;
@@ -167,7 +178,8 @@ export interface AdminCounts {
   open_reports: number;
   open_appeals: number;
   new_messages: number;
-  recent_photos: number;
+  /** Photos no one has reviewed yet (the photo queue). */
+  pending_photos: number;
   /** Models under a publicist's responsibility whose profile is `unverified` (created by the agency, never reviewed). */
   agency_models_unverified: number;
   /** Models under a publicist's responsibility whose profile is `pending` review. */

@@ -168,3 +168,32 @@ test('the super admin reads the audit log and the verification queue shows the s
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await axe(page, 'models 360');
 });
+
+test('the photo queue: approving a photo takes it out of the queue; it is listed under reviewed', async ({ page }, testInfo) => {
+  await login(page, ADMIN);
+  await expect(page).toHaveURL(/\/es\/admin\/dashboard$/);
+  await page.getByRole('link', { name: new RegExp(es('admin.counts.pending_photos')) }).click();
+  await expect(page).toHaveURL(/\/es\/admin\/review\/photos$/);
+  await expect(page.getByRole('heading', { level: 1, name: es('admin.photos.heading') })).toBeVisible();
+  const items = page.getByTestId('photo-review-item');
+  await expect(items.first()).toBeVisible();
+  const approve = items.first().getByRole('button', { name: new RegExp(`^${es('admin.actions.approve')}: `) });
+  const name = (await approve.getAttribute('aria-label')) ?? (await approve.innerText());
+  const photo = name.slice(`${es('admin.actions.approve')}: `.length);
+  await approve.click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: es('admin.dialog.confirm', { action: es('admin.actions.approve') }) }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('button', { name: `${es('admin.actions.approve')}: ${photo}`, exact: true })).toHaveCount(0);
+
+  await page.goto('/es/admin/review/photos?status=reviewed');
+  const kept = items.filter({ has: page.getByRole('button', { name: `${es('admin.actions.remove')}: ${photo}`, exact: true }) });
+  await expect(kept).toHaveCount(1);
+  await expect(kept.getByText(es('admin.photos.reviewed'), { exact: true })).toBeVisible();
+  await expect(kept.getByRole('button', { name: new RegExp(`^${es('admin.actions.approve')}: `) })).toHaveCount(0);
+  await page.setViewportSize({ width: 360, height: 800 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await page.screenshot({ path: testInfo.outputPath('admin-photos-360.png'), fullPage: true });
+  await axe(page, 'photo queue 360');
+});

@@ -345,9 +345,15 @@ export const media = pgTable(
     /** Who uploaded it (the model, or staff acting for them). */
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When staff looked at it and kept it (null: still in the photo review queue). A removed photo has no row. */
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    reviewedBy: integer('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     index('media_ad_idx').on(t.adId, t.position),
+    index('media_review_queue_idx')
+      .on(t.createdAt)
+      .where(sql`${t.reviewedAt} IS NULL`),
     uniqueIndex('media_one_cover_per_ad_idx')
       .on(t.adId)
       .where(sql`${t.isCover}`),

@@ -269,6 +269,8 @@ export async function seedDemoCatalogue(db: Db, storage: Storage, opts: { ads: n
         width: 1600,
         height: Math.round(1600 * ASPECT),
         variants: [...VARIANT_WIDTHS],
+        // The demo catalogue counts as looked at: the photo queue starts with the demo review items only.
+        reviewedAt: new Date(),
       });
     }
   }

@@ -64,6 +64,7 @@ export async function seedDemoModelAd(db: Db, storage: Storage): Promise<void> {
       width: 1600,
       height: Math.round(1600 * ASPECT),
       variants: [...VARIANT_WIDTHS],
+      reviewedAt: new Date(),
     });
   }
 }

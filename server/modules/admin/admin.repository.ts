@@ -3,7 +3,8 @@
  * photos), clients, users without a profile, recent photos, verification requests, appeals and dashboard counts.
  * Every list answers `{ rows, total }` for the routes' Laravel-style `meta`.
  */
-import { and, count, desc, eq, ilike, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { PhotoFilter } from '#contract/admin.ts';
 import type { Db } from '../../db/client.ts';
 import {
   ads,
@@ -271,8 +272,17 @@ export function withoutProfileWhere(f: ListFilter): SQL | undefined {
 }
 
 /** Recently uploaded photos with their screening scores, newest first. */
-export async function listRecentPhotos(db: Db, storage: Storage, page: Page) {
-  const [{ n }] = (await db.select({ n: count() }).from(media)) as [{ n: number }];
+/**
+ * The photo review queue (`pending`: nobody has kept or removed them yet), riskiest screening score first, then
+ * newest; `reviewed` and `all` newest first.
+ */
+export async function listPhotos(db: Db, storage: Storage, status: PhotoFilter, page: Page) {
+  const where = status === 'pending' ? isNull(media.reviewedAt) : status === 'reviewed' ? isNotNull(media.reviewedAt) : undefined;
+  const [{ n }] = (await db.select({ n: count() }).from(media).where(where)) as [{ n: number }];
+  const risk = sql`greatest(
+    coalesce((${media.moderation} -> 'scores' ->> 'sexual_activity')::float8, 0),
+    coalesce((${media.moderation} -> 'scores' ->> 'sexual_display')::float8, 0),
+    coalesce((${media.moderation} -> 'scores' ->> 'erotica')::float8, 0))`;
   const rows = await db
     .select({
       m: media,
@@ -282,10 +292,19 @@ export async function listRecentPhotos(db: Db, storage: Storage, page: Page) {
     .from(media)
     .innerJoin(ads, eq(ads.id, media.adId))
     .innerJoin(modelProfiles, eq(modelProfiles.id, ads.modelProfileId))
-    .orderBy(desc(media.createdAt), desc(media.id))
+    .where(where)
+    .orderBy(...(status === 'pending' ? [desc(risk)] : []), desc(media.createdAt), desc(media.id))
     .limit(page.limit)
     .offset(page.offset);
-  return { total: Number(n), rows: rows.map((r) => ({ ...adminPhoto(storage, r.m), ad: r.ad, profile: r.profile })) };
+  return {
+    total: Number(n),
+    rows: rows.map((r) => ({
+      ...adminPhoto(storage, r.m),
+      reviewed_at: r.m.reviewedAt ? iso(r.m.reviewedAt) : null,
+      ad: r.ad,
+      profile: r.profile,
+    })),
+  };
 }
 
 /** Verification requests with the model's profile and the photos of their ads (to compare with the selfie). */
@@ -376,7 +395,7 @@ export async function adminCounts(db: Db) {
     openReports,
     openAppeals,
     newMessages,
-    recentPhotos,
+    pendingPhotos,
     agencyUnverified,
     agencyPending,
   ] = await Promise.all([
@@ -386,12 +405,7 @@ export async function adminCounts(db: Db) {
     one(db.select({ n: count() }).from(reports).where(eq(reports.status, 'open'))),
     one(db.select({ n: count() }).from(appeals).where(eq(appeals.status, 'pending'))),
     one(db.select({ n: count() }).from(contactMessages).where(eq(contactMessages.status, 'new'))),
-    one(
-      db
-        .select({ n: count() })
-        .from(media)
-        .where(sql`${media.createdAt} > now() - interval '7 days'`),
-    ),
+    one(db.select({ n: count() }).from(media).where(isNull(media.reviewedAt))),
     agencyModels('unverified'),
     agencyModels('pending'),
   ]);
@@ -402,7 +416,7 @@ export async function adminCounts(db: Db) {
     open_reports: openReports,
     open_appeals: openAppeals,
     new_messages: newMessages,
-    recent_photos: recentPhotos,
+    pending_photos: pendingPhotos,
     agency_models_unverified: agencyUnverified,
     agency_models_pending: agencyPending,
   };

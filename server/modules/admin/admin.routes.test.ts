@@ -105,7 +105,7 @@ describe('validation', () => {
 
   it('an action that does not apply, an unknown reason code or a bad id is a 422', async () => {
     const bad = [
-      { subject_type: 'media', subject_id: 1, action: 'approve' },
+      { subject_type: 'media', subject_id: 1, action: 'suspend' },
       { subject_type: 'ad', subject_id: 1, action: 'reject', reason_codes: ['bogus'], text: 'long enough text' },
       { subject_type: 'ad', subject_id: -1, action: 'approve' },
       { subject_type: 'nothing', subject_id: 1, action: 'approve' },
@@ -178,7 +178,7 @@ describe('lists', () => {
         'pending_ads',
         'pending_publicists',
         'pending_verifications',
-        'recent_photos',
+        'pending_photos',
       ].sort(),
     );
   });

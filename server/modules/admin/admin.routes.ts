@@ -7,7 +7,7 @@
  *   GET  /api/admin/ads                               ads with profile and photos; `data` and `ads` (same array), `count`
  *   GET  /api/admin/clients, /api/admin/clients/{id}  client accounts; one client with their statements of reasons (?page=)
  *   GET  /api/admin/users-without-profile             models and publicists who have not created their profile
- *   GET  /api/admin/photos                            recent photos with their moderation scores
+ *   GET  /api/admin/photos                            the photo queue (status=pending|reviewed|all), riskiest first
  *   GET  /api/admin/verifications                     verification requests (status=pending: the queue) + profile photos
  *   GET  /api/admin/verifications/{id}/selfie         the private selfie, streamed `private, no-store`
  *   POST /api/admin/decisions                         approve / reject / suspend / pause / reinstate / remove
@@ -26,7 +26,7 @@ import {
   appealQuerySchema,
   auditQuerySchema,
   decisionBodySchema,
-  pageQuerySchema,
+  photoQuerySchema,
   verificationQuerySchema,
 } from '#contract/admin.ts';
 import { idParamsSchema } from '#contract/locations.ts';
@@ -41,7 +41,7 @@ import {
   listAppeals,
   listModels,
   listPublicists,
-  listRecentPhotos,
+  listPhotos,
   listUsers,
   listVerifications,
   toAdminUser,
@@ -127,8 +127,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     return { data: rows, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
   });
 
-  app.get('/api/admin/photos', { schema: { querystring: pageQuerySchema }, config: STAFF }, async (req) => {
-    const { rows, total } = await listRecentPhotos(db, app.storage, pageOf(req.query));
+  app.get('/api/admin/photos', { schema: { querystring: photoQuerySchema }, config: STAFF }, async (req) => {
+    const { rows, total } = await listPhotos(db, app.storage, req.query.status, pageOf(req.query));
     return { data: rows, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
   });
 

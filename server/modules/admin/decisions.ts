@@ -1,7 +1,7 @@
 /**
  * Staff decisions (issue 6 points 3, 4, 7): approve / reject / suspend / pause / reinstate an ad, a model profile or a
  * publicist profile; approve / reject a verification request (approval makes the model's profile active, SPEC §4
- * "Verificado"); remove a photo. One transaction per decision: the row is locked and changed, every restriction stores
+ * "Verificado"); keep (approve: it leaves the photo queue) or remove a photo. One transaction per decision: the row is locked and changed, every restriction stores
  * a statement of reasons (mailed after the commit), and the audit log gets the before/after. Status changes reach the
  * listings through the ads trigger (`ads.is_listed`).
  *
@@ -146,6 +146,17 @@ export async function applyDecision(
       case 'media': {
         const [row] = await tx.select().from(media).where(eq(media.id, input.subject_id));
         if (!row) throw notFound();
+        if (input.action === 'approve') {
+          // Kept: the photo leaves the review queue; nothing changes for the model.
+          before = { reviewed_at: row.reviewedAt?.toISOString() ?? null };
+          const [kept] = await tx
+            .update(media)
+            .set({ reviewedAt: new Date(), reviewedBy: staff.id })
+            .where(eq(media.id, row.id))
+            .returning({ reviewedAt: media.reviewedAt });
+          after = { reviewed_at: kept!.reviewedAt!.toISOString(), ad_id: row.adId };
+          break;
+        }
         // Lock the ad: photo changes on one ad queue up behind each other (as in the media module).
         await tx.select({ id: ads.id }).from(ads).where(eq(ads.id, row.adId)).for('update');
         before = { ad_id: row.adId, uid: row.uid, is_cover: row.isCover, position: row.position, moderation: row.moderation ?? null };

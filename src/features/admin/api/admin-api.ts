@@ -117,7 +117,12 @@ export interface AdminAd {
   updated_at: string;
 }
 
-export type RecentPhoto = AdminPhoto & { ad: { id: number; title: string; status: Status }; profile: { id: number; display_name: string } };
+export type RecentPhoto = AdminPhoto & {
+  /** Null while the photo waits in the review queue. */
+  reviewed_at: string | null;
+  ad: { id: number; title: string; status: Status };
+  profile: { id: number; display_name: string };
+};
 
 export interface AdminVerification {
   id: number;

@@ -14,7 +14,7 @@ const COUNT_LINKS: [keyof AdminCounts, string][] = [
   ['open_reports', ADMIN_PATHS.reports],
   ['open_appeals', ADMIN_PATHS.appeals],
   ['new_messages', ADMIN_PATHS.messages],
-  ['recent_photos', ADMIN_PATHS.reviewPhotos],
+  ['pending_photos', ADMIN_PATHS.reviewPhotos],
   // A publicist's models wait for staff before their ads are listed: each count opens the list filtered by its status.
   ['agency_models_unverified', `${ADMIN_PATHS.modelsUnder}?status=unverified`],
   ['agency_models_pending', `${ADMIN_PATHS.modelsUnder}?status=pending`],

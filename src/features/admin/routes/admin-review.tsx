@@ -1,4 +1,4 @@
-/** Review queues: new and edited ads, recent photos, verification requests, appeals. */
+/** Review queues: new and edited ads, photos (riskiest first), verification requests, appeals. */
 import {
   Alert,
   Badge,
@@ -19,7 +19,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ADMIN_API, APPEAL_FILTERS, appealDecisionSchema, VERIFICATION_FILTERS } from '#contract/admin.ts';
+import { ADMIN_API, APPEAL_FILTERS, appealDecisionSchema, PHOTO_FILTERS, VERIFICATION_FILTERS } from '#contract/admin.ts';
 import { apiLanguage } from '#src/lib/api-client.ts';
 import { useApiForm } from '#src/lib/forms.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';
@@ -129,15 +129,26 @@ export function AdminReviewAdsRoute() {
 
 export function AdminReviewPhotosRoute() {
   const { t } = useTranslation();
-  const [params, update] = useListParams();
+  const [params, update] = useListParams('pending', PHOTO_FILTERS);
   const [target, setTarget] = useState<DecisionTarget | null>(null);
-  const { data, isPending, isError } = useQuery(adminListOptions<RecentPhoto>(ADMIN_API.photos, { page: params.page }));
+  const { data, isPending, isError } = useQuery(
+    adminListOptions<RecentPhoto>(ADMIN_API.photos, { status: params.status, page: params.page }),
+  );
   return (
     <AdminPage title={t('admin.photos.title')} heading={t('admin.photos.heading')}>
+      <Text size="sm" c="dimmed">
+        {t('admin.photos.intro')}
+      </Text>
+      <ListFilters
+        params={params}
+        update={update}
+        searchable={false}
+        statuses={PHOTO_FILTERS.map((s): [string, string] => [s, t(`admin.photoFilters.${s}`)])}
+      />
       <Empty loading={isPending} error={isError} empty={data?.data.length === 0} />
       <SimpleGrid cols={{ base: 2, sm: 3, md: 5 }} spacing="md" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
         {data?.data.map((p) => (
-          <Paper key={p.media_id} withBorder p="xs" radius="md" component="li">
+          <Paper key={p.media_id} withBorder p="xs" radius="md" component="li" data-testid="photo-review-item">
             <Stack gap={6}>
               <PhotoThumb photo={p} alt={t('admin.photos.alt', { title: p.ad.title })} />
               <Text size="xs" lineClamp={2}>
@@ -146,11 +157,16 @@ export function AdminReviewPhotosRoute() {
               <Text size="xs" c="dimmed">
                 <DateText value={p.created_at} />
               </Text>
+              {p.reviewed_at ? (
+                <Badge color="teal" variant="light" size="sm">
+                  {t('admin.photos.reviewed')}
+                </Badge>
+              ) : null}
               <DecisionButtons
                 subjectType="media"
                 subjectId={p.media_id}
                 name={`${p.ad.title} #${p.media_id}`}
-                actions={['remove']}
+                actions={p.reviewed_at ? ['remove'] : ['approve', 'remove']}
                 onDecide={setTarget}
               />
             </Stack>
