@@ -4,13 +4,23 @@
  *   GET  /api/statements/{id}             one of them (someone else's: 403; unknown: 404)
  *   POST /api/statements/{id}/appeal      `{ text }` once per statement (409 the second time, or after `appeal_until`)
  */
-import { count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParamsSchema } from '#contract/locations.ts';
 import { appealBodySchema, statementListSchema, statementSchema, statementsQuerySchema, type Statement } from '#contract/statements.ts';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { ads, appeals, media, modelProfiles, publicistProfiles, statements, users, verificationRequests } from '../../db/schema.ts';
+import {
+  ads,
+  appeals,
+  auditLog,
+  media,
+  modelProfiles,
+  publicistProfiles,
+  statements,
+  users,
+  verificationRequests,
+} from '../../db/schema.ts';
 import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
 import { requireUser } from '../../plugins/session.ts';
 import type { StatementRow } from './statements.ts';
@@ -39,8 +49,19 @@ export async function subjectLabel(db: Db, type: string, id: number): Promise<st
       return one(db.select({ label: modelProfiles.displayName }).from(modelProfiles).where(eq(modelProfiles.id, id)));
     case 'publicist_profile':
       return one(db.select({ label: publicistProfiles.displayName }).from(publicistProfiles).where(eq(publicistProfiles.id, id)));
-    case 'media':
-      return one(db.select({ label: ads.title }).from(media).innerJoin(ads, eq(ads.id, media.adId)).where(eq(media.id, id)));
+    case 'media': {
+      const label = await one(db.select({ label: ads.title }).from(media).innerJoin(ads, eq(ads.id, media.adId)).where(eq(media.id, id)));
+      if (label !== null) return label;
+      // A removed photo has no row left: its ad is named by the audit entry of the removal.
+      return one(
+        db
+          .select({ label: ads.title })
+          .from(auditLog)
+          .innerJoin(ads, sql`${ads.id} = (${auditLog.before} ->> 'ad_id')::int`)
+          .where(and(eq(auditLog.subjectType, 'media'), eq(auditLog.subjectId, id)))
+          .limit(1),
+      );
+    }
     case 'verification':
       return one(
         db

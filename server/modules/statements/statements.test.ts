@@ -206,6 +206,9 @@ describe('through the staff routes: a removed photo and its appeal', () => {
     expect(occurrences(mail.text, 'Fotos que no cumplen las normas')).toBe(1);
 
     const model = await loginAs(t.app, db, m.userId);
+    // The page names it too, though the photo's row is gone.
+    const shown = await model.get(`/api/statements/${statementId}`);
+    expect(shown.json<{ data: { subject_label: string | null } }>().data.subject_label).toBe('Retratos en Avilés');
     expect((await model.post(`/api/statements/${statementId}/appeal`, { text: 'La foto es mía, tengo el original.' })).statusCode).toBe(
       201,
     );
