@@ -142,7 +142,8 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
           .insert(modelProfiles)
           .values({ ...profileValues(input), userId: null, publicistId: publicist.id, status: 'unverified', consentStatus: 'pending' })
           .returning();
-        // Waits for review and for the model's consent; switched on, so both together publish it.
+        // Switched on: it is listed once staff approve the ad and the model's profile, the model consents and the
+        // agency itself is approved (the ads trigger checks all four).
         await tx.insert(ads).values({
           modelProfileId: model!.id,
           title: input.title,
