@@ -198,26 +198,30 @@ export const CONSENT_CODE_ATTEMPTS = 5;
  * Spanish) and the code; answers a one-time token for the same pages as the link. Contacts are compared in the form
  * they are stored in: e-mail lower-cased, phone E.164.
  */
-export const consentCodeSchema = z
-  .object({
-    contact: z.string().trim().min(3).max(254),
-    code: z
-      .string()
-      .max(32)
-      .transform((v) => v.replace(/\s+/g, ''))
-      .refine((v) => new RegExp(`^\\d{${CONSENT_CODE_LENGTH}}$`).test(v), { params: { key: 'consent.validation.code' } }),
-  })
-  .transform((v, ctx) => {
-    if (v.contact.includes('@')) {
-      const email = z.email().safeParse(v.contact.toLowerCase());
-      if (email.success) return { ...v, contact: email.data };
-    } else {
-      const phone = parsePhoneNumberFromString(v.contact, 'ES');
-      if (phone?.isValid()) return { ...v, contact: phone.number };
-    }
-    ctx.addIssue({ code: 'custom', path: ['contact'], params: { key: 'consent.validation.contact' } });
-    return z.NEVER;
-  });
+export const consentCodeSchema = z.object({
+  // Checked on its own (not after the whole object parses), so a wrong contact and a wrong code show together, each
+  // with its own message.
+  contact: z
+    .string()
+    .trim()
+    .max(254)
+    .transform((v, ctx) => {
+      if (v.includes('@')) {
+        const email = z.email().safeParse(v.toLowerCase());
+        if (email.success) return email.data;
+      } else if (v) {
+        const phone = parsePhoneNumberFromString(v, 'ES');
+        if (phone?.isValid()) return phone.number;
+      }
+      ctx.addIssue({ code: 'custom', params: { key: 'consent.validation.contact' } });
+      return z.NEVER;
+    }),
+  code: z
+    .string()
+    .max(32)
+    .transform((v) => v.replace(/\s+/g, ''))
+    .refine((v) => new RegExp(`^\\d{${CONSENT_CODE_LENGTH}}$`).test(v), { params: { key: 'consent.validation.code' } }),
+});
 export type ConsentCodeInput = z.input<typeof consentCodeSchema>;
 export const consentCodeAnswerSchema = z.object({ data: z.object({ token: z.string() }) });
 

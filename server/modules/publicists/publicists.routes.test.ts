@@ -555,7 +555,13 @@ describe('consent by code (for a model who does not open links)', () => {
 
     const bad = await redeem(visitor, '10.1.0.1', { contact: 'no es un contacto', code: '12' });
     expect(bad.statusCode).toBe(422);
-    expect(bad.json<Errors>().errors.code).toEqual(['Escribe las 6 cifras del código.']);
+    // Both fields are refused at once, each with its own message; an empty contact too.
+    expect(bad.json<Errors>().errors).toEqual({
+      contact: ['Escribe el correo o el teléfono donde recibiste el mensaje.'],
+      code: ['Escribe las 6 cifras del código.'],
+    });
+    const empty = await redeem(visitor, '10.1.0.1', { contact: '', code: '123456' });
+    expect(empty.json<Errors>().errors).toEqual({ contact: ['Escribe el correo o el teléfono donde recibiste el mensaje.'] });
     const badContact = await redeem(visitor, '10.1.0.1', { contact: 'no es un contacto', code: '123456' }, { 'x-locale': 'en' });
     expect(badContact.json<Errors>().errors.contact).toEqual(['Enter the e-mail or phone number where you got the message.']);
 

@@ -97,6 +97,8 @@ export function StatementShowRoute() {
   const back = user ? `/${lng}${DASHBOARDS[user.role]}` : `/${lng}`;
   const s = query.data;
   const scores = (s?.automated_detail as { moderation?: { scores?: Record<string, number> } } | null)?.moderation?.scores;
+  // The rule broken is shown on its own line; the list holds only the reasons besides it.
+  const otherReasons = s ? s.reason_codes.filter((c) => c !== s.ground) : [];
   return (
     <Container size="md" py="lg">
       <Stack gap="lg">
@@ -108,7 +110,10 @@ export function StatementShowRoute() {
           <Skeleton height={200} radius="lg" />
         ) : !s ? (
           <Alert color="red">
-            {query.error instanceof ApiError && query.error.status !== 404 ? t('statements.panel.error') : t('statements.show.notFound')}
+            {/* Someone else's decision (403) is, for this user, one that does not exist. */}
+            {query.error instanceof ApiError && query.error.status !== 404 && query.error.status !== 403
+              ? t('statements.panel.error')
+              : t('statements.show.notFound')}
           </Alert>
         ) : (
           <>
@@ -125,18 +130,20 @@ export function StatementShowRoute() {
                   <Detail label={t('statements.show.what')}>{statementTitle(t, s)}</Detail>
                   <Detail label={t('statements.show.facts')}>{s.facts}</Detail>
                   <Detail label={t('statements.show.ground')}>{t(`statements.grounds.${s.ground}`)}</Detail>
-                  <div>
-                    <Text size="sm" c="dimmed" fw={600} component="dt">
-                      {t('statements.show.reasons')}
-                    </Text>
-                    <Text component="dd" m={0}>
-                      <List size="sm">
-                        {s.reason_codes.map((c) => (
-                          <List.Item key={c}>{t(`statements.grounds.${c}`)}</List.Item>
-                        ))}
-                      </List>
-                    </Text>
-                  </div>
+                  {otherReasons.length ? (
+                    <div>
+                      <Text size="sm" c="dimmed" fw={600} component="dt">
+                        {t('statements.show.otherReasons')}
+                      </Text>
+                      <Text component="dd" m={0}>
+                        <List size="sm">
+                          {otherReasons.map((c) => (
+                            <List.Item key={c}>{t(`statements.grounds.${c}`)}</List.Item>
+                          ))}
+                        </List>
+                      </Text>
+                    </div>
+                  ) : null}
                   <Detail label={t('statements.show.automated')}>
                     {s.automated ? t('statements.show.automatedYes') : t('statements.show.automatedNo')}
                     {scores ? ` ${t('statements.show.scores', scores)}` : ''}
