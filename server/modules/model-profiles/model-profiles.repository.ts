@@ -6,8 +6,11 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { AdSummary, ModelProfile } from '#contract/profiles.ts';
 import type { SectionSlug } from '#contract/section-slugs.ts';
+import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { ads, cities, media, modelProfiles, sections, states } from '../../db/schema.ts';
+import type { SessionUser } from '../../plugins/session.ts';
+import { recordAudit } from '../audit/audit.ts';
 
 export type ProfileRow = typeof modelProfiles.$inferSelect;
 export type AdRow = typeof ads.$inferSelect;
@@ -16,6 +19,33 @@ export type AdRow = typeof ads.$inferSelect;
 export async function firstAdOf(db: Db, profileId: number): Promise<AdRow | undefined> {
   const [ad] = await db.select().from(ads).where(eq(ads.modelProfileId, profileId)).orderBy(asc(ads.id)).limit(1);
   return ad;
+}
+
+/**
+ * Switches an ad on or off (the owner's and the publicist's switch, and staff's). `audit` is given when staff act
+ * on someone else's ad; switching to the state the ad is already in changes nothing and records nothing.
+ */
+export async function switchAd(
+  db: Db,
+  ad: Pick<AdRow, 'id' | 'isActive'>,
+  value: boolean,
+  audit: { actor: SessionUser; req: Pick<FastifyRequest, 'ip'> } | null,
+): Promise<AdRow> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.update(ads).set({ isActive: value, updatedAt: new Date() }).where(eq(ads.id, ad.id)).returning();
+    if (audit && ad.isActive !== value) {
+      await recordAudit(tx, {
+        actor: audit.actor,
+        action: value ? 'ad.activate' : 'ad.deactivate',
+        subjectType: 'ad',
+        subjectId: ad.id,
+        before: { is_active: ad.isActive },
+        after: { is_active: value },
+        req: audit.req,
+      });
+    }
+    return row!;
+  });
 }
 
 export async function profileById(db: Db, id: number): Promise<ProfileRow | undefined> {

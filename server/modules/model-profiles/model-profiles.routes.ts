@@ -36,6 +36,7 @@ import {
   profileById,
   profileOfUser,
   sectionIdOf,
+  switchAd,
   toModelProfile,
   type ProfileRow,
 } from './model-profiles.repository.ts';
@@ -234,27 +235,12 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put('/api/profile/model/activate/:id/:value', { schema: { params: activateParamsSchema }, config: { auth: true } }, async (req) => {
     const user = requireUser(req);
     const { ad, audited } = await editableAd(db, user, req.params.id);
-    const updated = await db.transaction(async (tx) => {
-      const [row] = await tx.update(ads).set({ isActive: req.params.value, updatedAt: new Date() }).where(eq(ads.id, ad.id)).returning();
-      // Switching to the state the ad is already in changes nothing.
-      if (audited && ad.isActive !== req.params.value) {
-        await recordAudit(tx, {
-          actor: user,
-          action: req.params.value ? 'ad.activate' : 'ad.deactivate',
-          subjectType: 'ad',
-          subjectId: ad.id,
-          before: { is_active: ad.isActive },
-          after: { is_active: req.params.value },
-          req,
-        });
-      }
-      return row;
-    });
+    const updated = await switchAd(db, ad, req.params.value, audited ? { actor: user, req } : null);
     return {
       channel: 'notification' as const,
       type: 'success' as const,
       message: req.t('notices.adStatusChanged'),
-      data: await adSummary(db, updated!, req.lang),
+      data: await adSummary(db, updated, req.lang),
     };
   });
 

@@ -29,7 +29,14 @@ import { requireUser, type SessionUser } from '../../plugins/session.ts';
 import { changedFields, recordAudit } from '../audit/audit.ts';
 import { assertNoForbiddenWords } from '../forbidden-words/assert-no-forbidden-words.ts';
 import { isStaff } from '../media/ad-access.ts';
-import { firstAdOf, placeIsConsistent, profileById, sectionIdOf, type ProfileRow } from '../model-profiles/model-profiles.repository.ts';
+import {
+  firstAdOf,
+  placeIsConsistent,
+  profileById,
+  sectionIdOf,
+  switchAd,
+  type ProfileRow,
+} from '../model-profiles/model-profiles.repository.ts';
 import { openConsent, sendConsentRequest, type IssuedConsent } from './consent.ts';
 import { listPublicistModels, publicistById, publicistOfUser, toPublicistModel, type PublicistRow } from './publicists.repository.ts';
 
@@ -274,20 +281,7 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
       const { model } = await managedModel(db, user, req.params.id);
       const ad = await firstAdOf(db, model.id);
       if (!ad) throw notFound();
-      await db.transaction(async (tx) => {
-        await tx.update(ads).set({ isActive: req.params.value, updatedAt: new Date() }).where(eq(ads.id, ad.id));
-        if (isStaff(user)) {
-          await recordAudit(tx, {
-            actor: user,
-            action: req.params.value ? 'ad.activate' : 'ad.deactivate',
-            subjectType: 'ad',
-            subjectId: ad.id,
-            before: { is_active: ad.isActive },
-            after: { is_active: req.params.value },
-            req,
-          });
-        }
-      });
+      await switchAd(db, ad, req.params.value, isStaff(user) ? { actor: user, req } : null);
       return okAnswer(req, 'notices.adStatusChanged', await toPublicistModel(db, (await profileById(db, model.id))!, req.lang));
     },
   );
