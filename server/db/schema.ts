@@ -415,8 +415,11 @@ export const statements = pgTable(
   'statements',
   {
     id: serial('id').primaryKey(),
-    /** Who is told: the account owner, or the publicist for a model without an account. */
-    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /**
+     * Who is told: the account owner, or the publicist for a model without an account. A plain number, not a
+     * reference: statements outlive an erased account (the law keeps them), with the person's data reduced.
+     */
+    userId: integer('user_id'),
     subjectType: varchar('subject_type', { length: 24 })
       .$type<'ad' | 'media' | 'model_profile' | 'publicist_profile' | 'user' | 'verification'>()
       .notNull(),
@@ -448,7 +451,8 @@ export const appeals = pgTable(
       .notNull()
       .unique()
       .references(() => statements.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** A plain number like statements.user_id: the appeal outlives an erased account, its text reduced. */
+    userId: integer('user_id'),
     text: text('text').notNull(),
     status: varchar('status', { length: 16 }).$type<'pending' | 'upheld' | 'reversed'>().notNull().default('pending'),
     decisionText: text('decision_text'),
@@ -529,4 +533,26 @@ export const auditLog = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('audit_log_created_idx').on(t.createdAt), index('audit_log_subject_idx').on(t.subjectType, t.subjectId)],
+);
+
+/**
+ * Data exports (GDPR arts. 15, 20): one archive per request, built in the background into private storage
+ * (`exports/{userId}/…`) and downloadable by its owner through a signed link until `expires_at`.
+ */
+export const dataExports = pgTable(
+  'data_exports',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: varchar('status', { length: 16 }).$type<'pending' | 'ready' | 'failed'>().notNull().default('pending'),
+    /** Private storage key of the zip, once built. */
+    storageKey: varchar('storage_key', { length: 255 }),
+    sizeBytes: integer('size_bytes'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [index('data_exports_user_idx').on(t.userId, t.createdAt)],
 );
