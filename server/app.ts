@@ -11,7 +11,7 @@ import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import errorsPlugin from './plugins/errors.ts';
 import i18nPlugin from './plugins/i18n.ts';
-import securityPlugin from './plugins/security.ts';
+import securityPlugin, { canonicalUrl } from './plugins/security.ts';
 import sessionPlugin from './plugins/session.ts';
 import cataloguePlugin from './plugins/catalogue.ts';
 import idempotencyPlugin from './plugins/idempotency.ts';
@@ -56,6 +56,8 @@ export async function buildApp(
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
+    // One spelling of every path for the router and every hook (security.ts: the guards decide on it).
+    rewriteUrl: (req) => canonicalUrl(req.url ?? '/') ?? req.url ?? '/',
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -91,7 +93,7 @@ export async function buildApp(
       return err;
     },
   });
-  await app.register(securityPlugin, { secureCookies: config.secureCookies });
+  await app.register(securityPlugin);
   await app.register(sessionPlugin);
   await app.register(idempotencyPlugin);
   await app.register(cataloguePlugin);

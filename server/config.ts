@@ -48,6 +48,9 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Vitrina <no-reply@vitrina.test>'),
   DEMO_ADS: z.coerce.number().int().min(0).max(5000).default(220),
   REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  MAX_ADS_PER_MODEL: z.coerce.number().int().min(1).max(100).default(3),
+  MAX_MODELS_PER_PUBLICIST: z.coerce.number().int().min(1).max(10_000).default(200),
+  VERIFICATION_CODES_PER_HOUR: z.coerce.number().int().min(1).max(100).default(5),
   LISTINGS_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   FORBIDDEN_WORDS_FILE: optionalString,
   DEMO_PASSWORD: z
@@ -95,6 +98,14 @@ export type Config = {
   demoAds: number;
   /** Registrations allowed per IP and hour. */
   registerLimitPerHour: number;
+  /** Sign-in throttling overrides (tests use short locks); the defaults are in server/modules/auth/auth.limits.ts. */
+  loginThrottle?: Partial<import('./modules/auth/auth.limits.ts').LoginThrottleOptions>;
+  /** Ads one model profile may have: every ad is re-derived when the model is renamed, so this bounds that work. */
+  maxAdsPerModel: number;
+  /** Models one publicist may manage (agencies not yet approved: UNAPPROVED_AGENCY_MODEL_LIMIT, lower). */
+  maxModelsPerPublicist: number;
+  /** Verification codes a model may ask for per hour. */
+  verificationCodesPerHour: number;
   /** How long GET /api/models answers are micro-cached in memory; 0 turns the cache off (benchmarks). */
   listingsCacheTtlMs: number;
   /** An extra forbidden-words list (JSON, format in server/modules/forbidden-words/README.md) on top of the built-in ones. */
@@ -152,6 +163,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     demoPassword: e.DEMO_PASSWORD,
     registerLimitPerHour: e.REGISTER_LIMIT_PER_HOUR,
+    maxAdsPerModel: e.MAX_ADS_PER_MODEL,
+    maxModelsPerPublicist: e.MAX_MODELS_PER_PUBLICIST,
+    verificationCodesPerHour: e.VERIFICATION_CODES_PER_HOUR,
     demoAds: e.DEMO_ADS,
     listingsCacheTtlMs: e.LISTINGS_CACHE_TTL_MS,
     forbiddenWordsFile: e.FORBIDDEN_WORDS_FILE ? path.resolve(e.FORBIDDEN_WORDS_FILE) : undefined,
@@ -189,6 +203,9 @@ function localAppKey(dataDir: string): string {
  * Configuration for tests: in-memory database unless DATABASE_URL says otherwise, quiet logs, and the stub
  * moderation provider (tests of moderation itself choose the local model or a Sightengine stand-in).
  */
+/** Fixed in tests so helpers can sign what the app signs (CSRF tokens). */
+export const TEST_APP_KEY = 'test-app-key-0123456789abcdef0123456789abcdef';
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const base = loadConfig({
     NODE_ENV: 'test',
@@ -198,6 +215,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     DEMO_PASSWORD: 'demo-password-123',
     REGISTER_LIMIT_PER_HOUR: '1000',
     DEMO_ADS: '0',
+    APP_KEY: TEST_APP_KEY,
   });
   return { ...base, moderation: { ...base.moderation, provider: 'stub' }, ...overrides };
 }

@@ -7,9 +7,11 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '#server/app.ts';
-import { testConfig, type Config } from '#server/config.ts';
+import { TEST_APP_KEY, testConfig, type Config } from '#server/config.ts';
 import { openDatabase, type Database } from '#server/db/client.ts';
 import { seedAll } from '#server/db/seed/index.ts';
+import { signedCsrfToken } from '#server/plugins/security.ts';
+import { SESSION_COOKIE } from '#server/plugins/session.ts';
 import { createDiskStorage } from '#server/plugins/storage.ts';
 
 export interface TestApp {
@@ -63,8 +65,13 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
 /** Headers every browser request of ours carries. */
 export const XHR = { 'x-requested-with': 'XMLHttpRequest' } as const;
 
-/** A request with the XHR header and a valid CSRF pair, as the PWA sends state-changing calls. */
-export function withCsrf(opts: InjectOptions, token = 'test-csrf-token'): InjectOptions {
+/**
+ * A request with the XHR header and a valid CSRF pair, as the PWA sends state-changing calls: the token is signed
+ * for the session cookie in `opts.cookies` (or for an anonymous visitor), as the app would have issued it.
+ */
+export function withCsrf(opts: InjectOptions, token?: string): InjectOptions {
+  const cookies = (opts.cookies ?? {}) as Record<string, string | undefined>;
+  token ??= signedCsrfToken(TEST_APP_KEY, cookies[SESSION_COOKIE]);
   return {
     ...opts,
     headers: { ...XHR, 'x-xsrf-token': token, ...(opts.headers ?? {}) },

@@ -12,6 +12,7 @@ import type { Db } from '../db/client.ts';
 import { sessions, users } from '../db/schema.ts';
 import { AppError, forbidden, unauthenticated } from '../errors.ts';
 import { issueCsrfToken } from './security.ts';
+import { suspendedMayCall } from './suspended-access.ts';
 
 export const SESSION_COOKIE = 'vitrina_session';
 const IDLE_MS = 2 * 60 * 60 * 1000;
@@ -62,14 +63,14 @@ export async function startSession(db: Db, req: FastifyRequest, reply: FastifyRe
   });
   const secure = req.server.config.secureCookies;
   reply.setCookie(SESSION_COOKIE, token, cookieOptions(secure, remember ? REMEMBER_MS : undefined));
-  issueCsrfToken(reply, secure);
+  issueCsrfToken(req, reply, token);
   req.session = { idHash, remember, passwordConfirmedAt: null };
 }
 
 export async function endSession(db: Db, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (req.session) await db.delete(sessions).where(eq(sessions.idHash, req.session.idHash));
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
-  issueCsrfToken(reply, req.server.config.secureCookies);
+  issueCsrfToken(req, reply, undefined);
   req.session = null;
   req.user = null;
 }
@@ -150,5 +151,9 @@ export default fp(async (app) => {
     const url = req.url;
     if (!url.startsWith('/api/') && !url.startsWith('/broadcasting/') && !url.startsWith('/sanctum/')) return;
     await authenticate(app, req, reply);
+    // A suspended account is signed in only to read its statements, appeal, and take or delete its data.
+    if (req.user?.status === 'suspended' && !suspendedMayCall(req.method, req.routeOptions.url)) {
+      throw new AppError(403, 'account_suspended', 'accountApi.suspendedRestricted');
+    }
   });
 });
