@@ -1,23 +1,20 @@
 /**
- *   POST  /api/contact                        visitors: the contact form (honeypot, per-IP limit), acknowledged by mail
+ *   POST  /api/contact                        visitors: the contact form (honeypot, per-IP limit), acknowledged by a fixed mail
  *   POST  /api/contact/sendMessageToAdmin     signed-in users: a message to the admins (per-user limit)
  *   GET   /api/admin/contact-messages         staff: the messages (new first), filter by status
- *   PATCH /api/admin/contact-messages/{id}    staff: mark read or archived (audited)
+ *   PATCH /api/admin/contact-messages/{id}    staff: mark read or archived (audited when the status changes)
  */
 import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { adminMessageSchema, contactQuerySchema, contactSchema, contactStatusSchema, type ContactMessage } from '#contract/contact.ts';
 import { idParamsSchema } from '#contract/locations.ts';
 import { contactMessages } from '../../db/schema.ts';
-import { notFound } from '../../errors.ts';
-import { renderMail } from '../../plugins/mail.ts';
 import { requireUser } from '../../plugins/session.ts';
-import { recordAudit } from '../audit/audit.ts';
 import { consume } from '../auth/auth.limits.ts';
 import { ipHash, MIN_FILL_MS } from '../reports/reports.ts';
 import { pageMeta } from '../statements/statements.routes.ts';
+import { acknowledge, setMessageStatus } from './contact-messages.ts';
 
 const STAFF = { auth: { roles: ['admin' as const, 'super_admin' as const] } };
 const PER_PAGE = 20;
@@ -35,17 +32,6 @@ function toMessage(m: typeof contactMessages.$inferSelect): ContactMessage {
     status: m.status,
     created_at: m.createdAt.toISOString(),
   };
-}
-
-async function acknowledge(app: FastifyInstance, m: typeof contactMessages.$inferSelect) {
-  const t = app.tFor(m.language);
-  const body = renderMail({
-    lang: m.language,
-    greeting: t('mail.greeting', { name: m.name }),
-    lines: [t('mail.contact.line1', { subject: m.subject }), t('mail.contact.line2')],
-    footer: t('mail.footer'),
-  });
-  await app.mailer.send({ to: m.email, subject: t('mail.contact.subject'), ...body });
 }
 
 export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -135,26 +121,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/contact-messages/:id',
     { schema: { params: idParamsSchema, body: contactStatusSchema }, config: STAFF },
     async (req) => {
-      const staff = requireUser(req);
-      const updated = await db.transaction(async (tx) => {
-        const [before] = await tx.select().from(contactMessages).where(eq(contactMessages.id, req.params.id)).for('update');
-        if (!before) throw notFound();
-        const [after] = await tx
-          .update(contactMessages)
-          .set({ status: req.body.status })
-          .where(eq(contactMessages.id, before.id))
-          .returning();
-        await recordAudit(tx, {
-          actor: staff,
-          action: `contact_message.${req.body.status}`,
-          subjectType: 'contact_message',
-          subjectId: before.id,
-          before: { status: before.status },
-          after: { status: after!.status },
-          req,
-        });
-        return after!;
-      });
+      const updated = await setMessageStatus(db, requireUser(req), req.params.id, req.body.status, req);
       return {
         channel: 'notification' as const,
         type: 'success' as const,

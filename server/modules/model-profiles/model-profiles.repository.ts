@@ -9,6 +9,7 @@ import type { SectionSlug } from '#contract/section-slugs.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { ads, cities, media, modelProfiles, sections, states } from '../../db/schema.ts';
+import { AppError, notFound } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.ts';
 
@@ -45,6 +46,30 @@ export async function switchAd(
       });
     }
     return row!;
+  });
+}
+
+/**
+ * Adds an ad to a profile unless it already has `max` (MAX_ADS_PER_MODEL). The count and the insert happen under
+ * the profile's row lock, so two requests racing cannot both pass the check. The cap also bounds what a rename
+ * costs: the model_profiles trigger (migration 0009) re-derives every ad of the renamed profile.
+ */
+export async function insertAdWithinLimit(
+  db: Db,
+  profileId: number,
+  values: Omit<typeof ads.$inferInsert, 'modelProfileId'>,
+  max: number,
+): Promise<AdRow> {
+  return db.transaction(async (tx) => {
+    const [locked] = await tx.select({ id: modelProfiles.id }).from(modelProfiles).where(eq(modelProfiles.id, profileId)).for('update');
+    if (!locked) throw notFound();
+    const [row] = await tx.select({ n: count() }).from(ads).where(eq(ads.modelProfileId, profileId));
+    if (Number(row?.n ?? 0) >= max) throw new AppError(409, 'conflict', 'profiles.adLimit', undefined, { max });
+    const [ad] = await tx
+      .insert(ads)
+      .values({ ...values, modelProfileId: profileId })
+      .returning();
+    return ad!;
   });
 }
 

@@ -32,6 +32,7 @@ import { loadEditableAd } from '../media/ad-access.ts';
 import {
   adSummary,
   firstAdOf,
+  insertAdWithinLimit,
   placeIsConsistent,
   profileById,
   profileOfUser,
@@ -254,19 +255,20 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
       const input = req.body;
       await assertPlace(req, db, input);
       assertCleanText(req, input);
-      const [ad] = await db
-        .insert(ads)
-        .values({
-          modelProfileId: profile.id,
+      const ad = await insertAdWithinLimit(
+        db,
+        profile.id,
+        {
           title: input.title,
           description: input.description,
           sectionId: await sectionIdOf(db, input.section),
           cityId: input.city_id,
           status: 'pending',
           isActive: true,
-        })
-        .returning();
-      const summary = await adSummary(db, ad!, req.lang);
+        },
+        app.config.maxAdsPerModel,
+      );
+      const summary = await adSummary(db, ad, req.lang);
       return reply.status(201).send({
         channel: 'notification',
         type: 'success',

@@ -1,6 +1,7 @@
 /**
  * Profile/Model Verify. The model asks for a code (POST /api/profile/model/verification/code), photographs
- * themself holding it, and sends the selfie with the code (POST /api/profile/model/verification, multipart:
+ * themself holding it (asking again renews the open code; VERIFICATION_CODES_PER_HOUR at most), and sends the
+ * selfie with the code (POST /api/profile/model/verification, multipart:
  * `photo` + `code`). The selfie is re-encoded (metadata stripped) into private storage — never under a public
  * path — and the request waits in the staff queue; the profile's status becomes `pending` (SPEC §4).
  */
@@ -8,25 +9,17 @@ import crypto from 'node:crypto';
 import fastifyMultipart from '@fastify/multipart';
 import { and, desc, eq, gt } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { verificationCodeAnswerSchema, VERIFICATION_CODE_TTL_MINUTES, verificationStateSchema } from '#contract/profiles.ts';
+import { verificationCodeAnswerSchema, verificationStateSchema } from '#contract/profiles.ts';
 import { modelProfiles, verificationRequests } from '../../db/schema.ts';
-import { AppError, forbidden } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
 import { requireVerified } from '../../plugins/session.ts';
 import { processImage } from '../media/image-pipeline.ts';
 import { profileOfUser } from './model-profiles.repository.ts';
-
-/** No 0/O or 1/I/L: the code is read off a phone screen in a photo. */
-const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-const CODE_LENGTH = 6;
-
-function newCode(): string {
-  let code = '';
-  for (const byte of crypto.randomBytes(CODE_LENGTH)) code += ALPHABET[byte % ALPHABET.length];
-  return code;
-}
+import { createCodeLimiter, issueVerificationCode } from './verification-codes.ts';
 
 export const verificationRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
+  const codeLimiter = createCodeLimiter(app.config.verificationCodesPerHour);
   await app.register(fastifyMultipart, {
     limits: { fileSize: app.config.uploadMaxBytes, files: 1, fields: 2, fieldSize: 64, parts: 3 },
   });
@@ -71,12 +64,8 @@ export const verificationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       const user = requireVerified(req);
       const profile = await ownProfile(user.id);
-      if (profile.status === 'active') throw new AppError(409, 'conflict', 'verification.alreadyVerified');
-      if (profile.status === 'suspended') throw forbidden();
-      const expiresAt = new Date(Date.now() + VERIFICATION_CODE_TTL_MINUTES * 60_000);
-      const code = newCode();
-      await db.insert(verificationRequests).values({ modelProfileId: profile.id, code, expiresAt });
-      return reply.status(201).send({ data: { code, expires_at: expiresAt.toISOString() } });
+      const data = await issueVerificationCode(db, profile, { limiter: codeLimiter, userId: user.id, reply });
+      return reply.status(201).send({ data });
     },
   );
 

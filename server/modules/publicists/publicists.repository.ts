@@ -2,9 +2,15 @@
  * Reads of publicists and the models under their responsibility, shaped for contract/publicists.ts.
  */
 import { and, asc, count, desc, eq, ilike, inArray, max, or, sql, type SQL } from 'drizzle-orm';
-import type { PublicistModel, PublicistModelsQuery, PublicistProfile } from '#contract/publicists.ts';
+import {
+  UNAPPROVED_AGENCY_MODEL_LIMIT,
+  type PublicistModel,
+  type PublicistModelsQuery,
+  type PublicistProfile,
+} from '#contract/publicists.ts';
 import type { Db } from '../../db/client.ts';
 import { ads, modelConsents, modelProfiles, publicistProfiles } from '../../db/schema.ts';
+import { AppError, forbidden } from '../../errors.ts';
 import { adSummary, firstAdOf, type ProfileRow } from '../model-profiles/model-profiles.repository.ts';
 
 export type PublicistRow = typeof publicistProfiles.$inferSelect;
@@ -17,6 +23,26 @@ export async function publicistOfUser(db: Db, userId: number): Promise<Publicist
 export async function publicistById(db: Db, id: number): Promise<PublicistRow | undefined> {
   const [row] = await db.select().from(publicistProfiles).where(eq(publicistProfiles.id, id));
   return row;
+}
+
+/**
+ * Inside the transaction that adds `adding` models: locks the publicist's row, so two requests racing cannot both
+ * pass, then checks the caps — UNAPPROVED_AGENCY_MODEL_LIMIT until the agency is approved (each new model mails a
+ * stranger), MAX_MODELS_PER_PUBLICIST (`max`) always.
+ */
+export async function assertRoomForModels(tx: Db, publicistId: number, adding: number, max: number): Promise<void> {
+  const [locked] = await tx
+    .select({ status: publicistProfiles.status })
+    .from(publicistProfiles)
+    .where(eq(publicistProfiles.id, publicistId))
+    .for('update');
+  if (!locked) throw forbidden('publicist.profileRequired');
+  const [row] = await tx.select({ n: count() }).from(modelProfiles).where(eq(modelProfiles.publicistId, publicistId));
+  const total = Number(row?.n ?? 0) + adding;
+  if (locked.status !== 'active' && total > UNAPPROVED_AGENCY_MODEL_LIMIT) {
+    throw new AppError(409, 'conflict', 'publicist.errors.unapprovedLimit');
+  }
+  if (total > max) throw new AppError(409, 'conflict', 'publicist.errors.modelLimit', undefined, { max });
 }
 
 export async function toPublicistProfile(db: Db, p: PublicistRow): Promise<PublicistProfile> {

@@ -5,7 +5,7 @@
  * publicist profile, or staff, may call these; every row is checked: another publicist's model answers 403, an
  * unknown one 404. Changes staff make are audited.
  */
-import { and, asc, count, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,7 +13,6 @@ import { idParamsSchema } from '#contract/locations.ts';
 import { activateParamsSchema } from '#contract/profiles.ts';
 import {
   CONSENT_RESEND_MINUTES,
-  UNAPPROVED_AGENCY_MODEL_LIMIT,
   publicistModelListSchema,
   publicistModelSchema,
   publicistModelsBulkSchema,
@@ -38,7 +37,14 @@ import {
   type ProfileRow,
 } from '../model-profiles/model-profiles.repository.ts';
 import { openConsent, sendConsentRequest, type IssuedConsent } from './consent.ts';
-import { listPublicistModels, publicistById, publicistOfUser, toPublicistModel, type PublicistRow } from './publicists.repository.ts';
+import {
+  assertRoomForModels,
+  listPublicistModels,
+  publicistById,
+  publicistOfUser,
+  toPublicistModel,
+  type PublicistRow,
+} from './publicists.repository.ts';
 
 const PUBLICIST_OR_STAFF = { roles: ['publicist' as const, 'admin' as const, 'super_admin' as const] };
 
@@ -134,15 +140,10 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
   const createModels = async (req: FastifyRequest, inputs: PublicistModelValues[], prefix: (i: number) => string) => {
     const user = requireUser(req);
     const publicist = await ownPublicist(db, user);
-    if (publicist.status !== 'active') {
-      const [row] = await db.select({ n: count() }).from(modelProfiles).where(eq(modelProfiles.publicistId, publicist.id));
-      if (Number(row?.n ?? 0) + inputs.length > UNAPPROVED_AGENCY_MODEL_LIMIT) {
-        throw new AppError(409, 'conflict', 'publicist.errors.unapprovedLimit');
-      }
-    }
     await checkModels(req, db, inputs, prefix);
     const sectionIds = await Promise.all(inputs.map((input) => sectionIdOf(db, input.section)));
     const created = await db.transaction(async (tx) => {
+      await assertRoomForModels(tx, publicist.id, inputs.length, app.config.maxModelsPerPublicist);
       const out: { id: number; issued: IssuedConsent; name: string }[] = [];
       for (const [i, input] of inputs.entries()) {
         const [model] = await tx
