@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { seedAll } from './db/seed/index.ts';
 import { createDiskStorage } from './plugins/storage.ts';
+import { sweepMediaLeftovers } from './modules/media/orphans.ts';
 
 async function main() {
   let config;
@@ -36,6 +37,11 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Vitrina is ready on http://localhost:${config.port} (database: ${database.kind})`);
+  // After listening, not before: a large media folder must not delay start-up, and nothing it removes is served anyway.
+  sweepMediaLeftovers(database.db, storage).then(
+    (removed) => app.log.info(removed, 'media: crash leftovers removed'),
+    (err: unknown) => app.log.error({ err }, 'media: sweeping crash leftovers failed'),
+  );
 }
 
 main().catch((err: unknown) => {

@@ -16,6 +16,12 @@ export interface StoredFile {
   size: number;
 }
 
+export interface StoredEntry {
+  key: string;
+  size: number;
+  modifiedAt: Date;
+}
+
 export interface Storage {
   root: string;
   put(key: string, data: Buffer): Promise<void>;
@@ -24,6 +30,11 @@ export interface Storage {
   /** The file's bytes as a stream, or null when there is no such file. */
   read(key: string): Promise<StoredFile | null>;
   remove(keyPrefix: string): Promise<void>;
+  /**
+   * Every file under the prefix, in no particular order, including the partial files a crash left mid-write
+   * (their keys end in `.tmp`: see put). For the start-up sweep of crash leftovers (modules/media/orphans.ts).
+   */
+  list(keyPrefix: string): AsyncIterable<StoredEntry>;
   url(key: string): string;
 }
 
@@ -80,6 +91,25 @@ export function createDiskStorage(dataDir: string): Storage {
     },
     async remove(keyPrefix) {
       await fs.promises.rm(abs(keyPrefix), { recursive: true, force: true });
+    },
+    async *list(keyPrefix) {
+      const start = abs(keyPrefix);
+      let dir: fs.Dir;
+      try {
+        dir = await fs.promises.opendir(start, { recursive: true });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return;
+        throw err;
+      }
+      // Streamed: a large media folder is walked without holding its whole listing in memory.
+      for await (const d of dir) {
+        if (!d.isFile()) continue;
+        const file = path.join(d.parentPath, d.name);
+        // Gone meanwhile (removed by a request, or by the sweep itself with its folder): not listed.
+        const stat = await fs.promises.stat(file).catch(() => null);
+        if (!stat) continue;
+        yield { key: path.relative(root, file).split(path.sep).join('/'), size: stat.size, modifiedAt: stat.mtime };
+      }
     },
     url: (key) => `/media/${safeKey(key)}`,
   };

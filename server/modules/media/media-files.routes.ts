@@ -2,7 +2,8 @@
  * GET /media/* — the stored files. Photos (`ads/{adId}/{uid}/{width}.webp`) are served to everyone only while their
  * ad is publicly listed, with a year-long immutable cache (every name is unique and never rewritten); otherwise only
  * to the ad's owner, the model's publicist and staff, with `private, no-store`, and to anyone else as a plain 404 (a private photo's
- * existence is not revealed). Promoted-placement images (`promo/…`) are public. Nothing else under storage is served:
+ * existence is not revealed). Only a photo with its media row is served at all: a file a crash left behind without
+ * one is a 404 for everyone (modules/media/orphans.ts removes such files at start-up). Promoted-placement images (`promo/…`) are public. Nothing else under storage is served:
  * whatever another module keeps there (verification selfies, the demo's illustration pool) stays private.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -36,7 +37,7 @@ export function registerMediaFiles(app: FastifyInstance, visibility: VisibilityC
     const m = PHOTO.exec(key);
     if (!m) return notFound();
     const seen = await visibility.get(Number(m[1]));
-    if (!seen) return notFound();
+    if (!seen || !seen.photos.get(m[2]!)?.includes(Number(m[3]))) return notFound();
     if (seen.listed) return send(req, reply, app, key, PUBLIC_CACHE);
     // Not listed: only its owner and staff. The session is looked up here only, so public files cost no query for it.
     await authenticate(app, req, reply);
