@@ -50,7 +50,7 @@ const envSchema = z.object({
   REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
   MAX_ADS_PER_MODEL: z.coerce.number().int().min(1).max(100).default(3),
   MAX_MODELS_PER_PUBLICIST: z.coerce.number().int().min(1).max(10_000).default(200),
-  VERIFICATION_CODES_PER_HOUR: z.coerce.number().int().min(1).max(100).default(5),
+  VERIFY_CODES_PER_HOUR: z.coerce.number().int().min(1).max(100).default(5),
   LISTINGS_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   FORBIDDEN_WORDS_FILE: optionalString,
   DEMO_PASSWORD: z
@@ -165,7 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     registerLimitPerHour: e.REGISTER_LIMIT_PER_HOUR,
     maxAdsPerModel: e.MAX_ADS_PER_MODEL,
     maxModelsPerPublicist: e.MAX_MODELS_PER_PUBLICIST,
-    verificationCodesPerHour: e.VERIFICATION_CODES_PER_HOUR,
+    verificationCodesPerHour: e.VERIFY_CODES_PER_HOUR,
     demoAds: e.DEMO_ADS,
     listingsCacheTtlMs: e.LISTINGS_CACHE_TTL_MS,
     forbiddenWordsFile: e.FORBIDDEN_WORDS_FILE ? path.resolve(e.FORBIDDEN_WORDS_FILE) : undefined,

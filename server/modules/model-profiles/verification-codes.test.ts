@@ -1,6 +1,6 @@
 /**
  * Asking for verification codes (issue 12 point 4): one open request per profile however often the model asks, only
- * the last code shown works, and at most VERIFICATION_CODES_PER_HOUR a model: then 429 with Retry-After.
+ * the last code shown works, and at most VERIFY_CODES_PER_HOUR a model: then 429 with Retry-After.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

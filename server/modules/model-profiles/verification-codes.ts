@@ -2,7 +2,7 @@
  * Verification codes (Profile/Model Verify). A profile has at most one open request (`awaiting_photo`): asking
  * again gives that request a fresh code and expiry instead of adding a row, so tapping "new code" cannot grow the
  * table, and only the last code shown works. How often a model may ask is limited per account
- * (VERIFICATION_CODES_PER_HOUR).
+ * (VERIFY_CODES_PER_HOUR).
  */
 import crypto from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';

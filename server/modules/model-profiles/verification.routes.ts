@@ -1,6 +1,6 @@
 /**
  * Profile/Model Verify. The model asks for a code (POST /api/profile/model/verification/code), photographs
- * themself holding it (asking again renews the open code; VERIFICATION_CODES_PER_HOUR at most), and sends the
+ * themself holding it (asking again renews the open code; VERIFY_CODES_PER_HOUR at most), and sends the
  * selfie with the code (POST /api/profile/model/verification, multipart:
  * `photo` + `code`). The selfie is re-encoded (metadata stripped) into private storage — never under a public
  * path — and the request waits in the staff queue; the profile's status becomes `pending` (SPEC §4).
