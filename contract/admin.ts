@@ -102,8 +102,8 @@ export const adminClientSchema = adminUserSchema.extend({
 export type AdminClient = z.infer<typeof adminClientSchema>;
 export const adminClientResponseSchema = z.object({ data: adminClientSchema });
 
-/** What staff may decide about. */
-export const DECISION_SUBJECTS = ['ad', 'model_profile', 'publicist_profile', 'verification', 'media'] as const;
+/** What staff may decide about (`user`: the whole account of a client, model or publicist). */
+export const DECISION_SUBJECTS = ['ad', 'model_profile', 'publicist_profile', 'verification', 'media', 'user'] as const;
 export type DecisionSubject = (typeof DECISION_SUBJECTS)[number];
 
 export const DECISION_ACTIONS = ['approve', 'reject', 'suspend', 'pause', 'reinstate', 'remove'] as const;
@@ -119,7 +119,12 @@ export const ACTIONS_FOR: Record<DecisionSubject, readonly DecisionAction[]> = {
   publicist_profile: ['approve', 'reject', 'suspend', 'pause', 'reinstate'],
   verification: ['approve', 'reject'],
   media: ['approve', 'remove'],
+  // Account-level restriction: sessions end, content is unlisted, the person keeps a restricted view to read and appeal.
+  user: ['suspend', 'reinstate'],
 };
+
+/** Accounts staff may suspend (staff accounts are managed by the super admin, not restricted). */
+export const SUSPENDABLE_ROLES = ['client', 'model', 'publicist'] as const;
 
 export const DECISION_TEXT_MIN = 10;
 export const DECISION_TEXT_MAX = 2000;

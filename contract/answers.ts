@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'conflict',
   'password_confirmation_required',
   'email_unverified',
+  'account_suspended',
   'too_many_requests',
   'payload_too_large',
   'unsupported_media_type',

@@ -5,20 +5,43 @@
  * a statement of reasons (mailed after the commit), and the audit log gets the before/after. Status changes reach the
  * listings through the ads trigger (`ads.is_listed`).
  *
+ * An account (`user`: client, model or publicist) can be suspended and reinstated: suspension ends every session of
+ * the account and unlists its content (the ads trigger reads the owner's and the agency owner's account status,
+ * migration 0012), the person can still sign in to a restricted view to read the statement and appeal
+ * (plugins/session.ts); reinstatement lifts it and the content is listed again as it was.
+ *
  * Appeals are decided by a person: `upheld` keeps the decision, `reversed` restores the state before it (read from
  * the decision's audit entry, which names the statement) — or, for a rejection, approves the item.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { RESTRICTIONS, type DecisionAction, type DecisionValues } from '#contract/admin.ts';
+import { RESTRICTIONS, SUSPENDABLE_ROLES, type DecisionAction, type DecisionValues } from '#contract/admin.ts';
 import type { StatementDecision } from '#contract/statements.ts';
 import type { Db } from '../../db/client.ts';
-import { ads, appeals, auditLog, media, modelProfiles, publicistProfiles, statements, verificationRequests } from '../../db/schema.ts';
-import { AppError, conflict, notFound } from '../../errors.ts';
+import {
+  ads,
+  appeals,
+  auditLog,
+  media,
+  modelProfiles,
+  publicistProfiles,
+  sessions,
+  statements,
+  users,
+  verificationRequests,
+} from '../../db/schema.ts';
+import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { deletePhoto } from '../media/media.repository.ts';
-import { issueStatement, recipientFor, sendAppealDecidedMail, type IssuedStatement } from '../statements/statements.ts';
+import {
+  issueStatement,
+  recipientFor,
+  sendAccountReinstatedMail,
+  sendAppealDecidedMail,
+  type IssuedStatement,
+  type Recipient,
+} from '../statements/statements.ts';
 
 type Status = (typeof ads.$inferSelect)['status'];
 
@@ -58,6 +81,7 @@ export async function applyDecision(
   const restriction = RESTRICTIONS.includes(input.action);
   let issued: IssuedStatement | null = null;
   let removedFiles: string | null = null;
+  let reinstated: Recipient | null = null;
 
   const result = await app.db.transaction(async (tx) => {
     let before: Record<string, unknown>;
@@ -166,6 +190,26 @@ export async function applyDecision(
         if (row.moderation) automatedDetail = { moderation: { provider: row.moderation.provider, scores: row.moderation.scores } };
         break;
       }
+      case 'user': {
+        const [row] = await tx.select().from(users).where(eq(users.id, input.subject_id)).for('update');
+        if (!row) throw notFound();
+        if (!(SUSPENDABLE_ROLES as readonly string[]).includes(row.role)) throw forbidden('admin.accountNotSuspendable');
+        const suspending = input.action === 'suspend';
+        if (suspending === (row.status === 'suspended')) throw refusedAction();
+        // Back to what the account was before, as far as the account tells: verified or not.
+        const status: Status = suspending ? 'suspended' : row.emailVerifiedAt ? 'active' : 'unverified';
+        before = { status: row.status };
+        await tx.update(users).set({ status, updatedAt: new Date() }).where(eq(users.id, row.id));
+        after = { status };
+        if (suspending) {
+          // Every device is signed out; a new sign-in gets only the restricted view.
+          const ended = await tx.delete(sessions).where(eq(sessions.userId, row.id)).returning({ idHash: sessions.idHash });
+          after.sessions_ended = ended.length;
+        } else {
+          reinstated = { id: row.id, name: row.name, email: row.email, locale: row.locale };
+        }
+        break;
+      }
     }
 
     if (restriction) {
@@ -198,6 +242,7 @@ export async function applyDecision(
 
   if (removedFiles) await app.storage.remove(removedFiles).catch((err: unknown) => req.log.error({ err }, 'admin: removing files failed'));
   if (issued) await (issued as IssuedStatement).send();
+  if (reinstated) await sendAccountReinstatedMail(app, reinstated, input.text);
   return {
     subject_type: input.subject_type,
     subject_id: input.subject_id,
@@ -281,6 +326,13 @@ export async function decideAppeal(
           }
           break;
         }
+        case 'user':
+          // The account as it was before the suspension (the ads trigger lists its content again).
+          if (previous.status) {
+            await tx.update(users).set({ status: previous.status, updatedAt: new Date() }).where(eq(users.id, id));
+            restored.status = previous.status;
+          }
+          break;
         case 'media':
           // The files are gone: the user is told they may upload the photo again.
           restored.photo = 'may_upload_again';

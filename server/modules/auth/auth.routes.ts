@@ -23,6 +23,7 @@ import {
   type Role,
 } from '#contract/auth.ts';
 import { idParamsSchema } from '#contract/locations.ts';
+import { ACCOUNT_SUSPENDED_PATH } from '#contract/statements.ts';
 import type { Answer } from '#contract/answers.ts';
 import { passwordResetTokens, sessions, users } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
@@ -149,9 +150,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     const user = await findUserByEmail(app.db, email);
     const valid = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
     if (!user || !valid) throw fieldError('email', 'accountApi.failed')(req);
-    if (user.status === 'suspended') throw new AppError(403, 'forbidden', 'accountApi.suspended');
     await app.authLimits.login.delete(key);
     await startSession(app.db, req, reply, user.id, remember);
+    // A suspended account signs in to its restricted view only (plugins/session.ts): it can read and appeal its statements.
+    if (user.status === 'suspended') {
+      return ok(req, 'accountApi.loggedInSuspended', {
+        type: 'warning' as const,
+        data: { user: await toUserDto(app.db, user) },
+        redirect: ACCOUNT_SUSPENDED_PATH,
+      });
+    }
     return ok(req, 'accountApi.loggedIn', { data: { user: await toUserDto(app.db, user) }, redirect: dashboardFor(user.role) });
   });
 

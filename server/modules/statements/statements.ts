@@ -281,3 +281,22 @@ export async function sendAppealDecidedMail(
     app.log.error({ err, statement: s.id }, 'statements: appeal mail failed');
   }
 }
+
+/** Tells the user their account's suspension was lifted (with staff's words, when they wrote any). Never throws. */
+export async function sendAccountReinstatedMail(app: FastifyInstance, to: Recipient, text: string): Promise<void> {
+  const t = app.tFor(to.locale);
+  const lng = to.locale;
+  const lines = [t('mail.accountReinstated.line1'), ...(text ? [t('mail.accountReinstated.text', { text })] : [])];
+  const body = renderMail({
+    lang: lng,
+    greeting: t('mail.greeting', { name: to.name }),
+    lines,
+    action: { label: t('mail.accountReinstated.action'), url: `${app.config.appUrl}/${lng}/login` },
+    footer: t('mail.footer'),
+  });
+  try {
+    await app.mailer.send({ to: to.email, subject: t('mail.accountReinstated.subject'), ...body });
+  } catch (err) {
+    app.log.error({ err, user: to.id }, 'statements: reinstatement mail failed');
+  }
+}
