@@ -16,6 +16,7 @@ import sessionPlugin from './plugins/session.ts';
 import cataloguePlugin from './plugins/catalogue.ts';
 import idempotencyPlugin from './plugins/idempotency.ts';
 import { createMailer, type Mailer } from './plugins/mail.ts';
+import { authLimitsPlugin } from './modules/auth/auth.limits.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { profilesRoutes } from './modules/profiles/profiles.routes.ts';
 import { modelProfilesRoutes } from './modules/model-profiles/model-profiles.routes.ts';
@@ -109,6 +110,7 @@ export async function buildApp(
   await app.register(forbiddenWordsRoutes);
   await app.register(storagePlugin, { storage, temporary: config.dataDir === ':memory:' });
   await app.register(moderationPlugin);
+  await app.register(authLimitsPlugin);
   await app.register(authRoutes);
   await app.register(listingsRoutes);
   await app.register(mediaRoutes);

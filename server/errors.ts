@@ -11,6 +11,8 @@ export class AppError extends Error {
     readonly messageKey: string = `errors.${code}`,
     readonly fieldErrors?: Record<string, string[]>,
     readonly data?: unknown,
+    /** Interpolation values for the message (e.g. how long to wait). */
+    readonly messageParams?: Record<string, unknown>,
   ) {
     super(code);
   }

@@ -45,7 +45,7 @@ export default fp(async (app) => {
     if (err instanceof AppError) {
       return reply.status(err.status).send({
         ...errorAnswer(req, err.code),
-        message: req.t(err.messageKey),
+        message: req.t(err.messageKey, err.messageParams ?? {}),
         ...(err.fieldErrors ? { errors: err.fieldErrors } : {}),
         ...(err.data !== undefined ? { data: err.data } : {}),
       });

@@ -3,7 +3,6 @@
  * and out, current user, forgot/reset password, confirm password, change password and profile information,
  * delete an account, create admins. Every answer is the envelope; every input is validated by contract/auth.
  */
-import crypto from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -37,13 +36,12 @@ import {
   startSession,
 } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { consume, createAuthLimits } from './auth.limits.ts';
+import { consume } from './auth.limits.ts';
+import { afterPasswordReset, beginLogin } from './login-throttle.ts';
 import { sendAlreadyRegisteredMail, sendPasswordChangedMail, sendPasswordResetMail, sendVerificationMail } from './auth.mails.ts';
 import { dummyPasswordHash, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
 import { checkVerificationLink, emailHash } from './signed-links.ts';
-import { findUserByEmail, findUserById, toUserDto, type UserRow } from './users.repository.ts';
-
-const RESET_TTL_MS = 60 * 60 * 1000;
+import { consumeResetTokens, findUserByEmail, findUserById, issueResetToken, toUserDto, type UserRow } from './users.repository.ts';
 
 /** A 422 with one field's message, as a form shows it under that field. */
 function fieldError(field: string, key: string) {
@@ -93,15 +91,7 @@ async function register(
     .send(ok(req, 'accountApi.registered', { description: req.t('accountApi.registeredDescription', { email: input.email }) }));
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    authLimits: ReturnType<typeof createAuthLimits>;
-  }
-}
-
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.decorate('authLimits', createAuthLimits(app.config.registerLimitPerHour));
-
   app.post('/api/user/create', { schema: { body: registerSchema } }, (req, reply) => register(app, req, reply, req.body));
   app.post('/api/register', { schema: { body: registerSchema } }, (req, reply) => register(app, req, reply, req.body));
   app.post('/api/publicist/create', { schema: { body: publicistRegisterSchema } }, (req, reply) =>
@@ -145,12 +135,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/api/login', { schema: { body: loginSchema } }, async (req, reply) => {
     const { email, password, remember } = req.body;
-    const key = `${email}|${req.ip}`;
-    await consume(app.authLimits.login, key, reply);
+    const attempt = await beginLogin(app, req, reply, email);
     const user = await findUserByEmail(app.db, email);
     const valid = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
-    if (!user || !valid) throw fieldError('email', 'accountApi.failed')(req);
-    await app.authLimits.login.delete(key);
+    if (!user || !valid) {
+      await attempt.failed();
+      throw fieldError('email', 'accountApi.failed')(req);
+    }
+    await attempt.succeeded();
     await startSession(app.db, req, reply, user.id, remember);
     // A suspended account signs in to its restricted view only (plugins/session.ts): it can read and appeal its statements.
     if (user.status === 'suspended') {
@@ -214,15 +206,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/api/forgot-password', { schema: { body: forgotPasswordSchema } }, async (req, reply) => {
+    // Limited before the lookup, so a known and an unknown address answer alike.
     await consume(app.authLimits.mailPerIp, req.ip, reply);
     await consume(app.authLimits.mailPerAddress, req.body.email, reply);
+    await consume(app.authLimits.mailPerAddressHourly, req.body.email, reply);
     const user = await findUserByEmail(app.db, req.body.email);
     if (user) {
-      const token = crypto.randomBytes(32).toString('base64url');
-      await app.db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, user.id));
-      await app.db
-        .insert(passwordResetTokens)
-        .values({ userId: user.id, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + RESET_TTL_MS) });
+      const token = await issueResetToken(app.db, user.id);
       await sendQuietly(app, req, () => sendPasswordResetMail(app, user, token));
     }
     return ok(req, 'accountApi.resetLinkSent');
@@ -248,16 +238,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     refuseCommon(req, req.body.password);
     const passwordHash = await hashPassword(req.body.password);
     await app.db.transaction(async (tx) => {
-      // Marking it used inside the transaction makes a concurrent second use find nothing to update.
-      const used = await tx
-        .update(passwordResetTokens)
-        .set({ usedAt: new Date() })
-        .where(and(eq(passwordResetTokens.id, token.id), isNull(passwordResetTokens.usedAt)))
-        .returning({ id: passwordResetTokens.id });
-      if (!used.length) throw invalid(req);
+      if (!(await consumeResetTokens(tx, user.id, token.id))) throw invalid(req);
       await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
     });
     await endOtherSessions(app.db, user.id, undefined);
+    await afterPasswordReset(app, req, reply, user.email);
     await sendQuietly(app, req, () => sendPasswordChangedMail(app, user));
     return ok(req, 'accountApi.passwordReset', { redirect: '/login' });
   });

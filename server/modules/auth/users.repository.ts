@@ -1,7 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
+import crypto from 'node:crypto';
+import { and, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { User } from '#contract/auth.ts';
 import type { Db } from '../../db/client.ts';
-import { modelProfiles, publicistProfiles, users } from '../../db/schema.ts';
+import { modelProfiles, passwordResetTokens, publicistProfiles, users } from '../../db/schema.ts';
+import { hashToken } from '../../plugins/session.ts';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -38,4 +40,40 @@ export async function toUserDto(db: Db, user: UserRow): Promise<User> {
     has_profile: await hasProfile(db, user),
     created_at: user.createdAt.toISOString(),
   };
+}
+
+const RESET_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * A new password-reset token (only its hash is stored). Links already sent stay valid: a stranger asking for a
+ * reset must not cancel the owner's pending one. Spent and expired rows of the user are dropped on the way.
+ */
+export async function issueResetToken(db: Db, userId: number): Promise<string> {
+  const token = crypto.randomBytes(32).toString('base64url');
+  await db
+    .delete(passwordResetTokens)
+    .where(
+      and(eq(passwordResetTokens.userId, userId), or(isNotNull(passwordResetTokens.usedAt), lt(passwordResetTokens.expiresAt, new Date()))),
+    );
+  await db.insert(passwordResetTokens).values({ userId, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + RESET_TTL_MS) });
+  return token;
+}
+
+/**
+ * Uses the reset token `tokenId` and with it every other outstanding link of the user (one reset ends them
+ * all). False when the token was used meanwhile: run inside the reset's transaction, a concurrent second use
+ * finds nothing to update.
+ */
+export async function consumeResetTokens(tx: Db, userId: number, tokenId: number): Promise<boolean> {
+  const used = await tx
+    .update(passwordResetTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(passwordResetTokens.id, tokenId), isNull(passwordResetTokens.usedAt)))
+    .returning({ id: passwordResetTokens.id });
+  if (!used.length) return false;
+  await tx
+    .update(passwordResetTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+  return true;
 }
