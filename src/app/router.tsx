@@ -8,10 +8,11 @@
  */
 import { lazy, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Outlet, Route, Routes } from 'react-router';
+import { Navigate, Route, Routes } from 'react-router';
 import { isLanguage } from '#contract/languages.ts';
 import { NotFoundPage } from '#src/components/not-found.tsx';
 import { GuestOnly, RequireAuth } from '#src/components/route-guards.tsx';
+import { SuspendedGuard } from '#src/features/statements/components/suspended-guard.tsx';
 import { NAMED_ROUTES } from '#src/lib/paths.ts';
 import { Layout } from './layout.tsx';
 import { RouteErrorBoundary } from './route-error-boundary.tsx';
@@ -43,6 +44,7 @@ const VerifyNotice = screen(() => import('#src/features/auth/routes/verify-email
 const statementScreens = () => import('#src/features/statements/routes/statements-routes.tsx');
 const StatementsIndex = screen(statementScreens, 'StatementsIndexRoute');
 const StatementShow = screen(statementScreens, 'StatementShowRoute');
+const AccountSuspended = screen(statementScreens, 'AccountSuspendedRoute');
 const Dashboard = lazy(async () => {
   const [{ DashboardRoute }, { StatementsPanel }] = await Promise.all([
     import('#src/features/account/routes/dashboard.tsx'),
@@ -149,11 +151,14 @@ const ConsentCode = screen(consentScreens, 'ConsentCodeRoute');
 // Media/Photos: its chunk is small; the compression library and the face detector load only when photos are added.
 const Photos = screen(() => import('#src/features/media/routes/photos.tsx'), 'PhotosRoute');
 
-/** The pages inside the shell, behind one error boundary so a failing page keeps the header and footer. */
+/**
+ * The pages inside the shell, behind one error boundary so a failing page keeps the header and footer. A suspended
+ * account sees only its restricted view (its statements, the appeal, its data): the guard renders the page or sends it there.
+ */
 function Pages() {
   return (
     <RouteErrorBoundary>
-      <Outlet />
+      <SuspendedGuard />
     </RouteErrorBoundary>
   );
 }
@@ -201,6 +206,7 @@ export function AppRoutes() {
             <Route path="dashboard" element={<Dashboard />} />
             <Route path="statements" element={<StatementsIndex />} />
             <Route path="statements/:id" element={<StatementShow />} />
+            <Route path="account/suspended" element={<AccountSuspended />} />
           </Route>
           {/* Named dashboards and profile creation, per role (SPEC §2, §6). */}
           <Route element={<RequireAuth roles={['model']} />}>

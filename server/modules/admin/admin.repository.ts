@@ -57,7 +57,8 @@ export async function listModels(db: Db, f: ListFilter, page: Page, onlyUnderRes
     db
       .select({
         profile: modelProfiles,
-        user: { id: users.id, name: users.name, email: users.email },
+        // The account's own status: staff suspend or reinstate the whole account from the list.
+        user: { id: users.id, name: users.name, email: users.email, status: users.status },
         publicist: { id: publicistProfiles.id, display_name: publicistProfiles.displayName, legal_name: publicistProfiles.legalName },
         ads: sql<number>`(select count(*)::int from ads where ads.model_profile_id = ${modelProfiles.id})`,
       })
@@ -115,7 +116,7 @@ export async function listPublicists(db: Db, f: ListFilter, page: Page) {
   const rows = await db
     .select({
       p: publicistProfiles,
-      user: { id: users.id, name: users.name, email: users.email },
+      user: { id: users.id, name: users.name, email: users.email, status: users.status },
       models: sql<number>`(select count(*)::int from model_profiles m where m.publicist_id = ${publicistProfiles.id})`,
     })
     .from(publicistProfiles)

@@ -57,6 +57,9 @@ export interface UserRef {
   email: string;
 }
 
+/** An account with its own status (suspended or not), as the model and publicist lists answer it. */
+export type AccountRef = UserRef & { status: Status };
+
 /** An account as the staff lists answer it (the shape lives in the contract, shared with the server). */
 export type { AdminUser } from '#contract/admin.ts';
 
@@ -67,7 +70,7 @@ export interface AdminModel {
   consent_status: string;
   contact_email: string | null;
   phone: string | null;
-  user: UserRef | null;
+  user: AccountRef | null;
   publicist: { id: number; display_name: string; legal_name: string | null } | null;
   ads: number;
   created_at: string;
@@ -82,7 +85,7 @@ export interface AdminPublicist {
   address: string | null;
   phone: string | null;
   email: string | null;
-  user: UserRef;
+  user: AccountRef;
   models: number;
   created_at: string;
 }

@@ -17,6 +17,10 @@ export interface DecisionTarget {
   action: DecisionAction;
   /** What the dialog and the buttons name (ad title, profile name…). */
   name: string;
+  /** The action's name when the generic one would not say enough ("Suspend account" rather than "Block"). */
+  label?: string;
+  /** What the decision will do, shown above the form. */
+  note?: string;
 }
 
 /**
@@ -30,7 +34,7 @@ export function DecisionDialog({ target, onClose }: { target: DecisionTarget | n
   const [text, setText] = useState('');
   const { formRef, errors, pending, validate, run, clearError, reset, ui } = useApiForm(FIELDS);
   const restriction = target ? RESTRICTIONS.includes(target.action) : false;
-  const actionLabel = target ? t(`admin.actions.${target.action}`) : '';
+  const actionLabel = target ? (target.label ?? t(`admin.actions.${target.action}`)) : '';
 
   const close = () => {
     setCodes([]);
@@ -68,6 +72,7 @@ export function DecisionDialog({ target, onClose }: { target: DecisionTarget | n
     >
       <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate>
         <Stack gap="md">
+          {target?.note ? <Text size="sm">{target.note}</Text> : null}
           {restriction ? (
             <>
               <Text size="sm">{t('admin.dialog.statementNote')}</Text>

@@ -1,5 +1,5 @@
 /** Staff listings: models, models under responsibility, publicists (and their review queue), clients, users without profile. */
-import { Alert, Anchor, Button, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { STATUSES } from '#contract/statuses.ts';
 import { ApiError } from '#src/lib/api-client.ts';
 import { useLng } from '#src/lib/paths.ts';
 import { adminClientOptions, adminListOptions, type AdminModel, type AdminPublicist, type AdminUser } from '../api/admin-api.ts';
+import { AccountActionButton, AccountSuspendedBadge } from '../components/account-action.tsx';
 import { AdminPage, DateText, StatusBadge } from '../components/admin-page.tsx';
 import { ClientStatements } from '../components/client-statements.tsx';
 import { actionsFrom, DecisionButtons, DecisionDialog, type DecisionTarget } from '../components/decision-dialog.tsx';
@@ -49,7 +50,19 @@ function ModelsList({ underResponsibility }: { underResponsibility: boolean }) {
     },
     underResponsibility
       ? { key: 'publicist', label: t('admin.columns.publicist'), render: (m) => m.publicist?.display_name ?? '—' }
-      : { key: 'account', label: t('admin.columns.account'), render: (m) => m.user?.email ?? m.publicist?.display_name ?? '—' },
+      : {
+          key: 'account',
+          label: t('admin.columns.account'),
+          render: (m) =>
+            m.user ? (
+              <Group gap={6}>
+                <span style={{ overflowWrap: 'anywhere' }}>{m.user.email}</span>
+                <AccountSuspendedBadge status={m.user.status} />
+              </Group>
+            ) : (
+              (m.publicist?.display_name ?? '—')
+            ),
+        },
     {
       key: 'consent',
       label: t('admin.columns.consent'),
@@ -60,13 +73,17 @@ function ModelsList({ underResponsibility }: { underResponsibility: boolean }) {
       key: 'actions',
       label: t('admin.columns.actions'),
       render: (m) => (
-        <DecisionButtons
-          subjectType="model_profile"
-          subjectId={m.id}
-          name={m.display_name}
-          actions={actionsFrom('model_profile', m.status)}
-          onDecide={setTarget}
-        />
+        <Group gap="xs">
+          <DecisionButtons
+            subjectType="model_profile"
+            subjectId={m.id}
+            name={m.display_name}
+            actions={actionsFrom('model_profile', m.status)}
+            onDecide={setTarget}
+          />
+          {/* The model's own account (a publicist's model has none: its agency's account is in the publicists list). */}
+          {m.user ? <AccountActionButton userId={m.user.id} name={m.display_name} status={m.user.status} onDecide={setTarget} /> : null}
+        </Group>
       ),
     },
   ];
@@ -103,19 +120,31 @@ function PublicistsList({ queue }: { queue: boolean }) {
     { key: 'legal', label: t('admin.columns.legalName'), render: (p) => p.legal_name ?? '—' },
     { key: 'tax', label: t('admin.columns.taxId'), render: (p) => p.tax_id ?? '—' },
     { key: 'address', label: t('admin.columns.address'), render: (p) => p.address ?? '—' },
-    { key: 'contact', label: t('admin.columns.contact'), render: (p) => [p.phone, p.email ?? p.user.email].filter(Boolean).join(' · ') },
+    {
+      key: 'contact',
+      label: t('admin.columns.contact'),
+      render: (p) => (
+        <Group gap={6}>
+          <span>{[p.phone, p.email ?? p.user.email].filter(Boolean).join(' · ')}</span>
+          <AccountSuspendedBadge status={p.user.status} />
+        </Group>
+      ),
+    },
     { key: 'models', label: t('admin.columns.models'), render: (p) => p.models },
     {
       key: 'actions',
       label: t('admin.columns.actions'),
       render: (p) => (
-        <DecisionButtons
-          subjectType="publicist_profile"
-          subjectId={p.id}
-          name={p.display_name}
-          actions={actionsFrom('publicist_profile', p.status)}
-          onDecide={setTarget}
-        />
+        <Group gap="xs">
+          <DecisionButtons
+            subjectType="publicist_profile"
+            subjectId={p.id}
+            name={p.display_name}
+            actions={actionsFrom('publicist_profile', p.status)}
+            onDecide={setTarget}
+          />
+          <AccountActionButton userId={p.user.id} name={p.display_name} status={p.user.status} onDecide={setTarget} />
+        </Group>
       ),
     },
   ];
@@ -209,6 +238,7 @@ export function AdminClientShowRoute() {
   // The page of the client's statements lives in the URL (reloadable, back-button friendly).
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Math.min(1000, Number(params.get('page')) || 1));
+  const [target, setTarget] = useState<DecisionTarget | null>(null);
   const { data, isPending, isError, error, refetch, isFetching, isPlaceholderData } = useQuery({
     ...adminClientOptions(id, page),
     enabled: valid,
@@ -263,7 +293,11 @@ export function AdminClientShowRoute() {
                 </div>
               ))}
             </Stack>
+            <Group mt="md">
+              <AccountActionButton userId={data.id} name={data.name} status={data.status} onDecide={setTarget} />
+            </Group>
           </Paper>
+          <DecisionDialog target={target} onClose={() => setTarget(null)} />
           <ClientStatements list={data.statement_list} loading={isFetching && isPlaceholderData} onPage={setPage} />
         </>
       )}

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { appealBodySchema, type Statement } from '#contract/statements.ts';
+import { ACCOUNT_SUSPENDED_PATH, appealBodySchema, type Statement } from '#contract/statements.ts';
 import { ApiError } from '#src/lib/api-client.ts';
 import { formatDate } from '#src/lib/format.ts';
 import { useApiForm } from '#src/lib/forms.ts';
@@ -94,7 +94,9 @@ export function StatementShowRoute() {
   const id = Number(useParams().id);
   const { data: user } = useCurrentUser();
   const query = useQuery({ ...statementQueryOptions(id), enabled: Number.isInteger(id) && id > 0 });
-  const back = user ? `/${lng}${DASHBOARDS[user.role]}` : `/${lng}`;
+  // A suspended account's way back is its restricted page, not a dashboard it cannot use.
+  const suspended = user?.status === 'suspended';
+  const back = suspended ? `/${lng}${ACCOUNT_SUSPENDED_PATH}` : user ? `/${lng}${DASHBOARDS[user.role]}` : `/${lng}`;
   const s = query.data;
   const scores = (s?.automated_detail as { moderation?: { scores?: Record<string, number> } } | null)?.moderation?.scores;
   // The rule broken is shown on its own line; the list holds only the reasons besides it.
@@ -103,7 +105,7 @@ export function StatementShowRoute() {
     <Container size="md" py="lg">
       <Stack gap="lg">
         <Anchor component={Link} to={back}>
-          {t('statements.show.back')}
+          {suspended ? t('statements.suspended.back') : t('statements.show.back')}
         </Anchor>
         <Title order={1}>{t('statements.show.heading')}</Title>
         {query.isPending && Number.isInteger(id) && id > 0 ? (
@@ -226,3 +228,4 @@ export function StatementsIndexRoute() {
   );
 }
 export { StatementsPanel } from '../components/statements-panel.tsx';
+export { AccountSuspendedRoute } from './account-suspended.tsx';

@@ -1,0 +1,29 @@
+/**
+ * A suspended account (issue 12 point 9) is signed in only to its restricted view: the suspended-account page, its
+ * statements and the appeal, its profile page (data export, account deletion) and the legal pages. Any other page
+ * sends it there; the server refuses the calls anyway (403 account_suspended). Loaded eagerly by the router, so it
+ * imports nothing heavy.
+ */
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { ACCOUNT_SUSPENDED_PATH } from '#contract/statements.ts';
+import { useLng } from '#src/lib/paths.ts';
+import { isSessionEndedState, useCurrentUser } from '#src/lib/session.ts';
+
+const ALLOWED = [ACCOUNT_SUSPENDED_PATH, '/statements', '/profile', '/confirm-password', '/legal'];
+
+/** Whether a language-neutral path is part of the restricted view (`/profile` but not `/profile/model`). */
+export function suspendedMayOpen(path: string): boolean {
+  return ALLOWED.some((p) => path === p || (path.startsWith(`${p}/`) && p !== '/profile'));
+}
+
+export function SuspendedGuard() {
+  const { data: user } = useCurrentUser();
+  const location = useLocation();
+  const lng = useLng();
+  const path = location.pathname.slice(lng.length + 1) || '/';
+  // Signing out leaves for the home page before the user is forgotten: let that navigation through.
+  if (user?.status === 'suspended' && !isSessionEndedState(location.state) && !suspendedMayOpen(path)) {
+    return <Navigate to={`/${lng}${ACCOUNT_SUSPENDED_PATH}`} replace />;
+  }
+  return <Outlet />;
+}
