@@ -9,4 +9,9 @@ export const API = {
   pageView: '/api/analytics/pageview',
   config: '/api/config',
   health: '/api/health',
+  /** POST asks for an archive of the user's data, GET answers its state (contract/data-rights.ts). */
+  dataExport: '/api/user/data-export',
+  /** The download: signed, expiring, and only for its owner's session. Ends in .zip so no navigation fallback takes it. */
+  dataExportDownload: (id: number | string, expires: number | string, signature: string) =>
+    `/data-export/${id}/${expires}/${signature}.zip`,
 } as const;

@@ -37,6 +37,7 @@ import { referenceRoutes } from './modules/reference/reference.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { contactRoutes } from './modules/contact/contact.routes.ts';
+import { dataRightsRoutes } from './modules/data-rights/data-rights.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -119,6 +120,7 @@ export async function buildApp(
   await app.register(verificationRoutes);
   await app.register(reportsRoutes);
   await app.register(contactRoutes);
+  await app.register(dataRightsRoutes);
   await app.register(publicistsRoutes);
   await app.register(consentRoutes);
   await app.register(statementsRoutes);

@@ -109,7 +109,8 @@ describe('accounts (auth routes)', () => {
       action: 'user.delete',
       subjectType: 'user',
       subjectId: victim.id,
-      before: { name: 'Cliente Borrada', email: victim.email, role: 'client', status: 'active' },
+      // Erasure: the entry keeps what the account was, not who the person was.
+      before: { role: 'client', status: 'active' },
       after: null,
     });
 

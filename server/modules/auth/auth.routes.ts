@@ -36,6 +36,7 @@ import {
   startSession,
 } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { eraseAccount, removeErasedFiles } from '../data-rights/erasure.ts';
 import { consume } from './auth.limits.ts';
 import { afterPasswordReset, beginLogin } from './login-throttle.ts';
 import { sendAlreadyRegisteredMail, sendPasswordChangedMail, sendPasswordResetMail, sendVerificationMail } from './auth.mails.ts';
@@ -304,7 +305,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     const target = await findUserById(app.db, req.params.id);
     if (actor.id === req.params.id) {
       if (!passwordRecentlyConfirmed(req)) throw new AppError(423, 'password_confirmation_required');
-      await app.db.delete(users).where(eq(users.id, actor.id));
+      // Erasure (GDPR art. 17): every personal row and file, not only the account row (modules/data-rights).
+      const erased = await app.db.transaction((tx) => eraseAccount(tx, actor.id));
+      await removeErasedFiles(app.storage, erased, req.log);
       await endSession(app.db, req, reply);
       return ok(req, 'accountApi.accountDeleted', { redirect: '/' });
     }
@@ -313,17 +316,20 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!target) throw notFound();
     // Admins remove members; only a super admin removes an admin; nobody removes a super admin here.
     if (target.role === 'super_admin' || (target.role === 'admin' && actor.role !== 'super_admin')) throw forbidden();
-    await app.db.transaction(async (tx) => {
-      await tx.delete(users).where(eq(users.id, target.id));
+    const erased = await app.db.transaction(async (tx) => {
+      const result = await eraseAccount(tx, target.id);
+      // The entry outlives the account: it says which account went and what it was, not who the person was.
       await recordAudit(tx, {
         actor,
         action: 'user.delete',
         subjectType: 'user',
         subjectId: target.id,
-        before: { name: target.name, email: target.email, role: target.role, status: target.status },
+        before: { role: target.role, status: target.status },
         req,
       });
+      return result;
     });
+    await removeErasedFiles(app.storage, erased, req.log);
     return ok(req, 'accountApi.accountDeleted');
   });
 };

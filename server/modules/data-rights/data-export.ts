@@ -1,0 +1,404 @@
+/**
+ * Data export (GDPR arts. 15, 20): everything Vitrina holds about a user, as one zip of `vitrina-data.json` plus the
+ * stored photo files, built in the background into private storage (`exports/{userId}/…`) and downloaded through a
+ * signed link that expires. `buildExport(deps, exportId)` is the job: a plain function, so a durable queue can run it
+ * later instead of the in-process start below.
+ */
+import crypto from 'node:crypto';
+import { and, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { ZipDeflate, ZipPassThrough, Zip } from 'fflate';
+import { DATA_EXPORT_JSON, DATA_EXPORT_TTL_HOURS, DATA_EXPORTS_PER_DAY, type DataExportState } from '#contract/data-rights.ts';
+import { API } from '#contract/routes.ts';
+import type { Db } from '../../db/client.ts';
+import {
+  ads,
+  appeals,
+  auditLog,
+  contactMessages,
+  dataExports,
+  idempotencyKeys,
+  media,
+  modelConsents,
+  modelProfiles,
+  passwordResetTokens,
+  publicistProfiles,
+  reports,
+  sessions,
+  statements,
+  users,
+  verificationRequests,
+} from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import type { Storage } from '../../plugins/storage.ts';
+import { mediaKey } from '../listings/images.ts';
+
+export interface ExportDeps {
+  db: Db;
+  storage: Storage;
+  appKey: string;
+  log: Pick<FastifyBaseLogger, 'error' | 'warn'>;
+}
+
+const TTL_MS = DATA_EXPORT_TTL_HOURS * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** A build that has not finished by then died with its process: it no longer blocks a new request. */
+export const STALE_PENDING_MS = 30 * 60 * 1000;
+
+export type ExportRow = typeof dataExports.$inferSelect;
+
+function sign(appKey: string, row: Pick<ExportRow, 'id' | 'userId'>, expires: number): string {
+  return crypto.createHmac('sha256', appKey).update(`data-export|${row.id}|${row.userId}|${expires}`).digest('hex');
+}
+
+export function downloadUrl(appKey: string, row: ExportRow): string | null {
+  if (row.status !== 'ready' || !row.expiresAt) return null;
+  const expires = Math.floor(row.expiresAt.getTime() / 1000);
+  return API.dataExportDownload(row.id, expires, sign(appKey, row, expires));
+}
+
+/** Whether a download link's signature is ours for this export and expiry (constant time). */
+export function signatureMatches(appKey: string, row: Pick<ExportRow, 'id' | 'userId'>, expires: number, signature: string): boolean {
+  const expected = Buffer.from(sign(appKey, row, expires));
+  const given = Buffer.from(signature);
+  return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+}
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+export function toState(appKey: string, row: ExportRow | undefined, now = new Date()): DataExportState {
+  if (!row) {
+    return { status: 'none', id: null, created_at: null, completed_at: null, expires_at: null, download_url: null, size_bytes: null };
+  }
+  const stale = row.status === 'pending' && now.getTime() - row.createdAt.getTime() > STALE_PENDING_MS;
+  const expired = row.status === 'ready' && !!row.expiresAt && row.expiresAt <= now;
+  // An expired archive reads as none: the user asks again; a build that died reads as failed: they retry.
+  if (expired) return toState(appKey, undefined, now);
+  return {
+    status: stale ? 'failed' : row.status,
+    id: row.id,
+    created_at: iso(row.createdAt),
+    completed_at: iso(row.completedAt),
+    expires_at: iso(row.expiresAt),
+    download_url: stale ? null : downloadUrl(appKey, row),
+    size_bytes: row.sizeBytes,
+  };
+}
+
+export async function latestExport(db: Db, userId: number): Promise<ExportRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(dataExports)
+    .where(eq(dataExports.userId, userId))
+    .orderBy(desc(dataExports.createdAt), desc(dataExports.id))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Records a new request, or refuses it with 429: one build at a time, and DATA_EXPORTS_PER_DAY a day (counted in the
+ * database, so a restart does not reset it). The row lock on the user serialises two requests sent at once.
+ */
+export async function requestExport(db: Db, userId: number, now = new Date()): Promise<ExportRow> {
+  return db.transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+    const recent = await tx
+      .select()
+      .from(dataExports)
+      .where(and(eq(dataExports.userId, userId), gte(dataExports.createdAt, new Date(now.getTime() - DAY_MS))))
+      .orderBy(dataExports.createdAt);
+    const running = recent.find((r) => r.status === 'pending' && now.getTime() - r.createdAt.getTime() <= STALE_PENDING_MS);
+    if (running) throw tooMany('dataRights.export.inProgress', 60);
+    if (recent.length >= DATA_EXPORTS_PER_DAY) {
+      const wait = Math.ceil((recent[0]!.createdAt.getTime() + DAY_MS - now.getTime()) / 1000);
+      throw tooMany('dataRights.export.tooMany', wait);
+    }
+    const [row] = await tx.insert(dataExports).values({ userId, status: 'pending', createdAt: now }).returning();
+    return row!;
+  });
+}
+
+function tooMany(messageKey: string, retryAfterS: number) {
+  return new AppError(429, 'too_many_requests', messageKey, undefined, { retry_after: Math.max(1, retryAfterS) });
+}
+
+/** Rows as JSON: dates as ISO strings, secrets (hashes of passwords, tokens, codes) never included. */
+const plain = <T>(rows: T): T => JSON.parse(JSON.stringify(rows)) as T;
+
+/** Everything held about the user, as the archive's JSON document; `files` are the storage keys to add beside it. */
+export async function collectUserData(
+  db: Db,
+  userId: number,
+): Promise<{ data: Record<string, unknown>; files: { key: string; name: string }[] }> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user) throw new AppError(404, 'not_found');
+  const { passwordHash: _hash, ...account } = user;
+  void _hash;
+
+  const sessionRows = await db
+    .select({
+      created_at: sessions.createdAt,
+      last_seen_at: sessions.lastSeenAt,
+      expires_at: sessions.expiresAt,
+      remember: sessions.remember,
+      ip: sessions.ip,
+      user_agent: sessions.userAgent,
+    })
+    .from(sessions)
+    .where(eq(sessions.userId, userId));
+  const resets = await db
+    .select({ created_at: passwordResetTokens.createdAt, expires_at: passwordResetTokens.expiresAt, used_at: passwordResetTokens.usedAt })
+    .from(passwordResetTokens)
+    .where(eq(passwordResetTokens.userId, userId));
+
+  const [publicist] = await db.select().from(publicistProfiles).where(eq(publicistProfiles.userId, userId));
+  const profiles = await db
+    .select()
+    .from(modelProfiles)
+    .where(
+      publicist ? or(eq(modelProfiles.userId, userId), eq(modelProfiles.publicistId, publicist.id)) : eq(modelProfiles.userId, userId),
+    );
+  const profileIds = profiles.map((p) => p.id);
+  const adRows = profileIds.length ? await db.select().from(ads).where(inArray(ads.modelProfileId, profileIds)) : [];
+  const adIds = adRows.map((a) => a.id);
+  const mediaRows = adIds.length ? await db.select().from(media).where(inArray(media.adId, adIds)).orderBy(media.adId, media.position) : [];
+  const verifications = profileIds.length
+    ? await db.select().from(verificationRequests).where(inArray(verificationRequests.modelProfileId, profileIds))
+    : [];
+  const consents = profileIds.length
+    ? await db
+        .select({
+          model_profile_id: modelConsents.modelProfileId,
+          publicist_id: modelConsents.publicistId,
+          contact: modelConsents.contact,
+          status: modelConsents.status,
+          expires_at: modelConsents.expiresAt,
+          given_at: modelConsents.givenAt,
+          withdrawn_at: modelConsents.withdrawnAt,
+          created_at: modelConsents.createdAt,
+        })
+        .from(modelConsents)
+        .where(inArray(modelConsents.modelProfileId, profileIds))
+    : [];
+
+  const statementRows = await db.select().from(statements).where(eq(statements.userId, userId));
+  const appealRows = await db.select().from(appeals).where(eq(appeals.userId, userId));
+  const reportRows = await db
+    .select({
+      id: reports.id,
+      receipt: reports.receipt,
+      ad_id: reports.adId,
+      ad_snapshot: reports.adSnapshot,
+      reason: reports.reason,
+      details: reports.details,
+      contact: reports.contact,
+      language: reports.language,
+      status: reports.status,
+      decision_text: reports.decisionText,
+      decided_at: reports.decidedAt,
+      created_at: reports.createdAt,
+    })
+    .from(reports)
+    .where(eq(reports.reporterUserId, userId));
+  const messages = await db
+    .select({
+      id: contactMessages.id,
+      kind: contactMessages.kind,
+      name: contactMessages.name,
+      email: contactMessages.email,
+      subject: contactMessages.subject,
+      message: contactMessages.message,
+      language: contactMessages.language,
+      status: contactMessages.status,
+      created_at: contactMessages.createdAt,
+    })
+    .from(contactMessages)
+    .where(or(eq(contactMessages.userId, userId), sql`lower(${contactMessages.email}) = lower(${user.email})`));
+  const requests = await db
+    .select({
+      method: idempotencyKeys.method,
+      path: idempotencyKeys.path,
+      status_code: idempotencyKeys.statusCode,
+      created_at: idempotencyKeys.createdAt,
+    })
+    .from(idempotencyKeys)
+    .where(eq(idempotencyKeys.actor, `user:${userId}`));
+  const exportsMade = await db
+    .select({ id: dataExports.id, status: dataExports.status, created_at: dataExports.createdAt, completed_at: dataExports.completedAt })
+    .from(dataExports)
+    .where(eq(dataExports.userId, userId));
+
+  // The audit log: what this person did as staff, and what staff did to their account, profiles and ads. Who on the
+  // staff acted is someone else's data: their role is kept, their e-mail and IP are not.
+  const subjects = [
+    and(eq(auditLog.subjectType, 'user'), eq(auditLog.subjectId, userId)),
+    profileIds.length ? and(eq(auditLog.subjectType, 'model_profile'), inArray(auditLog.subjectId, profileIds)) : undefined,
+    publicist ? and(eq(auditLog.subjectType, 'publicist_profile'), eq(auditLog.subjectId, publicist.id)) : undefined,
+    adIds.length ? and(eq(auditLog.subjectType, 'ad'), inArray(auditLog.subjectId, adIds)) : undefined,
+    mediaRows.length
+      ? and(
+          eq(auditLog.subjectType, 'media'),
+          inArray(
+            auditLog.subjectId,
+            mediaRows.map((m) => m.id),
+          ),
+        )
+      : undefined,
+    verifications.length
+      ? and(
+          eq(auditLog.subjectType, 'verification'),
+          inArray(
+            auditLog.subjectId,
+            verifications.map((v) => v.id),
+          ),
+        )
+      : undefined,
+  ].filter(Boolean);
+  const auditRows = await db
+    .select()
+    .from(auditLog)
+    .where(or(eq(auditLog.actorId, userId), ...subjects))
+    .orderBy(auditLog.createdAt);
+  const audit = auditRows.map((a) => ({
+    id: a.id,
+    action: a.action,
+    subject_type: a.subjectType,
+    subject_id: a.subjectId,
+    by_you: a.actorId === userId,
+    actor_role: a.actorRole,
+    before: a.before,
+    after: a.after,
+    reason: a.reason,
+    ip: a.actorId === userId ? a.ip : null,
+    created_at: a.createdAt,
+  }));
+
+  const files: { key: string; name: string }[] = [];
+  const photos = mediaRows.map((m) => {
+    const names = m.variants.map((w) => {
+      const name = `photos/ad-${m.adId}/${m.uid}/${w}.webp`;
+      files.push({ key: mediaKey(m.adId, m.uid, w), name });
+      return name;
+    });
+    return { ...m, files: names };
+  });
+  const verificationOut = verifications.map((v) => {
+    let file: string | null = null;
+    if (v.photoKey) {
+      file = `verification/${v.id}.webp`;
+      files.push({ key: v.photoKey, name: file });
+    }
+    const { photoKey: _key, ...rest } = v;
+    void _key;
+    return { ...rest, file };
+  });
+
+  const data = plain({
+    format: 'vitrina-data-export/1',
+    generated_at: new Date(),
+    account,
+    sessions: sessionRows,
+    password_resets: resets,
+    publicist_profile: publicist ?? null,
+    model_profiles: profiles,
+    ads: adRows.map(({ searchVector: _v, searchDocument: _d, ...a }) => a),
+    photos,
+    verification_requests: verificationOut,
+    model_consents: consents,
+    statements: statementRows,
+    appeals: appealRows,
+    reports_made: reportRows,
+    contact_messages: messages,
+    recorded_requests: requests,
+    data_exports: exportsMade,
+    audit_log: audit,
+  });
+  return { data, files };
+}
+
+/** A zip built in memory with fflate's streaming writer: photos are stored as they are (WebP is compressed already). */
+async function zipArchive(storage: Storage, json: Uint8Array, files: { key: string; name: string }[], log: ExportDeps['log']) {
+  const chunks: Uint8Array[] = [];
+  let failure: Error | null = null;
+  const done = new Promise<void>((resolve, reject) => {
+    const zip = new Zip((err, chunk, final) => {
+      if (err) {
+        failure = err;
+        reject(err instanceof Error ? err : new Error(String(err)));
+        return;
+      }
+      chunks.push(chunk);
+      if (final) resolve();
+    });
+    void (async () => {
+      try {
+        const doc = new ZipDeflate(DATA_EXPORT_JSON, { level: 6 });
+        zip.add(doc);
+        doc.push(json, true);
+        for (const f of files) {
+          const stored = await storage.read(f.key);
+          if (!stored) {
+            log.warn({ key: f.key }, 'data export: a stored file is missing');
+            continue;
+          }
+          const parts: Buffer[] = [];
+          for await (const part of stored.stream) parts.push(part as Buffer);
+          const entry = new ZipPassThrough(f.name);
+          zip.add(entry);
+          entry.push(Buffer.concat(parts), true);
+          if (failure) return;
+        }
+        zip.end();
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    })();
+  });
+  await done;
+  return Buffer.concat(chunks);
+}
+
+/** The job: collects, zips, stores privately and marks the export ready (or failed). Never throws. */
+export async function buildExport(deps: ExportDeps, exportId: number): Promise<void> {
+  const { db, storage, log } = deps;
+  const [row] = await db.select().from(dataExports).where(eq(dataExports.id, exportId));
+  if (!row || row.status !== 'pending') return;
+  const key = `exports/${row.userId}/${row.id}-${crypto.randomBytes(16).toString('hex')}.zip`;
+  try {
+    const { data, files } = await collectUserData(db, row.userId);
+    const archive = await zipArchive(storage, new TextEncoder().encode(JSON.stringify(data, null, 2)), files, log);
+    await storage.put(key, archive);
+    const now = new Date();
+    const [updated] = await db
+      .update(dataExports)
+      .set({ status: 'ready', storageKey: key, sizeBytes: archive.length, completedAt: now, expiresAt: new Date(now.getTime() + TTL_MS) })
+      .where(and(eq(dataExports.id, exportId), eq(dataExports.status, 'pending')))
+      .returning({ id: dataExports.id });
+    // The account went while the archive was being built: nothing may stay behind.
+    if (!updated) await storage.remove(key);
+  } catch (err) {
+    log.error({ err, exportId }, 'data export failed');
+    await storage.remove(key).catch(() => {});
+    await db
+      .update(dataExports)
+      .set({ status: 'failed', completedAt: new Date() })
+      .where(eq(dataExports.id, exportId))
+      .catch(() => {});
+  }
+}
+
+/** Removes archives past their expiry (the file; the row stays, counted for the daily limit). Never throws. */
+export async function purgeExpiredExports(deps: Pick<ExportDeps, 'db' | 'storage' | 'log'>, now = new Date()): Promise<void> {
+  try {
+    const expired = await deps.db
+      .select({ id: dataExports.id, key: dataExports.storageKey })
+      .from(dataExports)
+      .where(and(lt(dataExports.expiresAt, now), sql`${dataExports.storageKey} IS NOT NULL`));
+    for (const row of expired) {
+      await deps.storage.remove(row.key!);
+      await deps.db.update(dataExports).set({ storageKey: null }).where(eq(dataExports.id, row.id));
+    }
+  } catch (err) {
+    deps.log.warn({ err }, 'data export: purging expired archives failed');
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Data rights (GDPR arts. 15, 20):
+ *   POST /api/user/data-export          ask for an archive of everything held about the caller (202; 429 while one is
+ *                                       being built or after DATA_EXPORTS_PER_DAY in 24 h)
+ *   GET  /api/user/data-export          its state: none | pending | ready (with the signed link) | failed
+ *   GET  /data-export/{id}/{expires}/{signature}.zip   the archive, to its owner's session only, until it expires
+ * The download lives outside /api so a plain link can fetch it (no XHR header); the signature, the expiry and the
+ * session are all checked. Erasure (art. 17) is the account deletion in modules/auth, through erasure.ts.
+ */
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { dataExportStateSchema } from '#contract/data-rights.ts';
+import { API } from '#contract/routes.ts';
+import { dataExports } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import { authenticate, requireUser } from '../../plugins/session.ts';
+import {
+  buildExport,
+  latestExport,
+  purgeExpiredExports,
+  requestExport,
+  signatureMatches,
+  toState,
+  type ExportDeps,
+} from './data-export.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Export builds running in this process (tests await them; shutdown waits for them). */
+    dataExportJobs: Set<Promise<void>>;
+  }
+}
+
+const downloadParams = z.object({
+  id: z.string().regex(/^[1-9]\d{0,9}$/),
+  expires: z.string().regex(/^\d{1,12}$/),
+  file: z.string().regex(/^[0-9a-f]{64}\.zip$/),
+});
+
+function exportDeps(app: FastifyInstance): ExportDeps {
+  return { db: app.db, storage: app.storage, appKey: app.config.appKey, log: app.log };
+}
+
+/** Starts the job once the answer has gone; a durable queue can take this place later. */
+function startBuild(app: FastifyInstance, reply: FastifyReply, exportId: number) {
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    const job = buildExport(exportDeps(app), exportId).finally(() => app.dataExportJobs.delete(job));
+    app.dataExportJobs.add(job);
+  };
+  // 'close' too: a client that hangs up before the answer is sent still gets its archive built.
+  reply.raw.once('finish', start);
+  reply.raw.once('close', start);
+}
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  app.decorate('dataExportJobs', new Set<Promise<void>>());
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...app.dataExportJobs]);
+  });
+  app.addHook('onReady', async () => {
+    await purgeExpiredExports(exportDeps(app));
+  });
+
+  const noStore = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store');
+
+  app.get(API.dataExport, { config: { auth: true }, schema: { response: { 200: dataExportStateSchema } } }, async (req, reply) => {
+    const user = requireUser(req);
+    noStore(reply);
+    return toState(app.config.appKey, await latestExport(app.db, user.id));
+  });
+
+  app.post(API.dataExport, { config: { auth: true } }, async (req, reply) => {
+    const user = requireUser(req);
+    noStore(reply);
+    await purgeExpiredExports(exportDeps(app));
+    let row;
+    try {
+      row = await requestExport(app.db, user.id);
+    } catch (err) {
+      const wait = err instanceof AppError ? (err.data as { retry_after?: number } | undefined)?.retry_after : undefined;
+      if (wait) reply.header('retry-after', wait);
+      throw err;
+    }
+    startBuild(app, reply, row.id);
+    return reply.status(202).send({
+      channel: 'notification' as const,
+      type: 'info' as const,
+      message: req.t('dataRights.export.requested'),
+      data: toState(app.config.appKey, row),
+    });
+  });
+
+  app.get('/data-export/:id/:expires/:file', async (req, reply) => {
+    const gone = (status: number) =>
+      reply
+        .status(status)
+        .header('cache-control', 'no-store')
+        .type('text/plain')
+        .send(status === 410 ? 'Gone' : 'Not found');
+    const params = downloadParams.safeParse(req.params);
+    if (!params.success) return gone(404);
+    const id = Number(params.data.id);
+    const expires = Number(params.data.expires);
+    const signature = params.data.file.slice(0, -'.zip'.length);
+    // Only the owner's session: a forwarded link is useless to anyone else.
+    await authenticate(app, req, reply);
+    if (!req.user) return gone(404);
+    const [row] = await app.db.select().from(dataExports).where(eq(dataExports.id, id));
+    if (!row || row.userId !== req.user.id || !signatureMatches(app.config.appKey, row, expires, signature)) return gone(404);
+    if (row.status !== 'ready' || !row.storageKey || !row.expiresAt || row.expiresAt <= new Date() || expires * 1000 <= Date.now()) {
+      return gone(410);
+    }
+    const file = await app.storage.read(row.storageKey);
+    if (!file) return gone(410);
+    const day = row.createdAt.toISOString().slice(0, 10);
+    return reply
+      .header('cache-control', 'private, no-store')
+      .header('content-disposition', `attachment; filename="vitrina-data-${day}.zip"`)
+      .header('content-length', file.size)
+      .type('application/zip')
+      .send(file.stream);
+  });
+};
+
+/** Not encapsulated: `app.dataExportJobs` is seen from the root instance (tests and shutdown wait on it). */
+export const dataRightsRoutes = fp(routes, { name: 'data-rights' });

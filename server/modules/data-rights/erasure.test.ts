@@ -1,0 +1,288 @@
+/**
+ * Erasure (GDPR art. 17): a model with data in every table and storage prefix deletes the account, and nothing
+ * personal remains — no table dump contains their e-mail, name, phone or IP, no file of theirs is left. Every table of
+ * the public schema and every storage prefix must be classified below, so one added later fails this test until
+ * someone decides what erasure does with it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, media, modelProfiles, users, verificationRequests } from '#server/db/schema.ts';
+import { mediaKey } from '#server/modules/listings/images.ts';
+import { hashPassword } from '#server/modules/auth/passwords.ts';
+import { recordAudit } from '#server/modules/audit/audit.ts';
+import { newAgent, signedIn, type Agent } from '../../../tests/agent.ts';
+import { buildModel, buildUser } from '../../../tests/factories.ts';
+import { createTestApp, type TestApp } from '../../../tests/test-app.ts';
+
+/**
+ * What erasure does with each table: `personal` rows of the person are removed or reduced; `kept` rows stay with the
+ * person's data reduced (the law keeps them); `none` holds nothing about a person.
+ */
+const TABLES: Record<string, 'personal' | 'kept' | 'none'> = {
+  ads: 'personal',
+  appeals: 'kept',
+  audit_log: 'kept',
+  cities: 'none',
+  contact_messages: 'personal',
+  countries: 'none',
+  data_exports: 'personal',
+  idempotency_keys: 'personal',
+  media: 'personal',
+  model_consents: 'personal',
+  model_profiles: 'personal',
+  page_views: 'none',
+  password_reset_tokens: 'personal',
+  publicist_profiles: 'personal',
+  publicity_ads: 'none',
+  reports: 'kept',
+  sections: 'none',
+  sessions: 'personal',
+  states: 'none',
+  statements: 'kept',
+  users: 'personal',
+  verification_requests: 'personal',
+};
+
+/** Top-level storage prefixes: `ads` photos, `verification` selfies, `exports` archives are personal; the rest are not. */
+const PREFIXES: Record<string, 'personal' | 'none'> = {
+  ads: 'personal',
+  verification: 'personal',
+  exports: 'personal',
+  demo: 'none',
+  promo: 'none',
+};
+
+const IP = '203.0.113.77';
+const PASSWORD = 'a long enough test secret 42';
+
+let t: TestApp;
+const db = () => t.database.db;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function rowsOf(table: string): Promise<string[]> {
+  const res: unknown = await db().execute(sql.raw(`SELECT row_to_json(t)::text AS j FROM "${table}" t`));
+  return (res as { rows: { j: string }[] }).rows.map((r) => r.j);
+}
+
+async function publicTables(): Promise<string[]> {
+  const res: unknown = await db().execute(
+    sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+  );
+  return (res as { rows: { table_name: string }[] }).rows.map((r) => r.table_name);
+}
+
+function filesUnder(root: string): string[] {
+  if (!fs.existsSync(root)) return [];
+  return fs
+    .readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => path.relative(root, path.join(d.parentPath, d.name)));
+}
+
+/** Signs in from a distinctive IP, so the IP stored with the session can be looked for afterwards. */
+async function loginFrom(agent: Agent, email: string) {
+  const res = await agent.request({ method: 'POST', url: '/api/login', payload: { email, password: PASSWORD }, remoteAddress: IP });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+describe('account erasure', () => {
+  it('every table and storage prefix is classified', async () => {
+    expect(await publicTables()).toEqual(Object.keys(TABLES).sort());
+    const prefixes = fs.readdirSync(t.app.storage.root);
+    for (const p of prefixes) expect(PREFIXES, `storage prefix ${p}/ is not classified`).toHaveProperty(p);
+  });
+
+  it('deleting one’s account leaves no personal row or file behind', async () => {
+    const email = `erase-me-${Date.now()}@vitrina.test`;
+    const name = 'Zuriñe Erasmotest';
+    const displayName = 'Zuriñe Modelotest';
+    const phone = '+34611223344';
+    const user = await buildUser(db(), { email, name, role: 'model' });
+    await db()
+      .update(users)
+      .set({ passwordHash: await hashPassword(PASSWORD) })
+      .where(eq(users.id, user.id));
+    const model = await buildModel(db(), { name: displayName, userId: user.id, photos: 2, title: `${displayName} en Oviedo` });
+    await db().update(modelProfiles).set({ phone }).where(eq(modelProfiles.id, model.profileId));
+
+    // Photo files for each stored variant, and a verification selfie in private storage.
+    const photoKeys: string[] = [];
+    for (const m of await db().select().from(media).where(eq(media.adId, model.adId))) {
+      for (const w of m.variants) {
+        const key = mediaKey(model.adId, m.uid, w);
+        await t.app.storage.put(key, Buffer.from(`photo of ${displayName}`));
+        photoKeys.push(key);
+      }
+    }
+    const selfieKey = `verification/${model.profileId}/selfie-test.webp`;
+    await t.app.storage.put(selfieKey, Buffer.from('selfie'));
+    await db()
+      .insert(verificationRequests)
+      .values({
+        modelProfileId: model.profileId,
+        code: 'AB12CD',
+        status: 'pending',
+        photoKey: selfieKey,
+        expiresAt: new Date(Date.now() + 3600_000),
+      });
+
+    const agent = await newAgent(t.app);
+    await loginFrom(agent, email);
+
+    // A notice about someone else's ad, with their address as the contact.
+    const other = await buildModel(db(), { name: 'Otra Modelo' });
+    const report = await agent.request({
+      method: 'POST',
+      url: '/api/reports',
+      payload: {
+        ad_id: other.adId,
+        reason: 'spam',
+        details: 'Un anuncio repetido muchas veces.',
+        contact: email,
+        opened_at: Date.now() - 10_000,
+      },
+      remoteAddress: IP,
+    });
+    expect(report.statusCode, report.body).toBe(201);
+    // A message to the admins (name and address from the account), sent with an Idempotency-Key: a recorded request.
+    const message = await agent.request({
+      method: 'POST',
+      url: '/api/contact/sendMessageToAdmin',
+      payload: { subject: 'Una consulta', message: `Hola, soy ${name}, mi teléfono es ${phone}.` },
+      headers: { 'idempotency-key': 'erasure-test-key-1' },
+      remoteAddress: IP,
+    });
+    expect(message.statusCode, message.body).toBe(201);
+    const info = await agent.request({
+      method: 'PUT',
+      url: '/api/user/profile-information',
+      payload: { name, email },
+      headers: { 'idempotency-key': 'erasure-test-key-2' },
+      remoteAddress: IP,
+    });
+    expect(info.statusCode, info.body).toBe(200);
+
+    // Staff suspend their ad (statement of reasons + audit entry naming them), they appeal; someone reports their ad.
+    const staff = await signedIn(t.app, db(), { role: 'admin' });
+    const decision = await staff.agent.post('/api/admin/decisions', {
+      subject_type: 'ad',
+      subject_id: model.adId,
+      action: 'suspend',
+      reason_codes: ['spam'],
+      text: `El anuncio de ${displayName} (${phone}) se repite.`,
+    });
+    expect(decision.statusCode, decision.body).toBe(200);
+    await recordAudit(db(), {
+      actor: { id: staff.user.id, role: 'admin', email: staff.user.email },
+      action: 'model_profile.update',
+      subjectType: 'model_profile',
+      subjectId: model.profileId,
+      before: { display_name: 'Nombre anterior', phone: '+34600000001' },
+      after: { display_name: displayName, phone },
+    });
+    const statementsList = await agent.get('/api/statements');
+    const statementId = (JSON.parse(statementsList.body) as { data: { id: number }[] }).data[0]!.id;
+    const appeal = await agent.post(`/api/statements/${statementId}/appeal`, {
+      text: `Soy ${name} y el anuncio es mío, escribidme a ${email}.`,
+    });
+    expect(appeal.statusCode, appeal.body).toBe(201);
+
+    // An export, built and stored.
+    const exportRes = await agent.post('/api/user/data-export');
+    expect(exportRes.statusCode, exportRes.body).toBe(202);
+    await Promise.all([...t.app.dataExportJobs]);
+    const state = JSON.parse((await agent.get('/api/user/data-export')).body) as { status: string };
+    expect(state.status).toBe('ready');
+
+    const identifiers = [email, name, displayName, phone, IP];
+    const dumpBefore = (await Promise.all(Object.keys(TABLES).map(rowsOf))).flat().join('\n');
+    // The set-up really put their data in place (else the check below would prove nothing).
+    for (const s of identifiers) expect(dumpBefore, s).toContain(s);
+    for (const table of [
+      'contact_messages',
+      'reports',
+      'idempotency_keys',
+      'sessions',
+      'statements',
+      'appeals',
+      'audit_log',
+      'data_exports',
+    ]) {
+      expect(
+        (await rowsOf(table)).some(
+          (r) => identifiers.some((s) => r.includes(s)) || r.includes(`"user_id":${user.id}`) || r.includes(`user:${user.id}`),
+        ),
+        table,
+      ).toBe(true);
+    }
+    const storedBefore = filesUnder(t.app.storage.root);
+    expect(storedBefore.filter((f) => f.startsWith(`exports/${user.id}/`))).toHaveLength(1);
+    for (const k of [...photoKeys, selfieKey]) expect(storedBefore).toContain(k);
+
+    // Deleting one's own account needs a fresh password confirmation.
+    expect((await agent.post('/api/user/confirm-password', { password: PASSWORD })).statusCode).toBe(201);
+    const res = await agent.delete(`/api/profile/delete/${user.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+
+    for (const table of Object.keys(TABLES)) {
+      const rows = await rowsOf(table);
+      for (const s of identifiers) {
+        const hit = rows.find((r) => r.toLowerCase().includes(s.toLowerCase()));
+        expect(hit, `${table} still holds ${s}`).toBeUndefined();
+      }
+    }
+    // Nothing can point back to the account but the numbers the law keeps: statements and appeals, the audit log.
+    expect(await db().select().from(users).where(eq(users.id, user.id))).toEqual([]);
+    const left = filesUnder(t.app.storage.root);
+    for (const k of [...photoKeys, selfieKey]) expect(left).not.toContain(k);
+    expect(
+      left.filter(
+        (f) =>
+          f.startsWith(`exports/${user.id}/`) || f.startsWith(`ads/${model.adId}/`) || f.startsWith(`verification/${model.profileId}/`),
+      ),
+    ).toEqual([]);
+
+    // What the law keeps is still there, reduced: the statement (user id as a number), the appeal and the audit trail.
+    const [kept] = (await rowsOf('statements')).filter((r) => r.includes(`"id":${statementId},`));
+    expect(kept).toContain(`"user_id":${user.id}`);
+    const trail = await db().select().from(auditLog).where(eq(auditLog.subjectId, model.adId));
+    expect(trail.map((e) => e.action)).toContain('ad.suspend');
+    // The other model, the staff member and the other notice are untouched.
+    expect((await rowsOf('users')).some((r) => r.includes(staff.user.email))).toBe(true);
+  });
+
+  it('staff deleting an account erases it the same way, and the audit entry does not name the person', async () => {
+    const staff = await signedIn(t.app, db(), { role: 'admin' });
+    const victimEmail = `victim-${Date.now()}@vitrina.test`;
+    const victim = await buildUser(db(), { email: victimEmail, name: 'Persona Borradatest' });
+    const res = await staff.agent.delete(`/api/profile/delete/${victim.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    for (const table of Object.keys(TABLES)) {
+      const rows = await rowsOf(table);
+      expect(
+        rows.find((r) => r.includes(victimEmail) || r.includes('Persona Borradatest')),
+        table,
+      ).toBeUndefined();
+    }
+    const [entry] = await db().select().from(auditLog).where(eq(auditLog.subjectId, victim.id));
+    expect(entry).toMatchObject({ action: 'user.delete', before: { role: 'client', status: 'active' } });
+  });
+
+  it('the audit log stays append-only outside an erasure', async () => {
+    const refused = await db()
+      .execute(sql`UPDATE audit_log SET actor_email = NULL`)
+      .then(
+        () => 'updated',
+        (err: Error) => String(err.message ?? err) + String((err as { cause?: Error }).cause?.message ?? ''),
+      );
+    expect(refused).toMatch(/append-only/);
+  });
+});
