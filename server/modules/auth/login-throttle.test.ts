@@ -5,7 +5,7 @@ import { newAgent, type Agent } from '#tests/agent.ts';
 import { buildUser } from '#tests/factories.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
 import { hashPassword } from './passwords.ts';
-import { KNOWN_DEVICE_COOKIE } from './login-throttle.ts';
+import { clientNetwork, KNOWN_DEVICE_COOKIE } from './login-throttle.ts';
 
 let t: TestApp;
 let passwordHash: string;
@@ -87,6 +87,22 @@ describe('sign-in throttling', () => {
     expect(same.statusCode).toBe(429);
     expect(Number(same.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
     expect((await login(await newAgent(t.app), real, PASSWORD, ip(2))).statusCode).toBe(200);
+  });
+
+  it('counts an IPv6 /64 as one client', async () => {
+    const prefix = `2001:db8:${++seq}:7`;
+    let answered = 0;
+    for (let i = 1; i <= 300; i++) {
+      const res = await login(await newAgent(t.app), `v6-${seq}-${i}@example.test`, 'Winter2026!', `${prefix}::${i.toString(16)}`);
+      if (res.statusCode === 429) break;
+      answered++;
+    }
+    expect(answered).toBeLessThanOrEqual(30);
+    expect(clientNetwork(`${prefix}:0:0:0:1`)).toBe(clientNetwork(`${prefix}::ffff`));
+    expect(clientNetwork('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(clientNetwork('2001:db8:0:1::1')).not.toBe(clientNetwork('2001:db8:0:2::1'));
+    expect(clientNetwork('::ffff:192.0.2.7')).toBe('192.0.2.7');
+    expect(clientNetwork('192.0.2.7')).toBe('192.0.2.7');
   });
 
   it('counts one e-mail + IP limit whatever the case of the address', async () => {

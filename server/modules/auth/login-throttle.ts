@@ -5,6 +5,7 @@
  * elsewhere can keep the account locked for strangers, never for its owner. Limits: auth.limits.ts.
  */
 import crypto from 'node:crypto';
+import net from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { countFailure, consume, lockedFor, tooManyAttempts } from './auth.limits.ts';
 
@@ -20,6 +21,26 @@ interface DeviceEntry {
 }
 
 const normalise = (email: string) => email.trim().toLowerCase();
+
+/**
+ * The client an IP limit counts: an IPv4 address, or the /64 of an IPv6 one (a single subscriber usually holds a
+ * whole /64 and could otherwise take a fresh address for every guess).
+ */
+export function clientNetwork(ip: string): string {
+  const v4 = /^(?:::ffff:)?(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  if (v4) return v4[1]!;
+  if (!net.isIPv6(ip)) return ip;
+  const groups = (part: string) => (part ? part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : []);
+  const [head = '', tail] = ip.toLowerCase().split('::');
+  const full =
+    tail === undefined
+      ? groups(head)
+      : [...groups(head), ...Array<string>(8 - groups(head).length - groups(tail).length).fill('0'), ...groups(tail)];
+  return `${full
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
+}
 
 function deviceMac(appKey: string, email: string, nonce: string, issued: number): string {
   return crypto.createHmac('sha256', appKey).update(`known-device\n${email}\n${nonce}\n${issued}`).digest('base64url');
@@ -80,13 +101,14 @@ export async function beginLogin(app: FastifyInstance, req: FastifyRequest, repl
   const limits = app.authLimits;
   const { lockSeconds } = limits.loginOptions;
   const email = normalise(rawEmail);
-  const emailIpKey = `${email}|${req.ip}`;
+  const client = clientNetwork(req.ip);
+  const emailIpKey = `${email}|${client}`;
   await consume(limits.login, emailIpKey, reply);
 
   const device = knownDeviceFor(req, email);
   const trusted = device && !(await lockedFor(limits.loginFailuresPerDevice, device.nonce)) ? device : undefined;
   if (!trusted) {
-    const wait = Math.max(await lockedFor(limits.loginFailuresPerAccount, email), await lockedFor(limits.loginFailuresPerIp, req.ip));
+    const wait = Math.max(await lockedFor(limits.loginFailuresPerAccount, email), await lockedFor(limits.loginFailuresPerIp, client));
     if (wait > 0) throw tooManyAttempts(reply, wait);
   }
 
@@ -95,7 +117,7 @@ export async function beginLogin(app: FastifyInstance, req: FastifyRequest, repl
       // A known device's mistakes are its owner's typos: they lock that cookie, not the account or the IP.
       if (trusted) return countFailure(limits.loginFailuresPerDevice, trusted.nonce, lockSeconds);
       await countFailure(limits.loginFailuresPerAccount, email, lockSeconds);
-      await countFailure(limits.loginFailuresPerIp, req.ip, lockSeconds);
+      await countFailure(limits.loginFailuresPerIp, client, lockSeconds);
     },
     async succeeded() {
       await limits.login.delete(emailIpKey);
@@ -111,6 +133,6 @@ export async function beginLogin(app: FastifyInstance, req: FastifyRequest, repl
 export async function afterPasswordReset(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, rawEmail: string): Promise<void> {
   const email = normalise(rawEmail);
   await app.authLimits.loginFailuresPerAccount.delete(email);
-  await app.authLimits.login.delete(`${email}|${req.ip}`);
+  await app.authLimits.login.delete(`${email}|${clientNetwork(req.ip)}`);
   rememberDevice(req, reply, email);
 }
