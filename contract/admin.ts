@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INT4_MAX, intParam } from './params.ts';
 import { paginationMetaSchema } from './listings.ts';
 import { ROLES } from './roles.ts';
 import { STATUSES } from './statuses.ts';
@@ -8,13 +9,6 @@ import { REASON_CODES, statementSchema } from './statements.ts';
  * Staff (admin, super_admin) review: listings with filters, queues, decisions with reason codes, appeals and the
  * audit log (issue 6 points 3, 4, 7). Listing URLs carry the same names (`status`, `search`, `page`).
  */
-
-const intParam = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,10}$/)
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
 
 export const ADMIN_PER_PAGE = 20;
 
@@ -158,12 +152,19 @@ export const appealDecisionSchema = z.object({
 });
 export type AppealDecisionInput = z.infer<typeof appealDecisionSchema>;
 
-const dateParam = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+/** A calendar date that exists (`2026-99-99` is refused here, not by the database). */
+const dateParam = z.iso.date();
 
 export const auditQuerySchema = z
   .object({
     /** Actor's e-mail (part of it) or id. */
-    actor: z.string().trim().max(254).optional(),
+    actor: z
+      .string()
+      .trim()
+      .max(254)
+      // All digits means an id: then it must be one an integer column can hold.
+      .refine((v) => !/^\d+$/.test(v) || (/^[1-9]\d{0,9}$/.test(v) && Number(v) <= INT4_MAX))
+      .optional(),
     subject_type: z.string().trim().max(24).optional(),
     subject_id: intParam(1, 2_147_483_647).optional(),
     /** Action, or its beginning (`ad.` finds every ad decision). */

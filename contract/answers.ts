@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'too_many_requests',
   'payload_too_large',
   'unsupported_media_type',
+  'malformed_multipart',
   'idempotency_mismatch',
   'idempotency_in_progress',
   'server_error',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField, intParam } from './params.ts';
 import { STATUSES } from './statuses.ts';
 
 export * from './roles.ts';
@@ -58,9 +59,9 @@ export const profileInformationSchema = z.object({ name, email });
 
 /** The signed verification link's parameters, as the Verify screen posts them. */
 export const verifyEmailSchema = z.object({
-  id: z.coerce.number().int().positive(),
+  id: idField,
   hash: z.string().regex(/^[a-f0-9]{40}$/),
-  expires: z.coerce.number().int().positive(),
+  expires: z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), intParam(1, Number.MAX_SAFE_INTEGER)]),
   signature: z.string().regex(/^[a-f0-9]{64}$/),
 });
 export type VerifyEmailInput = z.input<typeof verifyEmailSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { intParam } from './params.ts';
 import { SECTION_SLUGS } from './sections.ts';
 import { STATUSES } from './statuses.ts';
 
@@ -7,13 +8,6 @@ export const PER_PAGE_MAX = 48;
 /** Deep pages cost the database and help nobody: past this, narrow the search. */
 export const PAGE_MAX = 1000;
 export const SEARCH_MAX = 100;
-
-const intParam = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,10}$/)
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
 
 /**
  * GET /api/models query. Listing URLs carry the same names (SPEC §2: city, section, status, search, page).

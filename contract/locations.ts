@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idParam } from './params.ts';
 import { localisedNameSchema } from './sections.ts';
 
 /** Default map/location position of SPEC §3 (Oviedo). */
@@ -37,7 +38,7 @@ export const countryWithStatesSchema = z.object({ data: countrySchema.extend({ s
 export const cityListSchema = z.object({ data: z.array(citySchema) });
 
 /** Path ids are positive integers; anything else is a 404 (not a 500, not a 400 leak of internals). */
-export const idParamsSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+export const idParamsSchema = z.object({ id: idParam });
 
 /** Type-ahead over every city (accent- and case-blind), for the listing's city picker. */
 export const citySearchQuerySchema = z.object({ q: z.string().trim().min(1).max(60) }).strict();

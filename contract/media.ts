@@ -19,6 +19,7 @@
  * Only the ad's model, or staff, may change its photos: 401 anonymous, 403 someone else, 404 unknown ids.
  */
 import { z } from 'zod';
+import { idField } from './params.ts';
 import { imageSchema } from './listings.ts';
 
 /** API paths of the media routes (SPEC §7 spellings). */
@@ -109,7 +110,7 @@ export const uploadAnswerSchema = z.object({
 });
 export type UploadAnswer = z.infer<typeof uploadAnswerSchema>;
 
-const mediaId = z.coerce.number().int().positive().max(2_147_483_647);
+const mediaId = idField;
 
 export const deleteMediaBodySchema = z.object({ media_id: mediaId }).strict();
 export type DeleteMediaBody = z.input<typeof deleteMediaBodySchema>;

@@ -1,5 +1,6 @@
 import { isValidPhoneNumber, parsePhoneNumberWithError, type CountryCode } from 'libphonenumber-js/min';
 import { z } from 'zod';
+import { idParam } from './params.ts';
 import { SECTION_SLUGS } from './section-slugs.ts';
 import { STATUSES } from './statuses.ts';
 
@@ -148,7 +149,7 @@ export const modelProfileResponseSchema = z.object({ data: modelProfileSchema })
 
 /** PUT /api/profile/model/activate/{id}/{value}: value 1/0 or true/false (the old app sent both). */
 export const activateParamsSchema = z.object({
-  id: z.coerce.number().int().positive().max(2_147_483_647),
+  id: idParam,
   value: z.enum(['1', '0', 'true', 'false']).transform((v) => v === '1' || v === 'true'),
 });
 

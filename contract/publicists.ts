@@ -1,5 +1,6 @@
 import { isValidPhoneNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import { z } from 'zod';
+import { intParam } from './params.ts';
 import { paginationMetaSchema } from './listings.ts';
 import { adStepSchema, adSummarySchema, locationStepSchema, normalisePhone, personalStepSchema } from './profiles.ts';
 import { STATUSES } from './statuses.ts';
@@ -145,8 +146,8 @@ export const publicistModelsQuerySchema = z.object({
   search: z.string().trim().max(60).optional(),
   sort: z.enum(MODEL_SORTS).default('created'),
   direction: z.enum(['asc', 'desc']).default('desc'),
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  per_page: z.coerce.number().int().min(1).max(50).default(10),
+  page: intParam(1, 10_000).default(1),
+  per_page: intParam(1, 50).default(10),
 });
 export type PublicistModelsQuery = z.output<typeof publicistModelsQuerySchema>;
 

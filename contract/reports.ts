@@ -1,5 +1,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { z } from 'zod';
+import { intParam } from './params.ts';
 import { paginationMetaSchema } from './listings.ts';
 
 /**
@@ -51,13 +52,6 @@ export type ReportCreateInput = z.input<typeof reportCreateSchema>;
 
 export const REPORT_STATUSES = ['open', 'actioned', 'dismissed'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
-
-const intParam = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,10}$/)
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
 
 export const reportQuerySchema = z
   .object({

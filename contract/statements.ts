@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { intParam } from './params.ts';
 import { paginationMetaSchema } from './listings.ts';
 
 /**
@@ -41,13 +42,6 @@ export type AppealStatus = (typeof APPEAL_STATUSES)[number];
 export const APPEAL_MONTHS = 6;
 export const APPEAL_TEXT_MIN = 10;
 export const APPEAL_TEXT_MAX = 5000;
-
-const intParam = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,10}$/)
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
 
 export const statementsQuerySchema = z
   .object({

@@ -6,7 +6,8 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler } from './plugins/validation.ts';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import errorsPlugin from './plugins/errors.ts';
@@ -30,6 +31,7 @@ import { mediaRoutes } from './modules/media/media.routes.ts';
 import moderationPlugin from './modules/moderation/moderation.plugin.ts';
 import storagePlugin, { createDiskStorage, type Storage } from './plugins/storage.ts';
 import spaPlugin from './plugins/spa.ts';
+import slowClientsPlugin from './plugins/slow-clients.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { forbiddenWordsRoutes } from './modules/forbidden-words/forbidden-words.routes.ts';
 import { i18nRoutes } from './modules/i18n/i18n.routes.ts';
@@ -58,6 +60,15 @@ export async function buildApp(
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
+    // Against slow clients, with the body watchdog registered below (plugins/slow-clients.ts).
+    connectionTimeout: config.http.idleTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    requestTimeout: config.http.requestTimeoutMs,
+    http: {
+      headersTimeout: config.http.headersTimeoutMs,
+      // Node looks for expired heads and requests this often (30 s by default, which would double a 20 s limit).
+      connectionsCheckingInterval: Math.max(100, Math.min(5_000, Math.floor(config.http.headersTimeoutMs / 4))),
+    },
     // One spelling of every path for the router and every hook (security.ts: the guards decide on it).
     rewriteUrl: (req) => canonicalUrl(req.url ?? '/') ?? req.url ?? '/',
   }).withTypeProvider<ZodTypeProvider>();
@@ -68,6 +79,7 @@ export async function buildApp(
   app.decorate('db', database.db);
   app.decorate('dbKind', database.kind);
 
+  await app.register(slowClientsPlugin, { limits: config.http });
   await app.register(fastifyCookie);
   await app.register(i18nPlugin);
   await app.register(errorsPlugin);

@@ -32,12 +32,27 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, status: numb
 }
 
 export function fieldErrors(req: FastifyRequest, issues: z.core.$ZodIssue[]): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+  // No prototype: a field the client named `__proto__` (a query key, a JSON key) is an entry like any other, not
+  // Object.prototype (whose missing `push` made the error handler itself throw: a 500).
+  const out = Object.create(null) as Record<string, string[]>;
   for (const issue of issues) {
     const { key, params } = issueToMessage(issue);
     (out[issuePath(issue)] ??= []).push(req.t(key, params ?? {}));
   }
   return out;
+}
+
+/**
+ * A multipart body busboy could not read (no or wrong boundary, a boundary longer than its 256-byte search limit,
+ * garbage, a body cut short): busboy throws or emits plain errors, which would otherwise be 500s. They come out of
+ * `req.parts()` or a part's file stream, wherever the route happens to be reading.
+ */
+const MULTIPART_FAILURES =
+  /^(Multipart: Boundary not found|Boundary required|Unexpected end of (multipart data|form)|\w+ terminated early due to unexpected end of multipart data|Malformed part header|The needle )/;
+function isMalformedMultipart(req: FastifyRequest, err: FastifyError): boolean {
+  if (err.statusCode !== undefined && err.statusCode !== 500) return false;
+  if (!/^multipart\//i.test(req.headers['content-type'] ?? '')) return false;
+  return MULTIPART_FAILURES.test(err.message) || err.code === 'FST_MP_PREMATURE_CLOSE';
 }
 
 export default fp(async (app) => {
@@ -62,9 +77,11 @@ export default fp(async (app) => {
             message: v.message ?? '',
           }) as unknown as z.core.$ZodIssue,
       );
-      const status = err.validationContext === 'body' ? 422 : 400;
+      // Laravel's answer to any invalid input the client chose, body or query string alike.
+      const status = err.validationContext === 'headers' ? 400 : 422;
       return sendError(req, reply, status, 'validation_failed', { errors: fieldErrors(req, issues) });
     }
+    if (isMalformedMultipart(req, err)) return sendError(req, reply, 400, 'malformed_multipart');
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const code = STATUS_CODES[status] ?? 'validation_failed';

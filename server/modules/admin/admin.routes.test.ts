@@ -90,10 +90,10 @@ describe('who may call the staff routes', () => {
 
 describe('validation', () => {
   it('query: unknown status or parameter is a 400', async () => {
-    expect((await as.admin.get('/api/admin/models?status=bogus')).statusCode).toBe(400);
-    expect((await as.admin.get('/api/admin/ads?page=0')).statusCode).toBe(400);
-    expect((await as.admin.get('/api/admin/ads?nope=1')).statusCode).toBe(400);
-    expect((await as.super_admin.get('/api/super-admin/audit?from=yesterday')).statusCode).toBe(400);
+    expect((await as.admin.get('/api/admin/models?status=bogus')).statusCode).toBe(422);
+    expect((await as.admin.get('/api/admin/ads?page=0')).statusCode).toBe(422);
+    expect((await as.admin.get('/api/admin/ads?nope=1')).statusCode).toBe(422);
+    expect((await as.super_admin.get('/api/super-admin/audit?from=yesterday')).statusCode).toBe(422);
   });
 
   it('a restriction needs reason codes and an explanation (422 per field)', async () => {
@@ -310,7 +310,7 @@ describe("a client's record lists their statements of reasons", () => {
     expect(data.statements).toBe(0);
     expect(data.statement_list).toMatchObject({ data: [], meta: { total: 0, from: null, to: null } });
     for (const q of ['page=0', 'per_page=51', 'status=active']) {
-      expect((await as.admin.get(`/api/admin/clients/${c.id}?${q}`)).statusCode, q).toBe(400);
+      expect((await as.admin.get(`/api/admin/clients/${c.id}?${q}`)).statusCode, q).toBe(422);
     }
   });
 });

@@ -68,6 +68,6 @@ describe('photo review queue', () => {
     const [entry] = await db.select().from(auditLog).where(eq(auditLog.action, 'media.approve'));
     expect(entry).toMatchObject({ subjectType: 'media', subjectId: riskiest });
 
-    expect((await admin.get('/api/admin/photos?status=bogus')).statusCode).toBe(400);
+    expect((await admin.get('/api/admin/photos?status=bogus')).statusCode).toBe(422);
   });
 });

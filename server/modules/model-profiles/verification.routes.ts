@@ -88,6 +88,8 @@ export const verificationRoutes: FastifyPluginAsyncZod = async (app) => {
     const fieldError = (field: string, key: string) =>
       new AppError(422, 'validation_failed', 'errors.validation_failed', { [field]: [req.t(key)] });
     if (!code) throw fieldError('code', 'validation.required');
+    // Only the code's own alphabet ever reaches the query (a NUL or a megabyte of text does not).
+    if (!/^[A-Z0-9]{1,16}$/.test(code)) throw fieldError('code', 'verification.codeInvalid');
     if (!photo) throw fieldError('photo', 'validation.required');
 
     const [request] = await db

@@ -195,8 +195,8 @@ describe('listing models', () => {
     expect(found.json<PublicistModelList>().data.map((m) => m.display_name)).toEqual(['Carmen']);
     const none = await p.agent.get(`/api/publicist/models/${p.publicistId}?search=${encodeURIComponent('%_')}`);
     expect(none.json<PublicistModelList>().meta).toMatchObject({ total: 0, from: null, to: null });
-    expect((await p.agent.get('/api/publicist/models-under-responsibility?sort=age')).statusCode).toBe(400);
-    expect((await p.agent.get('/api/publicist/models-under-responsibility?per_page=500')).statusCode).toBe(400);
+    expect((await p.agent.get('/api/publicist/models-under-responsibility?sort=age')).statusCode).toBe(422);
+    expect((await p.agent.get('/api/publicist/models-under-responsibility?per_page=500')).statusCode).toBe(422);
   });
 
   it('lists only the publicist own models; another publicist id is 403, an unknown one 404, staff may read any', async () => {

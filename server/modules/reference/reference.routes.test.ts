@@ -114,7 +114,7 @@ describe('city type-ahead', () => {
     const oviedo = (await get('/api/cities/search?q=oviedo')).json<{ data: { id: number }[] }>().data[0]!;
     expect((await get(`/api/city/${oviedo.id}`)).json()).toMatchObject({ data: { name: 'Oviedo', state: 'Asturias' } });
     expect((await get('/api/city/99999999')).statusCode).toBe(404);
-    expect((await get('/api/cities/search')).statusCode).toBe(400);
-    expect((await get(`/api/cities/search?q=${'x'.repeat(61)}`)).statusCode).toBe(400);
+    expect((await get('/api/cities/search')).statusCode).toBe(422);
+    expect((await get(`/api/cities/search?q=${'x'.repeat(61)}`)).statusCode).toBe(422);
   });
 });

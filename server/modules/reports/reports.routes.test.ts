@@ -177,8 +177,8 @@ describe('staff queue and decisions', () => {
     expect(urgent.data.every((r) => r.escalate)).toBe(true);
     const spam = (await admin.get('/api/admin/reports?reason=spam')).json<ReportList>();
     expect(spam.data.every((r) => r.reason === 'spam')).toBe(true);
-    expect((await admin.get('/api/admin/reports?status=nope')).statusCode).toBe(400);
-    expect((await admin.get('/api/admin/reports?page=0')).statusCode).toBe(400);
+    expect((await admin.get('/api/admin/reports?status=nope')).statusCode).toBe(422);
+    expect((await admin.get('/api/admin/reports?page=0')).statusCode).toBe(422);
   });
 
   it('decides once, mails the reporter who left an e-mail, and audits the decision', async () => {
