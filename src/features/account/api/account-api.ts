@@ -1,4 +1,5 @@
 /** The account calls of the dashboard and profile screens (SPEC §7). */
+import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { Answer } from '#contract/answers.ts';
 import type {
@@ -7,7 +8,11 @@ import type {
   publicistProfileCreateSchema,
   updatePasswordSchema,
 } from '#contract/auth.ts';
-import { apiRequest } from '#src/lib/api-client.ts';
+import type { DataExportState } from '#contract/data-rights.ts';
+import { API } from '#contract/routes.ts';
+import { apiGet, apiRequest } from '#src/lib/api-client.ts';
+
+export const DATA_EXPORT_KEY = ['account', 'data-export'] as const;
 
 export const ACCOUNT_API = {
   profileInformation: '/api/user/profile-information',
@@ -30,3 +35,15 @@ export const createModelProfile = (body: z.output<typeof modelProfileCreateSchem
 
 export const createPublicistProfile = (body: z.output<typeof publicistProfileCreateSchema>) =>
   apiRequest<Answer>(ACCOUNT_API.createPublicistProfile, { method: 'POST', body });
+
+/** The user's data export (GDPR arts. 15, 20): its state, polled while it is being built. */
+export const dataExportQueryOptions = () =>
+  queryOptions({
+    queryKey: DATA_EXPORT_KEY,
+    queryFn: ({ signal }) => apiGet<DataExportState>(API.dataExport, signal),
+    // Poll while the archive is being built; stop once it is ready, failed or absent.
+    refetchInterval: (query) => (query.state.data?.status === 'pending' ? 2000 : false),
+    staleTime: 0,
+  });
+
+export const requestDataExport = () => apiRequest<Answer & { data: DataExportState }>(API.dataExport, { method: 'POST' });

@@ -3,11 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { useCurrentUser } from '#src/lib/session.ts';
+import { DataExportSection } from '../components/data-export-section.tsx';
 import { DeleteAccountSection } from '../components/delete-account-section.tsx';
 import { ProfileInformationForm } from '../components/profile-information-form.tsx';
 import { UpdatePasswordForm } from '../components/update-password-form.tsx';
 
-/** Profile Edit (`profile`), in three parts: profile information, password update, account deletion. */
+/** Profile Edit (`profile`), in four parts: profile information, password update, the data export, account deletion. */
 export function ProfileEditRoute() {
   const { t } = useTranslation();
   usePageTitle(t('account.profile.title'));
@@ -22,6 +23,7 @@ export function ProfileEditRoute() {
         </div>
         <ProfileInformationForm key={`${user.id}-${user.email}-${user.name}`} user={user} />
         <UpdatePasswordForm user={user} />
+        <DataExportSection />
         <DeleteAccountSection user={user} />
       </Stack>
     </Container>

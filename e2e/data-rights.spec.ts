@@ -1,0 +1,78 @@
+/**
+ * Data rights (GDPR arts. 15, 20): the demo client asks for the archive of their data in Profile Edit, the section says
+ * it is being prepared and updates by itself, then offers the download with its expiry; the zip holds the JSON with
+ * their e-mail. axe on the section in each state, and the screen at 360 px.
+ */
+import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { strFromU8, unzipSync } from 'fflate';
+import { presetConsent, tr } from './helpers.ts';
+
+const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password-123';
+const CLIENT = 'client@vitrina.test';
+const es = (key: string) => tr('es', key);
+
+test.beforeEach(async ({ page }) => {
+  await presetConsent(page);
+});
+
+async function login(page: Page, email: string) {
+  await page.goto('/es/login');
+  await expect(page.getByRole('heading', { level: 1, name: es('auth.login.heading') })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await page.getByLabel(es('auth.fields.email')).fill(email);
+  await page.getByRole('textbox', { name: es('auth.fields.password'), exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: es('auth.login.submit') }).click();
+  await expect(page).not.toHaveURL(/\/login$/);
+}
+
+async function axe(page: Page, name: string) {
+  await expect(page.locator('.mantine-Notification-root')).toHaveCount(0, { timeout: 10_000 });
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations, `${name}: ${JSON.stringify(results.violations.map((v) => [v.id, v.nodes.map((n) => n.target)]))}`).toEqual([]);
+}
+
+test('the demo client asks for their data, waits for it and downloads the zip with their e-mail inside', async ({ page }, testInfo) => {
+  test.setTimeout(90_000);
+  await login(page, CLIENT);
+  await page.goto('/es/profile');
+  const section = page.getByRole('region', { name: es('account.profile.dataExport.heading') });
+  await expect(section).toBeVisible();
+  const ask = section.getByRole('button', { name: es('account.profile.dataExport.request') });
+  await expect(ask).toBeVisible();
+  await axe(page, 'profile edit, no archive yet');
+
+  // Keyboard: focus the button and press Enter.
+  await ask.focus();
+  await page.keyboard.press('Enter');
+  const state = section.getByRole('status');
+  // Pending, then ready without reloading (the section polls); the live region carries both.
+  await expect(state).toHaveAttribute('data-status', /pending|ready/);
+  await expect(state).toHaveText(es('account.profile.dataExport.ready'), { timeout: 30_000 });
+  const download = section.getByRole('link', { name: /Descargar el archivo \(.+\)/ });
+  await expect(download).toBeVisible();
+  await expect(section.getByText(/El enlace funciona hasta el/)).toBeVisible();
+  await expect(section.getByRole('button', { name: es('account.profile.dataExport.again') })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('data-export-ready-1280.png'), fullPage: true });
+  await axe(page, 'profile edit, archive ready');
+
+  const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+  expect(file.suggestedFilename()).toMatch(/^vitrina-data-\d{4}-\d{2}-\d{2}\.zip$/);
+  const zipPath = await file.path();
+  const entries = unzipSync(new Uint8Array(fs.readFileSync(zipPath)));
+  const json = JSON.parse(strFromU8(entries['vitrina-data.json']!)) as { account: { email: string } };
+  expect(json.account.email).toBe(CLIENT);
+
+  // The link is the owner's only: signed out, it answers 404.
+  const href = await download.getAttribute('href');
+  const anon = await page.context().browser()!.newContext();
+  const res = await anon.request.get(new URL(href!, page.url()).toString());
+  expect(res.status()).toBe(404);
+  await anon.close();
+
+  await page.setViewportSize({ width: 360, height: 800 });
+  await section.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath('data-export-ready-360.png'), fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+});
