@@ -38,7 +38,7 @@ import {
 import { recordAudit } from '../audit/audit.ts';
 import { eraseAccount, removeErasedFiles } from '../data-rights/erasure.ts';
 import { consume } from './auth.limits.ts';
-import { afterPasswordReset, beginLogin } from './login-throttle.ts';
+import { afterPasswordReset, beginLogin, emailClientKey } from './login-throttle.ts';
 import { sendAlreadyRegisteredMail, sendPasswordChangedMail, sendPasswordResetMail, sendVerificationMail } from './auth.mails.ts';
 import { dummyPasswordHash, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
 import { checkVerificationLink, emailHash } from './signed-links.ts';
@@ -220,7 +220,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/api/reset-password', { schema: { body: resetPasswordSchema } }, async (req, reply) => {
-    await consume(app.authLimits.login, `${req.body.email}|${req.ip}`, reply);
+    await consume(app.authLimits.login, emailClientKey(req.body.email, req.ip), reply);
     const user = await findUserByEmail(app.db, req.body.email);
     const invalid = fieldError('email', 'accountApi.resetInvalid');
     if (!user) throw invalid(req);

@@ -42,6 +42,9 @@ export function clientNetwork(ip: string): string {
     .join(':')}::/64`;
 }
 
+/** The key of the per e-mail + IP limit, shared by sign-in and password reset. */
+export const emailClientKey = (email: string, ip: string) => `${normalise(email)}|${clientNetwork(ip)}`;
+
 function deviceMac(appKey: string, email: string, nonce: string, issued: number): string {
   return crypto.createHmac('sha256', appKey).update(`known-device\n${email}\n${nonce}\n${issued}`).digest('base64url');
 }
@@ -102,7 +105,7 @@ export async function beginLogin(app: FastifyInstance, req: FastifyRequest, repl
   const { lockSeconds } = limits.loginOptions;
   const email = normalise(rawEmail);
   const client = clientNetwork(req.ip);
-  const emailIpKey = `${email}|${client}`;
+  const emailIpKey = emailClientKey(email, req.ip);
   await consume(limits.login, emailIpKey, reply);
 
   const device = knownDeviceFor(req, email);
@@ -133,6 +136,6 @@ export async function beginLogin(app: FastifyInstance, req: FastifyRequest, repl
 export async function afterPasswordReset(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, rawEmail: string): Promise<void> {
   const email = normalise(rawEmail);
   await app.authLimits.loginFailuresPerAccount.delete(email);
-  await app.authLimits.login.delete(`${email}|${clientNetwork(req.ip)}`);
+  await app.authLimits.login.delete(emailClientKey(email, req.ip));
   rememberDevice(req, reply, email);
 }
