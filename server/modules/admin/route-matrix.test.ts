@@ -7,29 +7,13 @@
  * admin.routes.test.ts and publicists.routes.test.ts.
  */
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ads, modelProfiles } from '#server/db/schema.ts';
 import { newAgent, signedIn, type Agent } from '#tests/agent.ts';
 import { buildModel, buildPublicist } from '#tests/factories.ts';
+import { routesOf } from '#tests/routes.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
 import { loginAs } from '../media/test-helpers.ts';
-
-/** `printRoutes` draws a tree (4 columns per level, a child's path continues its parent's): flattened to method + path. */
-function routesOf(app: FastifyInstance): Array<{ method: string; path: string }> {
-  const out: Array<{ method: string; path: string }> = [];
-  const stack: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const m = line.match(/^([│├└─\s]*)(\S.*?)(?: \(([A-Z, ]+)\))?$/);
-    if (!m) continue;
-    const depth = Math.floor(m[1]!.length / 4);
-    stack.length = depth;
-    stack[depth] = m[2]!;
-    const path = stack.join('');
-    for (const method of (m[3] ?? '').split(', ').filter(Boolean)) out.push({ method, path });
-  }
-  return out;
-}
 
 type Role = 'client' | 'model' | 'publicist' | 'admin' | 'super_admin';
 type Door = 'super' | 'staff' | 'publicist';
