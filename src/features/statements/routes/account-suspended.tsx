@@ -96,7 +96,7 @@ export function AccountSuspendedRoute() {
         </Stack>
         <Text>
           {t('statements.suspended.data')}{' '}
-          <Anchor component={Link} to={`/${lng}/profile`}>
+          <Anchor component={Link} to={`/${lng}/profile`} underline="always">
             {t('statements.suspended.profile')}
           </Anchor>
         </Text>
