@@ -74,7 +74,8 @@ function knownDeviceFor(req: FastifyRequest, email: string): DeviceEntry | undef
 export function rememberDevice(req: FastifyRequest, reply: FastifyReply, rawEmail: string): void {
   const email = normalise(rawEmail);
   const appKey = req.server.config.appKey;
-  const others = readEntries(req).filter((e) => e.mac !== knownDeviceFor(req, email)?.mac);
+  const current = knownDeviceFor(req, email);
+  const others = readEntries(req).filter((e) => e.mac !== current?.mac);
   const nonce = crypto.randomBytes(16).toString('base64url');
   const issued = Math.floor(Date.now() / 1000);
   const entry = `${nonce}.${issued.toString(36)}.${deviceMac(appKey, email, nonce, issued)}`;
