@@ -26,6 +26,15 @@ describe('loadConfig', () => {
   it('never seeds demo data in production unless told to', () => {
     expect(loadConfig({ NODE_ENV: 'production', APP_KEY: 'k'.repeat(32) }).seedDemo).toBe(false);
   });
+  it('limits slow clients by default, and refuses a head timeout longer than the whole request', () => {
+    const c = loadConfig({});
+    expect(c.http).toMatchObject({ headersTimeoutMs: 20_000, requestTimeoutMs: 300_000, bodyTimeoutMs: 20_000, bodyMinRate: 1024 });
+    expect(c.http.maxConnectionsPerIp).toBe(256);
+    // Behind a proxy every connection comes from the proxy: no per-address cap.
+    expect(loadConfig({ TRUST_PROXY: 'true' }).http.maxConnectionsPerIp).toBe(0);
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '30000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS/);
+    expect(() => loadConfig({ HTTP_BODY_MIN_RATE: '-1' })).toThrow(/HTTP_BODY_MIN_RATE/);
+  });
   it('requires APP_KEY in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/APP_KEY/);
   });

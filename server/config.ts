@@ -65,6 +65,13 @@ const envSchema = z.object({
     .max(200 * 1024 * 1024)
     .default(15 * 1024 * 1024),
   UPLOAD_MAX_PIXELS: z.coerce.number().int().min(10_000).max(500_000_000).default(40_000_000),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(20_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000),
+  HTTP_BODY_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),
+  HTTP_BODY_MIN_RATE: z.coerce.number().int().min(0).max(100_000_000).default(1024),
+  HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(72_000),
+  HTTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(256),
   MODERATION_PROVIDER: z.enum(['local', 'sightengine']).default('local'),
   MODERATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   SIGHTENGINE_USER: optionalString,
@@ -112,6 +119,8 @@ export type Config = {
   forbiddenWordsFile: string | undefined;
   /** Largest photo file accepted, in bytes. */
   uploadMaxBytes: number;
+  /** Timeouts and limits against slow clients (plugins/slow-clients.ts). */
+  http: HttpLimits;
   /** Largest photo accepted, in pixels (width × height): pixel-flood protection. */
   uploadMaxPixels: number;
   moderation: ModerationConfig;
@@ -126,6 +135,24 @@ export interface ModerationConfig {
   /** How long one check may take before it counts as failed (the photo is then refused). */
   timeoutMs: number;
   sightengine: { user: string; secret: string; workflow: string; url: string } | undefined;
+/** How long a connection may take over what, so that slow clients cannot hold sockets (plugins/slow-clients.ts). */
+export interface HttpLimits {
+  /** A request's head (request line and headers) must arrive within this. */
+  headersTimeoutMs: number;
+  /** A whole request, body included, must arrive within this (a 15 MB photo at 1 Mbit/s takes about two minutes). */
+  requestTimeoutMs: number;
+  /** Each this long spent waiting for a body must bring bodyMinRate bytes a second… */
+  bodyTimeoutMs: number;
+  /** …or the connection is closed (0: at least a byte). */
+  bodyMinRate: number;
+  /** A socket with no traffic either way for this long is closed (a client that stops reading its answer). */
+  idleTimeoutMs: number;
+  /** An idle kept-alive connection is closed after this (longer than the usual proxies' 60 s, so they close first). */
+  keepAliveTimeoutMs: number;
+  /** Connections one IP address may hold at once (0: no cap). Not applied behind TRUST_PROXY: the proxy is one address. */
+  maxConnectionsPerIp: number;
+}
+
 }
 
 export class ConfigError extends Error {}
@@ -139,6 +166,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   const appUrl = e.APP_URL ?? `http://localhost:${e.PORT}`;
   if (!e.APP_KEY && e.NODE_ENV === 'production')
+  if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS)
+    throw new ConfigError('Invalid configuration:\n  HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
     throw new ConfigError('Invalid configuration:\n  APP_KEY: required in production (32+ random characters)');
   const dataDir = e.DATA_DIR === ':memory:' ? ':memory:' : path.resolve(e.DATA_DIR);
   const missing = (['SIGHTENGINE_USER', 'SIGHTENGINE_SECRET', 'SIGHTENGINE_WORKFLOW'] as const).filter((k) => !e[k]);
@@ -169,6 +198,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoAds: e.DEMO_ADS,
     listingsCacheTtlMs: e.LISTINGS_CACHE_TTL_MS,
     forbiddenWordsFile: e.FORBIDDEN_WORDS_FILE ? path.resolve(e.FORBIDDEN_WORDS_FILE) : undefined,
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      bodyTimeoutMs: e.HTTP_BODY_TIMEOUT_MS,
+      bodyMinRate: e.HTTP_BODY_MIN_RATE,
+      idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnectionsPerIp: e.TRUST_PROXY ? 0 : e.HTTP_MAX_CONNECTIONS_PER_IP,
+    },
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     uploadMaxPixels: e.UPLOAD_MAX_PIXELS,
     moderation: {
