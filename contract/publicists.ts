@@ -69,6 +69,8 @@ export type ConsentStatus = (typeof CONSENT_STATUSES)[number];
 export const CONSENT_TTL_DAYS = 7;
 /** A publicist may re-send a model's consent request at most once per this many minutes. */
 export const CONSENT_RESEND_MINUTES = 10;
+/** Consent messages one model's contact may be sent in 24 hours, whatever triggered them (create, contact change, re-send). */
+export const CONSENT_MESSAGES_PER_DAY = 5;
 /**
  * Models an agency may add before staff approve it: every model sends a consent request to a contact the agency
  * typed, so an unvetted account must not be a way to message strangers in bulk.

@@ -6,11 +6,12 @@
  * withdrawing sets 'withdrawn' and the trigger unlists the ads in the same statement.
  */
 import crypto from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, count, eq, gt } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { CONSENT_TTL_DAYS } from '#contract/publicists.ts';
+import { CONSENT_MESSAGES_PER_DAY, CONSENT_TTL_DAYS } from '#contract/publicists.ts';
 import type { Db } from '../../db/client.ts';
 import { modelConsents, modelProfiles } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
 import { renderMail } from '../../plugins/mail.ts';
 import { hashToken } from '../../plugins/session.ts';
 import type { ProfileRow } from '../model-profiles/model-profiles.repository.ts';
@@ -29,6 +30,19 @@ export interface IssuedConsent {
 /** Where the request goes: the e-mail when there is one, the phone otherwise. */
 export function contactOf(model: Pick<ProfileRow, 'contactEmail' | 'phone'>): string | null {
   return model.contactEmail || model.phone || null;
+}
+
+/**
+ * Each consent request mails text a publicist typed (the model's name) to a contact the publicist typed: changing a
+ * model's contact over and over must not turn Vitrina into their mailer. 429 past CONSENT_MESSAGES_PER_DAY for one
+ * model in 24 hours.
+ */
+export async function assertConsentBudget(db: Db, modelId: number): Promise<void> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(modelConsents)
+    .where(and(eq(modelConsents.modelProfileId, modelId), gt(modelConsents.createdAt, new Date(Date.now() - 24 * 60 * 60 * 1000))));
+  if ((row?.n ?? 0) >= CONSENT_MESSAGES_PER_DAY) throw new AppError(429, 'too_many_requests', 'publicist.consent.tooManyToday');
 }
 
 /**

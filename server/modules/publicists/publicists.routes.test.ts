@@ -704,3 +704,31 @@ describe('an agency not yet approved', () => {
     await createModel(p);
   });
 });
+
+describe('consent messages cannot be used as a mailer', () => {
+  it("a model's contact changed again and again gets at most five requests a day; the sixth change is refused and changes nothing", async () => {
+    const p = await publicist();
+    let model = await createModel(p);
+    const sentBefore = outbox().length;
+    // The create sent the first; four more contact changes fill the day's five.
+    for (let i = 0; i < 4; i++) {
+      const res = await p.agent.put(`/api/publicist/model/update/${model.id}`, {
+        ...body({ contact_email: `otra-${i}-${Date.now()}@example.test` }),
+        version: model.version,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      model = res.json<{ data: PublicistModel }>().data;
+    }
+    expect(outbox().length - sentBefore).toBe(4);
+    const sixth = await p.agent.put(`/api/publicist/model/update/${model.id}`, {
+      ...body({ contact_email: `victima-${Date.now()}@example.test` }),
+      version: model.version,
+    });
+    expect(sixth.statusCode).toBe(429);
+    expect(outbox().length - sentBefore).toBe(4);
+    const resend = await p.agent.post(`/api/publicist/model/${model.id}/consent/resend`);
+    expect(resend.statusCode).toBe(429);
+    const unchanged = await p.agent.get(`/api/publicist/model/${model.id}`);
+    expect(unchanged.json<{ data: PublicistModel }>().data.version).toBe(model.version);
+  });
+});

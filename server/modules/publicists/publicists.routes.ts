@@ -36,7 +36,7 @@ import {
   switchAd,
   type ProfileRow,
 } from '../model-profiles/model-profiles.repository.ts';
-import { openConsent, sendConsentRequest, type IssuedConsent } from './consent.ts';
+import { assertConsentBudget, openConsent, sendConsentRequest, type IssuedConsent } from './consent.ts';
 import {
   assertRoomForModels,
   listPublicistModels,
@@ -229,6 +229,7 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
       const sectionId = await sectionIdOf(db, input.section);
       const ad = await firstAdOf(db, model.id);
       const contactChanged = (model.contactEmail ?? null) !== input.contact_email || (model.phone ?? null) !== input.phone;
+      if (contactChanged) await assertConsentBudget(db, model.id);
       // Read before the transaction: inside it, a read on `db` would wait for the transaction's own connection (PGlite
       // has one) and never return.
       const { version: _version, ...fields } = input;
@@ -346,6 +347,7 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
       if (last && Date.now() - last.at.getTime() < CONSENT_RESEND_MINUTES * 60_000) {
         throw new AppError(429, 'too_many_requests', 'publicist.consent.resendTooSoon');
       }
+      await assertConsentBudget(db, model.id);
       const issued = await db.transaction((tx) => openConsent(tx, model, publicist));
       if (!issued)
         throw new AppError(422, 'validation_failed', 'errors.validation_failed', {
