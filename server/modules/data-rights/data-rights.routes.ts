@@ -63,9 +63,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onClose', async () => {
     await Promise.allSettled([...app.dataExportJobs]);
   });
+  // Expired archives leave storage at start-up and hourly (and before each new request).
   app.addHook('onReady', async () => {
     await purgeExpiredExports(exportDeps(app));
   });
+  const timer = setInterval(() => void purgeExpiredExports(exportDeps(app)), 60 * 60 * 1000);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
 
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store');
 
