@@ -111,6 +111,19 @@ describe('suspending an account', () => {
     expect((await listed(m.adId)).isListed).toBe(true);
   });
 
+  it('the staff lists show the account’s own status beside the profile’s', async () => {
+    const m = await buildModel(db(), { name: 'Modelo en Lista' });
+    const p = await buildPublicist(db(), { name: 'Agencia en Lista' });
+    await suspend(m.userId);
+    await suspend(p.userId);
+    const email = (await statusOf(m.userId)).email;
+    type Row = { id: number; status: string; user: { id: number; status: string } };
+    const models = (await admin.get(`/api/admin/models?status=all&search=${encodeURIComponent(email)}`)).json<{ data: Row[] }>().data;
+    expect(models.map((r) => [r.id, r.status, r.user.id, r.user.status])).toEqual([[m.profileId, 'active', m.userId, 'suspended']]);
+    const publicists = (await admin.get('/api/admin/publicists?status=all&search=Agencia%20en%20Lista')).json<{ data: Row[] }>().data;
+    expect(publicists.map((r) => [r.id, r.user.id, r.user.status])).toEqual([[p.publicistId, p.userId, 'suspended']]);
+  });
+
   it('a client account can be suspended; staff accounts cannot; a restriction needs reasons and facts', async () => {
     const client = await buildUser(db(), { role: 'client' });
     expect((await suspend(client.id, { reason_codes: [] })).statusCode).toBe(422);
