@@ -8,12 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, media, modelProfiles, users, verificationRequests } from '#server/db/schema.ts';
+import { auditLog, media, modelConsents, modelProfiles, users, verificationRequests } from '#server/db/schema.ts';
 import { mediaKey } from '#server/modules/listings/images.ts';
 import { hashPassword } from '#server/modules/auth/passwords.ts';
 import { recordAudit } from '#server/modules/audit/audit.ts';
 import { newAgent, signedIn, type Agent } from '../../../tests/agent.ts';
-import { buildModel, buildUser } from '../../../tests/factories.ts';
+import { buildModel, buildPublicist, buildUser } from '../../../tests/factories.ts';
 import { createTestApp, type TestApp } from '../../../tests/test-app.ts';
 
 /**
@@ -274,6 +274,53 @@ describe('account erasure', () => {
     }
     const [entry] = await db().select().from(auditLog).where(eq(auditLog.subjectId, victim.id));
     expect(entry).toMatchObject({ action: 'user.delete', before: { role: 'client', status: 'active' } });
+  });
+
+  it("a publicist's erasure takes the agency's models with it: their contacts, ads and photo files", async () => {
+    const email = `agencia-erase-${Date.now()}@vitrina.test`;
+    const user = await buildUser(db(), { email, name: 'Agencia Borradatest', role: 'publicist' });
+    await db()
+      .update(users)
+      .set({ passwordHash: await hashPassword(PASSWORD) })
+      .where(eq(users.id, user.id));
+    const { publicistId } = await buildPublicist(db(), { userId: user.id, name: 'Agencia Erasmus Test' });
+    const contact = `modelo-gestionada-${Date.now()}@example.test`;
+    const managed = await buildModel(db(), { name: 'Modelo Gestionadatest', photos: 1 });
+    // Hand the factory's model to the agency, as a model without an account of her own.
+    await db()
+      .update(modelProfiles)
+      .set({ publicistId, contactEmail: contact, consentStatus: 'given' })
+      .where(eq(modelProfiles.id, managed.profileId));
+    await db()
+      .insert(modelConsents)
+      .values({
+        modelProfileId: managed.profileId,
+        publicistId,
+        contact,
+        tokenHash: 'f'.repeat(64),
+        status: 'given',
+        expiresAt: new Date(),
+      });
+    const [photo] = await db().select().from(media).where(eq(media.adId, managed.adId));
+    const key = mediaKey(managed.adId, photo!.uid, photo!.variants[0]!);
+    await t.app.storage.put(key, Buffer.from('webp'));
+
+    const agent = await newAgent(t.app);
+    await loginFrom(agent, email);
+    expect((await agent.post('/api/user/confirm-password', { password: PASSWORD })).statusCode).toBe(201);
+    const res = await agent.delete(`/api/profile/delete/${user.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+
+    for (const table of Object.keys(TABLES)) {
+      const rows = await rowsOf(table);
+      for (const s of [email, contact, 'Agencia Erasmus Test', 'Agencia Borradatest']) {
+        expect(
+          rows.find((r) => r.includes(s)),
+          `${table} still holds ${s}`,
+        ).toBeUndefined();
+      }
+    }
+    expect(filesUnder(t.app.storage.root).filter((f) => f.startsWith(`ads/${managed.adId}/`))).toEqual([]);
   });
 
   it('the audit log stays append-only outside an erasure', async () => {
