@@ -137,3 +137,28 @@ test('an admin suspends a model’s account; she signs in to the restricted view
   await expect(modelPage).toHaveURL(/\/es\/model\/dashboard$/);
   await modelContext.close();
 });
+
+test('the client record and the publicists list offer the account action too (360 px, axe)', async ({ page }, testInfo) => {
+  await login(page, ADMIN);
+  await expect(page).toHaveURL(/\/es\/admin\/dashboard$/);
+  await page.goto('/es/admin/clients?search=client%40vitrina.test');
+  await page.getByRole('table').getByRole('link', { name: 'Cliente Demo' }).click();
+  await expect(page).toHaveURL(/\/es\/admin\/clients\/\d+$/);
+  const button = page.getByRole('button', { name: `${es('admin.account.suspend')}: Cliente Demo` });
+  await expect(button).toBeVisible();
+  await button.click();
+  const dialog = page.getByRole('dialog', {
+    name: es('admin.dialog.title', { action: es('admin.account.suspend'), name: 'Cliente Demo' }),
+  });
+  await expect(dialog).toBeVisible();
+  // Closed without deciding: the demo client stays as the other specs expect it.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await axe(page, 'client record');
+  await fitsIn360(page, 'client-record-360.png', testInfo);
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  await page.goto('/es/admin/publicists?status=all');
+  const agencies = page.getByRole('table').getByRole('button', { name: new RegExp(`^${escapeRe(es('admin.account.suspend'))}: `) });
+  await expect(agencies.first()).toBeVisible();
+});
