@@ -1,8 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 const API_TARGET = `http://localhost:${process.env.PORT ?? 8080}`;
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+/** Text the browser fetches; not source maps (only developer tools ask for them). */
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|webmanifest|txt|xml)$/;
+/** Below this a compressed copy saves less than a round trip's worth: the file goes out as it is. */
+const MIN_BYTES = 1024;
+
+/**
+ * Writes a brotli (.br, best quality) and a gzip (.gz, level 9) copy beside every compressible file of the build, so
+ * the server sends them without compressing per request (server/plugins/spa.ts: @fastify/static preCompressed).
+ * Last of all (closeBundle, order post): sw.js is written by vite-plugin-pwa in its own closeBundle.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'vitrina-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        const files = (fs.readdirSync(outDir, { recursive: true, withFileTypes: false }) as string[])
+          .map((f) => path.join(outDir, f))
+          .filter((f) => COMPRESSIBLE.test(f) && fs.statSync(f).size >= MIN_BYTES);
+        await Promise.all(
+          files.map(async (file) => {
+            const data = await fs.promises.readFile(file);
+            const [br, gz] = await Promise.all([
+              brotli(data, {
+                params: {
+                  [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+                  [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+                  [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+                },
+              }),
+              gzip(data, { level: zlib.constants.Z_BEST_COMPRESSION }),
+            ]);
+            // A copy that is not smaller is not worth a header (the server falls back to the plain file).
+            if (br.length < data.length) await fs.promises.writeFile(`${file}.br`, br);
+            if (gz.length < data.length) await fs.promises.writeFile(`${file}.gz`, gz);
+          }),
+        );
+      },
+    },
+  };
+}
 
 // The PWA build. The service worker is ours (sw/sw.ts, injectManifest): Workbox precaches the shell that
 // Vite emits, and sw.ts adds the reference data and translations.
@@ -42,6 +96,7 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    precompress(),
   ],
   build: {
     target: 'es2022',

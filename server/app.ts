@@ -2,6 +2,7 @@
  * buildApp(config, database) → a ready Fastify instance with every plugin and module registered.
  * main.ts listens with it; tests drive it with app.inject() against PGlite or a real PostgreSQL.
  */
+import fastifyCompress, { type FastifyCompressOptions } from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -50,6 +51,18 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Dynamic answers (JSON, the shell, text): brotli when accepted (quality 4: fast enough per request), else gzip.
+ * Not images, archives or model files (already compressed or gaining little), never event streams; answers under
+ * 1 KB go out as they are. Request bodies are not decompressed (a compressed upload could expand past bodyLimit).
+ */
+export const COMPRESS: FastifyCompressOptions = {
+  encodings: ['br', 'gzip'],
+  threshold: 1024,
+  customTypes: /^text\/(?!event-stream)|[+/]json(?:;|$)|[+/]xml(?:;|$)|javascript/,
+  globalDecompression: false,
+};
+
 export async function buildApp(
   config: Config,
   database: Database,
@@ -80,6 +93,9 @@ export async function buildApp(
   app.decorate('dbKind', database.kind);
 
   await app.register(slowClientsPlugin, { limits: config.http });
+  // Before any route (it hooks each route as it is added); its onSend runs after the app's own (idempotency stores
+  // the plain body). The built files are precompressed (plugins/spa.ts); see COMPRESS for what is compressed here.
+  await app.register(fastifyCompress, COMPRESS);
   await app.register(fastifyCookie);
   await app.register(i18nPlugin);
   await app.register(errorsPlugin);

@@ -1,6 +1,10 @@
 /**
- * Serves the built PWA from DIST_DIR: hashed assets cached for a year, the shell and the service worker
- * always revalidated, and every other non-API GET answered with index.html so client routes deep-link.
+ * Serves the built PWA from DIST_DIR: hashed assets cached for a year, the shell, the service worker and the
+ * manifest always revalidated, and every other non-API GET answered with index.html so client routes deep-link.
+ *
+ * The build writes a brotli (.br) and a gzip (.gz) copy beside every text file worth compressing (vite.config.ts,
+ * precompress): @fastify/static's preCompressed picks the one the browser accepts (brotli first), with
+ * `Content-Encoding` and `Vary: Accept-Encoding`, so no asset is compressed per request.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,6 +13,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendError } from './errors.ts';
 
+/** Content-hashed by Vite: a new build gives a new name, so the old one can be kept for good. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
 export default fp<{ distDir: string }>(async (app, opts) => {
   const indexFile = path.join(opts.distDir, 'index.html');
   const hasDist = fs.existsSync(indexFile);
@@ -16,22 +23,20 @@ export default fp<{ distDir: string }>(async (app, opts) => {
     await app.register(fastifyStatic, {
       root: opts.distDir,
       index: false,
-      // @fastify/static 10 hands us the Fastify reply here, not the raw response.
+      preCompressed: true,
+      // @fastify/static 10 hands us the Fastify reply here, not the raw response. filePath may be the .br/.gz copy.
       setHeaders(reply: FastifyReply, filePath: string) {
         const rel = path.relative(opts.distDir, filePath);
-        if (rel.startsWith(`assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
-        else reply.header('cache-control', 'no-cache');
+        // Everything outside assets/ keeps its name across builds (index.html, sw.js, the manifest, icons): revalidated.
+        reply.header('cache-control', rel.startsWith(`assets${path.sep}`) ? IMMUTABLE : 'no-cache');
       },
     } as FastifyStaticOptions);
   } else {
     app.log.warn(`No built PWA in ${opts.distDir}: run "npm run build" (the API still works).`);
   }
 
-  const sendShell = async (_req: FastifyRequest, reply: FastifyReply) =>
-    reply
-      .header('cache-control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send(await fs.promises.readFile(indexFile));
+  // Through the static plugin, so the shell goes out precompressed too (setHeaders: no-cache).
+  const sendShell = (_req: FastifyRequest, reply: FastifyReply) => reply.type('text/html; charset=utf-8').sendFile('index.html');
   // The directory root would be a 403 from the static plugin: it is the shell.
   if (hasDist) app.get('/', sendShell);
 
