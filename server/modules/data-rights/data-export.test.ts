@@ -62,6 +62,10 @@ describe('data export', () => {
       model_profiles: { display_name: string }[];
     };
     expect(json.account).toMatchObject({ id: user.id, email: user.email });
+    // The README is in the account's language and points to the privacy policy for the rest of art. 15.
+    const readme = strFromU8(files['README.txt']!);
+    expect(readme).toContain('vitrina-data.json');
+    expect(readme).toMatch(/política de privacidad: https?:\/\/[^/]+\/es\/legal\/privacy-policy/);
     expect(json.account).not.toHaveProperty('passwordHash');
     expect(JSON.stringify(json)).not.toMatch(/argon2|password_?hash|id_?hash|token_?hash/i);
     expect(json.sessions.length).toBeGreaterThan(0);

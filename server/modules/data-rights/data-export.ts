@@ -7,6 +7,7 @@
 import crypto from 'node:crypto';
 import { and, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import type { TFunction } from 'i18next';
 import { ZipDeflate, ZipPassThrough, Zip } from 'fflate';
 import { DATA_EXPORT_JSON, DATA_EXPORT_TTL_HOURS, DATA_EXPORTS_PER_DAY, type DataExportState } from '#contract/data-rights.ts';
 import { API } from '#contract/routes.ts';
@@ -38,6 +39,17 @@ export interface ExportDeps {
   storage: Storage;
   appKey: string;
   log: Pick<FastifyBaseLogger, 'error' | 'warn'>;
+  /** For the archive's README.txt, in the user's language (server i18n's `app.tFor`). */
+  tFor?: (lng: string) => TFunction;
+  appUrl?: string;
+}
+
+/** The archive's README: what each part holds, and where the rest of art. 15 (purposes, retention, rights) is. */
+function readme(deps: ExportDeps, locale: string, now: Date): string | null {
+  if (!deps.tFor) return null;
+  const t = deps.tFor(locale);
+  const date = new Intl.DateTimeFormat(locale.replace('_', '-'), { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(now);
+  return t('dataRights.archive.readme', { date: `${date} UTC`, privacyUrl: `${deps.appUrl ?? ''}/${locale}/legal/privacy-policy` });
 }
 
 const TTL_MS = DATA_EXPORT_TTL_HOURS * 60 * 60 * 1000;
@@ -317,7 +329,13 @@ export async function collectUserData(
 }
 
 /** A zip built in memory with fflate's streaming writer: photos are stored as they are (WebP is compressed already). */
-async function zipArchive(storage: Storage, json: Uint8Array, files: { key: string; name: string }[], log: ExportDeps['log']) {
+async function zipArchive(
+  storage: Storage,
+  json: Uint8Array,
+  files: { key: string; name: string }[],
+  log: ExportDeps['log'],
+  readmeText: string | null,
+) {
   const chunks: Uint8Array[] = [];
   let failure: Error | null = null;
   const done = new Promise<void>((resolve, reject) => {
@@ -335,6 +353,11 @@ async function zipArchive(storage: Storage, json: Uint8Array, files: { key: stri
         const doc = new ZipDeflate(DATA_EXPORT_JSON, { level: 6 });
         zip.add(doc);
         doc.push(json, true);
+        if (readmeText) {
+          const about = new ZipDeflate('README.txt', { level: 6 });
+          zip.add(about);
+          about.push(new TextEncoder().encode(readmeText), true);
+        }
         for (const f of files) {
           const stored = await storage.read(f.key);
           if (!stored) {
@@ -366,7 +389,14 @@ export async function buildExport(deps: ExportDeps, exportId: number): Promise<v
   const key = `exports/${row.userId}/${row.id}-${crypto.randomBytes(16).toString('hex')}.zip`;
   try {
     const { data, files } = await collectUserData(db, row.userId);
-    const archive = await zipArchive(storage, new TextEncoder().encode(JSON.stringify(data, null, 2)), files, log);
+    const locale = (data.account as { locale?: string } | undefined)?.locale ?? 'es';
+    const archive = await zipArchive(
+      storage,
+      new TextEncoder().encode(JSON.stringify(data, null, 2)),
+      files,
+      log,
+      readme(deps, locale, new Date()),
+    );
     await storage.put(key, archive);
     const now = new Date();
     const [updated] = await db

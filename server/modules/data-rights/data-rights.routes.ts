@@ -41,7 +41,7 @@ const downloadParams = z.object({
 });
 
 function exportDeps(app: FastifyInstance): ExportDeps {
-  return { db: app.db, storage: app.storage, appKey: app.config.appKey, log: app.log };
+  return { db: app.db, storage: app.storage, appKey: app.config.appKey, log: app.log, tFor: app.tFor, appUrl: app.config.appUrl };
 }
 
 /** Starts the job once the answer has gone; a durable queue can take this place later. */
