@@ -79,7 +79,64 @@ describe('language detection (SPEC §9)', () => {
     await new Promise<void>((r) => (i18n.isInitialized ? r() : i18n.on('initialized', () => r())));
     expect(i18n.language).toBe('pt_BR');
     expect(document.cookie).toContain('lang=pt_BR');
-    expect(i18n.options.fallbackLng).toEqual(['en']);
     expect(i18n.options.defaultNS).toBe('translation');
+  });
+});
+
+describe('the fallback language (en) is loaded only when a key is missing', () => {
+  const BUNDLES: Record<string, Record<string, string>> = {
+    es: { hello: 'Hola', status: 'Estado' },
+    en: { hello: 'Hello', status: 'Status', onlyEnglish: 'Only in English' },
+    de: { hello: 'Hallo' },
+  };
+  const requested = () => (fetch as unknown as ReturnType<typeof vi.fn>).mock.calls.map(([url]) => String(url));
+
+  async function start(path: string) {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((url: string) => {
+        const lng = url.split('/').pop()!;
+        return Promise.resolve(new Response(JSON.stringify(BUNDLES[lng] ?? {}), { status: 200 }));
+      }),
+    );
+    window.history.replaceState(null, '', path);
+    const i18n = createI18n();
+    await new Promise<void>((r) => (i18n.isInitialized ? r() : i18n.on('initialized', () => r())));
+    return i18n;
+  }
+
+  it('a Spanish page asks for the Spanish translations only', async () => {
+    const i18n = await start('/es/legal/privacy-policy');
+    expect(i18n.language).toBe('es');
+    expect(i18n.t('hello')).toBe('Hola');
+    // A lookup with its own default is no missing translation.
+    expect(i18n.t('statuses.unknown_code', { defaultValue: 'unknown_code' })).toBe('unknown_code');
+    expect(requested()).toEqual(['/api/language/es']);
+  });
+
+  it('the first missing key loads English once, and the key then reads in English', async () => {
+    const i18n = await start('/de/legal/privacy-policy');
+    expect(i18n.t('hello')).toBe('Hallo');
+    const added = new Promise<void>((r) => i18n.store.on('added', (lng: string) => lng === 'en' && r()));
+    expect(i18n.t('status')).toBe('status');
+    expect(i18n.t('onlyEnglish')).toBe('onlyEnglish');
+    await added;
+    expect(i18n.t('status')).toBe('Status');
+    expect(i18n.t('onlyEnglish')).toBe('Only in English');
+    expect(i18n.t('hello')).toBe('Hallo');
+    expect(requested()).toEqual(['/api/language/de', '/api/language/en']);
+  });
+
+  it('a visitor whose languages are all unsupported gets English', async () => {
+    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['fr-FR']);
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('fr-FR');
+    try {
+      const i18n = await start('/');
+      expect(i18n.language).toBe('en');
+      expect(i18n.t('hello')).toBe('Hello');
+      expect(requested()).toEqual(['/api/language/en']);
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 });

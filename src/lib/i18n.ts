@@ -1,11 +1,12 @@
 /**
- * i18next for the browser (SPEC §9): languages en/es/de/pt_BR with en as fallback, namespace "translation",
+ * i18next for the browser (SPEC §9): languages en/es/de/pt_BR with en as fallback (loaded only when a key is missing),
+ * namespace "translation",
  * detection order path → cookie → <html lang> → localStorage → sessionStorage → navigator → query string →
  * subdomain, the choice cached in the `lang` cookie (language-detector.ts). Translations load from
  * GET /api/language/{lng} (i18n-backend.ts); the backend's retry rules are those of SPEC §8 (5xx or no status:
  * retry; 4xx or bad JSON: fail, no retry).
  */
-import i18next, { type i18n as I18n } from 'i18next';
+import i18next, { type i18n as I18n, type TOptions } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { FALLBACK_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, toLanguage, type Language } from '#contract/languages.ts';
 import { LanguageBackend } from './i18n-backend.ts';
@@ -27,13 +28,27 @@ export const detectionOptions: DetectionOptions = {
 
 export function createI18n(): I18n {
   const instance = i18next.createInstance();
+  // The fallback language is loaded only once a key is missing in the current one (es, de and pt_BR are complete
+  // today): i18next would otherwise fetch it with the current language on every page. Until it has arrived the
+  // missing key shows as its name; its arrival re-renders (bindI18nStore: 'added').
+  let fallbackWanted = false;
+  const wantFallback = (_lngs: readonly string[], ns: string, _key: string, _fallback: string, _update: boolean, options: TOptions) => {
+    // A lookup with its own default (an unknown status code) is not a missing translation; neither is one made
+    // before the current language has loaded.
+    if (fallbackWanted || options.defaultValue !== undefined || instance.language === FALLBACK_LANGUAGE) return;
+    if (!instance.hasResourceBundle(instance.language, ns)) return;
+    fallbackWanted = true;
+    void instance.loadLanguages(FALLBACK_LANGUAGE);
+  };
   void instance
     .use(LanguageBackend)
     .use(new LanguageDetector(detectionOptions))
     .use(initReactI18next)
     .init({
       supportedLngs: [...LANGUAGES],
-      fallbackLng: FALLBACK_LANGUAGE,
+      // A function, so i18next asks it on every lookup (it caches array values per language). Without a language
+      // (no detected one is supported) it is the language to use.
+      fallbackLng: (code?: string) => (fallbackWanted || code === undefined ? [FALLBACK_LANGUAGE] : []),
       load: 'currentOnly',
       ns: ['translation'],
       defaultNS: 'translation',
@@ -41,7 +56,10 @@ export function createI18n(): I18n {
       // Retries of the backend (SPEC §8: only 5xx and network failures are retried, see i18n-backend.ts).
       maxRetries: 3,
       retryTimeout: 500,
-      react: { useSuspense: true },
+      // Not saving anything: i18next reports a missing key only with saveMissing on.
+      saveMissing: true,
+      missingKeyHandler: wantFallback,
+      react: { useSuspense: true, bindI18nStore: 'added' },
     });
   return instance;
 }
