@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, media, modelConsents, modelProfiles, users, verificationRequests } from '#server/db/schema.ts';
 import { mediaKey } from '#server/modules/listings/images.ts';
 import { hashPassword } from '#server/modules/auth/passwords.ts';
+import { ERASED, redact } from './erasure.ts';
 import { recordAudit } from '#server/modules/audit/audit.ts';
 import { newAgent, signedIn, type Agent } from '../../../tests/agent.ts';
 import { buildModel, buildPublicist, buildUser } from '../../../tests/factories.ts';
@@ -321,6 +322,18 @@ describe('account erasure', () => {
       }
     }
     expect(filesUnder(t.app.storage.root).filter((f) => f.startsWith(`ads/${managed.adId}/`))).toEqual([]);
+  });
+
+  it('redaction replaces whole identifiers (case-blind) and, about their own records, every personal field', () => {
+    const doc = { note: 'Ana escribió a ANA@x.test desde 10.0.0.1; Mariana y 10.0.0.12 no son ella', name: 'Otra', n: 3 };
+    expect(redact(doc, ['ana@x.test', 'Ana', '10.0.0.1'], false)).toEqual({
+      note: `${ERASED} escribió a ${ERASED} desde ${ERASED}; Mariana y 10.0.0.12 no son ella`,
+      name: 'Otra',
+      n: 3,
+    });
+    expect(redact({ after: { display_name: 'Otra', phone: '+34600000000', status: 'active' } }, [], true)).toEqual({
+      after: { display_name: ERASED, phone: ERASED, status: 'active' },
+    });
   });
 
   it('the audit log stays append-only outside an erasure', async () => {

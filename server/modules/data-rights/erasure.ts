@@ -61,7 +61,10 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * key. Identifiers are matched as given, so short generic words are left out by the caller.
  */
 export function redact(value: unknown, identifiers: string[], byKey: boolean): unknown {
-  const pattern = identifiers.length ? new RegExp(identifiers.map(escapeRegExp).join('|'), 'gi') : null;
+  // Whole words only: a name inside a longer word ("Ana" in "Mariana"), an IP inside a longer one, stays.
+  const pattern = identifiers.length
+    ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${identifiers.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'giu')
+    : null;
   const walk = (v: unknown, key?: string): unknown => {
     if (typeof v === 'string') {
       if (byKey && key && PERSONAL_KEYS.has(key) && v !== '') return ERASED;
@@ -107,8 +110,9 @@ export async function eraseAccount(tx: Db, userId: number): Promise<ErasureResul
   const consents = profileIds.length ? await tx.select().from(modelConsents).where(inArray(modelConsents.modelProfileId, profileIds)) : [];
   const ips = (await tx.select({ ip: sessions.ip }).from(sessions).where(eq(sessions.userId, userId))).map((s) => s.ip);
 
-  // What identifies the person (and the models an agency listed) in text we keep. Very short values would match
-  // unrelated words, so they are replaced only under personal keys.
+  // What identifies the person (and the models an agency listed) in text we keep. Rows are found by their links to the
+  // person and by the unmistakable identifiers (`strong`); names are too common to search the whole log with, so they
+  // are replaced only inside rows already found to be about the person.
   const strong = [
     user.email,
     ...profiles.flatMap((p) => [p.phone, p.contactEmail]),
@@ -143,7 +147,7 @@ export async function eraseAccount(tx: Db, userId: number): Promise<ErasureResul
     .where(
       or(
         adIds.length ? inArray(reports.adId, adIds) : undefined,
-        ...identifiers.map(
+        ...mailLike.map(
           (i) =>
             sql`(coalesce(${reports.adSnapshot}::text, '') || ${reports.details} || coalesce(${reports.decisionText}, '')) ILIKE ${`%${likeEscape(i)}%`}`,
         ),
@@ -235,7 +239,7 @@ export async function eraseAccount(tx: Db, userId: number): Promise<ErasureResul
       or(
         eq(auditLog.actorId, userId),
         aboutSubjects,
-        ...identifiers.map(
+        ...mailLike.map(
           (i) =>
             sql`(coalesce(${auditLog.before}::text, '') || coalesce(${auditLog.after}::text, '') || coalesce(${auditLog.reason}::text, '') || coalesce(${auditLog.actorEmail}, '')) ILIKE ${`%${likeEscape(i)}%`}`,
         ),
