@@ -216,9 +216,26 @@ export function objectSchemasOf(modules: ReadonlyArray<Record<string, unknown>>)
   return out;
 }
 
+/** Values that pass the usual checks of a field by its name (a strong password, a phone, a date of birth, …). */
+const KEY_HINTS: Record<string, string> = {
+  password: 'Vitrina-fuzz-secret-2026!',
+  password_confirmation: 'Vitrina-fuzz-secret-2026!',
+  current_password: 'Vitrina-fuzz-secret-2026!',
+  phone: '612345678',
+  whatsapp: '612345678',
+  phone_country: 'ES',
+  birth_date: '1990-05-17',
+  locale: 'es',
+  language: 'es',
+  path: '/es',
+  code: '123456',
+  tax_id: 'B12345678',
+};
+
 /** A value a schema would probably accept (a best effort: only a starting point that is then spoiled). */
-export function plausible(schema: AnyZod, r: Rng, depth = 0): unknown {
+export function plausible(schema: AnyZod, r: Rng, depth = 0, key = ''): unknown {
   const def = defOf(schema);
+  if (def.type === 'string' && KEY_HINTS[key]) return KEY_HINTS[key];
   switch (def.type) {
     case 'optional':
     case 'nullable':
@@ -227,9 +244,9 @@ export function plausible(schema: AnyZod, r: Rng, depth = 0): unknown {
     case 'readonly':
     case 'catch':
     case 'nonoptional':
-      return plausible(def.innerType!, r, depth);
+      return plausible(def.innerType!, r, depth, key);
     case 'pipe':
-      return plausible(def.in!, r, depth);
+      return plausible(def.in!, r, depth, key);
     case 'string': {
       const fmt = def.format ?? def.checks?.map((c) => c._zod.def.format).find(Boolean);
       if (fmt === 'email') return `fuzz-${r.int(1e6)}@vitrina.test`;
@@ -254,7 +271,13 @@ export function plausible(schema: AnyZod, r: Rng, depth = 0): unknown {
     case 'array':
       return depth > 3 ? [] : [plausible(def.element!, r, depth + 1)];
     case 'object':
-      return depth > 3 ? {} : Object.fromEntries(Object.entries(def.shape ?? {}).map(([k, v]) => [k, plausible(v, r, depth + 1)]));
+      if (depth > 3) return {};
+      return Object.fromEntries(
+        Object.entries(def.shape ?? {})
+          // Optional fields mostly left out: a honeypot or an optional timestamp filled in would end the request early.
+          .filter(([, v]) => defOf(v).type !== 'optional' || r.chance(0.3))
+          .map(([k, v]) => [k, plausible(v, r, depth + 1, k)]),
+      );
     case 'union':
       return plausible(r.pick(def.options ?? [z.string()]), r, depth);
     default:
@@ -274,7 +297,15 @@ export function spoiledBody(schemas: readonly z.ZodObject[], r: Rng): unknown {
   const spoil = keys.length === 0 ? 1 : 1 + r.int(Math.min(3, keys.length));
   for (let i = 0; i < spoil; i++) {
     const key = keys.length ? r.pick(keys) : badString(r).slice(0, 20);
-    body[key] = r.chance(0.5) ? badValue(r) : `${typeof body[key] === 'string' ? body[key] : ''}${r.pick(CONTROL)}${badString(r).slice(0, 50)}`;
+    const before = typeof body[key] === 'string' ? body[key] : 'Texto';
+    const roll = r.next();
+    // NUL gets a share of its own: it is the one character PostgreSQL refuses in text.
+    body[key] =
+      roll < 0.35
+        ? badValue(r)
+        : roll < 0.7
+          ? `${before.slice(0, 5)}\u0000${before.slice(5)}`
+          : `${before}${r.pick(CONTROL)}${badString(r).slice(0, 50)}`;
   }
   if (r.chance(0.2)) {
     // An own property even for `__proto__` (plain assignment would set the prototype and vanish from the JSON).
