@@ -19,7 +19,7 @@ import { guardSlowClients } from './slow-clients.ts';
 const LIMITS: HttpLimits = {
   headersTimeoutMs: 1_000,
   requestTimeoutMs: 60_000,
-  bodyTimeoutMs: 600,
+  bodyTimeoutMs: 1_500,
   bodyMinRate: 2_000,
   idleTimeoutMs: 20_000,
   keepAliveTimeoutMs: 5_000,

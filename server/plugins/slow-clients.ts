@@ -81,8 +81,9 @@ export function guardSlowClients(server: Server, limits: SlowClientLimits, log?:
         continue;
       }
       const waiting = waitingForClient(w.req);
-      // Counted only when waiting at both ends of the interval, so time spent busy in between is never charged.
-      if (waiting && w.wasWaiting) w.waitedMs += now - w.lastTick;
+      // Counted only when waiting at both ends of the interval, so time spent busy in between is never charged; nor is
+      // a tick come late (the event loop itself was held up: the server's delay, not the client's).
+      if (waiting && w.wasWaiting) w.waitedMs += Math.min(now - w.lastTick, 2 * tickMs);
       w.wasWaiting = waiting;
       w.lastTick = now;
       if (w.waitedMs < limits.bodyTimeoutMs) continue;
