@@ -337,6 +337,7 @@ describe('account erasure', () => {
   });
 
   it('the audit log stays append-only outside an erasure', async () => {
+    await recordAudit(db(), { actor: null, action: 'user.update', subjectType: 'user', subjectId: 1, before: { email: 'x@y.test' } });
     const refused = await db()
       .execute(sql`UPDATE audit_log SET actor_email = NULL`)
       .then(
