@@ -105,8 +105,6 @@ export type Config = {
   demoAds: number;
   /** Registrations allowed per IP and hour. */
   registerLimitPerHour: number;
-  /** Sign-in throttling overrides (tests use short locks); the defaults are in server/modules/auth/auth.limits.ts. */
-  loginThrottle?: Partial<import('./modules/auth/auth.limits.ts').LoginThrottleOptions>;
   /** Ads one model profile may have: every ad is re-derived when the model is renamed, so this bounds that work. */
   maxAdsPerModel: number;
   /** Models one publicist may manage (agencies not yet approved: UNAPPROVED_AGENCY_MODEL_LIMIT, lower). */
@@ -119,10 +117,10 @@ export type Config = {
   forbiddenWordsFile: string | undefined;
   /** Largest photo file accepted, in bytes. */
   uploadMaxBytes: number;
-  /** Timeouts and limits against slow clients (plugins/slow-clients.ts). */
-  http: HttpLimits;
   /** Largest photo accepted, in pixels (width × height): pixel-flood protection. */
   uploadMaxPixels: number;
+  /** Timeouts and limits against slow clients (plugins/slow-clients.ts). */
+  http: HttpLimits;
   moderation: ModerationConfig;
 };
 
@@ -135,6 +133,8 @@ export interface ModerationConfig {
   /** How long one check may take before it counts as failed (the photo is then refused). */
   timeoutMs: number;
   sightengine: { user: string; secret: string; workflow: string; url: string } | undefined;
+}
+
 /** How long a connection may take over what, so that slow clients cannot hold sockets (plugins/slow-clients.ts). */
 export interface HttpLimits {
   /** A request's head (request line and headers) must arrive within this. */
@@ -153,8 +153,6 @@ export interface HttpLimits {
   maxConnectionsPerIp: number;
 }
 
-}
-
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -166,10 +164,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   const appUrl = e.APP_URL ?? `http://localhost:${e.PORT}`;
   if (!e.APP_KEY && e.NODE_ENV === 'production')
-  if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS)
-    throw new ConfigError('Invalid configuration:\n  HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
     throw new ConfigError('Invalid configuration:\n  APP_KEY: required in production (32+ random characters)');
   const dataDir = e.DATA_DIR === ':memory:' ? ':memory:' : path.resolve(e.DATA_DIR);
+  if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS)
+    throw new ConfigError('Invalid configuration:\n  HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
   const missing = (['SIGHTENGINE_USER', 'SIGHTENGINE_SECRET', 'SIGHTENGINE_WORKFLOW'] as const).filter((k) => !e[k]);
   if (e.MODERATION_PROVIDER === 'sightengine' && missing.length)
     throw new ConfigError(
@@ -198,6 +196,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoAds: e.DEMO_ADS,
     listingsCacheTtlMs: e.LISTINGS_CACHE_TTL_MS,
     forbiddenWordsFile: e.FORBIDDEN_WORDS_FILE ? path.resolve(e.FORBIDDEN_WORDS_FILE) : undefined,
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    uploadMaxPixels: e.UPLOAD_MAX_PIXELS,
     http: {
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
@@ -207,8 +207,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       maxConnectionsPerIp: e.TRUST_PROXY ? 0 : e.HTTP_MAX_CONNECTIONS_PER_IP,
     },
-    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
-    uploadMaxPixels: e.UPLOAD_MAX_PIXELS,
     moderation: {
       provider: e.MODERATION_PROVIDER,
       timeoutMs: e.MODERATION_TIMEOUT_MS,
