@@ -9,6 +9,8 @@ export const API = {
   pageView: '/api/analytics/pageview',
   config: '/api/config',
   health: '/api/health',
+  /** Who is signed in, if anyone: 200 `{ data: User | null }`, never 401, so a visitor's page logs no error (GET /api/user keeps its 401). */
+  session: '/api/session',
   /** POST asks for an archive of the user's data, GET answers its state (contract/data-rights.ts). */
   dataExport: '/api/user/data-export',
   /** The download: signed, expiring, and only for its owner's session. Ends in .zip so no navigation fallback takes it. */

@@ -19,6 +19,7 @@ const ALLOWED = new Set([
   'POST /api/login',
   'POST /api/logout',
   'GET /api/user',
+  'GET /api/session',
   'GET /api/statements',
   'GET /api/statements/:id',
   'POST /api/statements/:id/appeal',

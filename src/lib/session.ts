@@ -1,5 +1,6 @@
 /**
- * The signed-in user, shared by every feature: the `['user']` query (GET /api/user, 401 → null), and the
+ * The signed-in user, shared by every feature: the `['user']` query (GET /api/session, `{ data: null }` for a
+ * visitor: asking GET /api/user would answer 401, which the browser logs as an error on every anonymous page), and the
  * account calls more than one feature needs (logout, resend verification, confirm password).
  */
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
@@ -8,6 +9,7 @@ import { useLocation, useNavigate } from 'react-router';
 import type { Answer } from '#contract/answers.ts';
 import type { User } from '#contract/auth.ts';
 import { PROFILE_CREATE_ROUTES } from '#contract/roles.ts';
+import { API } from '#contract/routes.ts';
 import { apiGet, apiRequest, ApiError } from './api-client.ts';
 import { useLng } from './paths.ts';
 import { usePresenter } from './presenter.tsx';
@@ -16,20 +18,14 @@ import { handleAnswer, handleRejection } from './response-handler.ts';
 export const USER_QUERY_KEY = ['user'] as const;
 
 export const SESSION_API = {
-  user: '/api/user',
+  session: API.session,
   logout: '/api/logout',
   sendVerification: '/api/verification/send',
   confirmPassword: '/api/user/confirm-password',
 } as const;
 
 async function fetchUser(signal?: AbortSignal): Promise<User | null> {
-  try {
-    return (await apiGet<{ data: User }>(SESSION_API.user, signal)).data;
-  } catch (err) {
-    // Logged out is an answer, not a failure.
-    if (err instanceof ApiError && err.status === 401) return null;
-    throw err;
-  }
+  return (await apiGet<{ data: User | null }>(SESSION_API.session, signal)).data;
 }
 
 export const userQueryOptions = () =>

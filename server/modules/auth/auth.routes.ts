@@ -23,6 +23,7 @@ import {
 } from '#contract/auth.ts';
 import { idParamsSchema } from '#contract/locations.ts';
 import { ACCOUNT_SUSPENDED_PATH } from '#contract/statements.ts';
+import { API } from '#contract/routes.ts';
 import type { Answer } from '#contract/answers.ts';
 import { passwordResetTokens, sessions, users } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
@@ -162,6 +163,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/api/user', async (req) => ({ data: await toUserDto(app.db, requireUser(req)) }));
+
+  // The PWA's session probe: a visitor is an answer (null), not a 401 the browser logs as an error on every page.
+  app.get(API.session, async (req, reply) => {
+    reply.header('cache-control', 'private, no-store');
+    return { data: req.user ? await toUserDto(app.db, req.user) : null };
+  });
 
   // The payload is empty by contract (SPEC §7); whatever is sent is ignored.
   app.post('/api/verification/send', { config: { auth: true } }, async (req, reply) => {
