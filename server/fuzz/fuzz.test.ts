@@ -22,9 +22,10 @@ import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { users } from '#server/db/schema.ts';
+import { hashPassword } from '#server/modules/auth/passwords.ts';
 import { SESSION_COOKIE } from '#server/plugins/session.ts';
 import { newAgent, type Agent } from '#tests/agent.ts';
-import { buildModel, buildPublicist } from '#tests/factories.ts';
+import { buildModel, buildPublicist, buildUser } from '#tests/factories.ts';
 import { routesOf, type RegisteredRoute } from '#tests/routes.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
 import { loginAs } from '../modules/media/test-helpers.ts';
@@ -112,6 +113,8 @@ const agents = {} as Record<Role, Agent>;
 const userIds = {} as Record<Role, number>;
 let realIds: number[] = [];
 let realAdId = 0;
+/** Real credentials, sent where only a guard stands between the request and a sign-in: a bypass would answer 200. */
+let victim = { email: '', password: 'Fuzz victim secret 2026!' };
 let schemas: ReturnType<typeof objectSchemasOf> = [];
 let keys: string[] = [];
 
@@ -142,6 +145,12 @@ beforeAll(async () => {
     const [u] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
     userIds[role] = u!.id;
   }
+  const v = await buildUser(db, { role: 'client' });
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(victim.password) })
+    .where(eq(users.id, v.id));
+  victim = { ...victim, email: v.email };
   const other = await buildPublicist(db);
   realIds.push(other.publicistId, other.userId);
   realIds = [...new Set(realIds)];
@@ -379,6 +388,19 @@ function fixedCases(): Case[] {
     c('anonymous', 'POST', '/api/contact', 'unknown key __proto__', {
       headers: { 'content-type': json },
       payload: JSON.stringify(contact).replace('{', '{"__proto__":{"x":1},'),
+    }),
+    // Issue 12, point 2: the guards whatever the spelling of the path, and a token pair an attacker chose.
+    c('anonymous', 'POST', '/%61pi/login', 'forged token on a re-spelled path', {
+      headers: { 'x-xsrf-token': 'forged', 'content-type': json },
+      payload: JSON.stringify(victim),
+    }),
+    c('anonymous', 'POST', '/%61pi/login', 'no X-Requested-With on a re-spelled path', {
+      headers: { 'x-requested-with': '', 'content-type': json },
+      payload: JSON.stringify(victim),
+    }),
+    c('anonymous', 'POST', '/api/login', 'a cookie and header pair the attacker chose', {
+      headers: { cookie: 'XSRF-TOKEN=attacker-chosen', 'x-xsrf-token': 'attacker-chosen', 'content-type': json },
+      payload: JSON.stringify(victim),
     }),
     // Issue 12, point 1.
     c('anonymous', 'POST', '/api/login', 'malformed X-XSRF-TOKEN', {
@@ -685,7 +707,7 @@ async function rawRequests(r: Rng): Promise<RawResult[]> {
     for (let i = 0; i < RAW_REQUESTS; i++) {
       const target = targets[i % targets.length]!;
       const method = target.includes('search') || target.includes('models') ? 'GET' : r.pick(['POST', 'PUT', 'DELETE', 'PATCH']);
-      const body = JSON.stringify({ email: 'admin@vitrina.test', password: badString(r).slice(0, 50) });
+      const body = JSON.stringify(victim);
       const lines = [
         `${method} ${target} HTTP/1.1`,
         `Host: 127.0.0.1:${port}`,
