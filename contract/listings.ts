@@ -20,6 +20,8 @@ export const modelsQuerySchema = z
     city: intParam(1, 2_147_483_647).optional(),
     section: z.union([z.enum(SECTION_SLUGS), intParam(1, 1000)]).optional(),
     status: z.enum(STATUSES).optional(),
+    /** `1`: search the words exactly as typed, without typo correction (the "search for «luica» instead" link). */
+    literal: z.literal('1').optional(),
     page: intParam(1, PAGE_MAX).optional().default(1),
     per_page: intParam(1, PER_PAGE_MAX).optional().default(PER_PAGE_DEFAULT),
   })
@@ -64,7 +66,21 @@ export const paginationMetaSchema = z.object({
 });
 export type PaginationMeta = z.infer<typeof paginationMetaSchema>;
 
-export const modelListSchema = z.object({ data: z.array(modelCardSchema), meta: paginationMetaSchema });
+/**
+ * A word of the search that matched nothing and was read as a known word within its typo budget (Meilisearch's:
+ * one typo from 5 letters, two from 9). `from` is the word as typed, `to` as the ads write it (accents kept).
+ */
+export const searchCorrectionSchema = z.object({ from: z.string(), to: z.string() });
+export type SearchCorrection = z.infer<typeof searchCorrectionSchema>;
+
+export const modelListSchema = z.object({
+  data: z.array(modelCardSchema),
+  meta: paginationMetaSchema.extend({
+    /** Present only when the search was corrected: the words replaced, and the search as it was run. */
+    corrections: z.array(searchCorrectionSchema).optional(),
+    corrected_search: z.string().optional(),
+  }),
+});
 export type ModelList = z.infer<typeof modelListSchema>;
 
 export const modelDetailSchema = z.object({

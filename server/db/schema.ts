@@ -311,8 +311,21 @@ export const ads = pgTable(
     index('ads_listed_search_vector_idx')
       .using('gin', t.searchVector)
       .where(sql`${t.isListed}`),
-    index('ads_search_trgm_idx').using('gin', sql`immutable_unaccent(lower(${t.searchDocument})) gin_trgm_ops`),
   ],
+);
+
+/**
+ * The vocabulary of typo correction: each distinct word (accent-blind, lower-case) of the listed ads' own text (name,
+ * title, description, city, province; not the section names), with how many listed ads use it. Kept by statement
+ * triggers on ads (migration 0013), so it follows every listing change in the same transaction.
+ */
+export const searchWords = pgTable(
+  'search_words',
+  {
+    word: text('word').primaryKey(),
+    ads: integer('ads').notNull(),
+  },
+  (t) => [index('search_words_trgm_idx').using('gist', t.word.op('gist_trgm_ops'))],
 );
 
 export interface MediaModeration {

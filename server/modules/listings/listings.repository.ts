@@ -1,13 +1,18 @@
 /**
  * The public listing. Visible = ad switched on, ad approved, and the model's profile active (SPEC §4
- * "Verificado"). Text search is Spanish full-text on `search_vector` (accents and case ignored, stemmed);
- * when that finds nothing, a trigram strict-word-similarity pass forgives typos ("Ovideo" → Oviedo).
+ * "Verificado"). Text search is Spanish full-text on `search_vector` (accents and case ignored, stemmed); a word
+ * that matches nothing is read as the known words closest to it within its typo budget ("luica" → Lucía, see
+ * typos.ts), found in the vocabulary of listed ads (table search_words, kept by triggers on ads).
  */
 import { sql, type SQL } from 'drizzle-orm';
+import type { SearchCorrection } from '#contract/listings.ts';
 import type { Db } from '../../db/client.ts';
+import { corrections, typoBudget, type Candidate, type Correction } from './typos.ts';
 
 export interface ListingFilters {
   search?: string | undefined;
+  /** Search the words as typed, without typo correction. */
+  literal?: boolean | undefined;
   cityId?: number | undefined;
   sectionId?: number | undefined;
   limit: number;
@@ -42,10 +47,12 @@ export interface ListingRow {
 /** Kept by the database (trigger ads_before_write): switched on, approved, and the profile active. */
 const VISIBLE = sql`a.is_listed`;
 /**
- * Below this strict word similarity a "typo" is a different word. Strict (whole-word) similarity keeps
- * "ovideo" close to "Oviedo" (0.27) and away from "videollamada" (0.18), which plain word similarity inverts.
+ * Only the most recent matches are ranked, as Meilisearch caps its hits: scoring reads every candidate's vector, and
+ * a word found in tens of thousands of ads would cost that on every page, for pages nobody reads.
  */
-const TRIGRAM_THRESHOLD = 0.25;
+export const RANKED_MAX = 1000;
+/** Nearest vocabulary words (by trigram distance) examined per unknown word before the exact typo count. */
+const NEIGHBOURS = 40;
 
 function filters(f: ListingFilters): SQL[] {
   const where: SQL[] = [VISIBLE];
@@ -66,7 +73,6 @@ const JOINS = sql`
   join sections s on s.id = a.section_id
   left join media m on m.ad_id = a.id and m.is_cover`;
 const SELECT = sql`select ${COLUMNS} from ads a ${JOINS}`;
-const PLACES = sql`join cities c on c.id = a.city_id join states st on st.id = c.state_id`;
 
 async function rows<T>(db: Db, query: SQL): Promise<T[]> {
   // node-postgres and PGlite both answer { rows }; drizzle types them differently.
@@ -87,60 +93,140 @@ async function recentPage(db: Db, where: SQL[], f: ListingFilters): Promise<{ ro
 }
 
 /**
- * Ranked (text search): scoring already visits every match, so the total comes from the same pass
- * (`count(*) over ()` is computed before the limit) and only the page's rows are joined for display.
+ * Ranked (text search) among the RANKED_MAX most recent matches: the total (at most RANKED_MAX) comes from the same
+ * pass (`count(*) over ()` is computed before the limit) and only the page's rows are joined for display.
  */
-async function rankedPage(
-  db: Db,
-  where: SQL[],
-  score: SQL,
-  f: ListingFilters,
-  from = sql`ads a`,
-): Promise<{ rows: ListingRow[]; total: number }> {
+async function rankedPage(db: Db, where: SQL[], score: SQL, f: ListingFilters): Promise<{ rows: ListingRow[]; total: number }> {
   const cond = sql.join(where, sql` and `);
+  const matches = sql`select a.id, a.published_at, a.search_vector from ads a where ${cond} order by ${RECENT} limit ${RANKED_MAX}`;
   const list = await rows<ListingRow & { total: string | number }>(
     db,
-    sql`with hits as (
-          select a.id, ${score} as score, count(*) over () as total from ${from} where ${cond}
+    sql`with matches as (${matches}), hits as (
+          select a.id, ${score} as score, count(*) over () as total from matches a
           order by score desc, ${RECENT} limit ${f.limit} offset ${f.offset})
         select ${COLUMNS}, hits.total from hits join ads a on a.id = hits.id ${JOINS}
         order by hits.score desc, ${RECENT}`,
   );
   if (list.length > 0) return { rows: list, total: Number(list[0]!.total) };
   // Past the last page the window has no row to carry the total.
-  const count = await rows<{ n: string | number }>(db, sql`select count(*) as n from ${from} where ${cond}`);
+  const count = await rows<{ n: string | number }>(db, sql`select count(*) as n from (${matches}) m`);
   return { rows: [], total: Number(count[0]?.n ?? 0) };
 }
 
-export async function listModels(db: Db, f: ListingFilters): Promise<{ rows: ListingRow[]; total: number }> {
+const tsquery = (words: string | SQL) => sql`plainto_tsquery('es_unaccent', ${words})`;
+
+/** websearch's OR: with it, some words may match nothing even though the query as a whole found ads. */
+const HAS_OR = /(^|\s)or(\s|$)/i;
+
+/** The words people typed to find ads with: not those after a minus (websearch's NOT), not the OR operator. */
+function wantedText(search: string): string {
+  return search
+    .split(/\s+/)
+    .filter((w) => !w.startsWith('-') && w.toLowerCase() !== 'or')
+    .join(' ');
+}
+
+interface Misspelt {
+  /** Accent-blind, lower-case, as search_words holds words. */
+  word: string;
+  alternatives: Correction[];
+}
+
+/**
+ * The typed words (5+ letters) that match no listed ad, with the known words they may stand for. A word counts as
+ * matching when the vocabulary has it or full-text search finds it (a stem: "modelos"; a section name; a stop word).
+ */
+async function misspeltWords(db: Db, search: string): Promise<Misspelt[]> {
+  const unknown = await rows<{ w: string }>(
+    db,
+    sql`select t.w from search_words_of(${wantedText(search)}) t(w)
+        where length(t.w) >= 5 and not exists (select 1 from search_words s where s.word = t.w)
+          and case when numnode(${tsquery(sql`t.w`)}) = 0 then false
+                   else not exists (select 1 from ads a where ${VISIBLE} and a.search_vector @@ ${tsquery(sql`t.w`)}) end`,
+  );
+  const words = unknown.map((r) => r.w).filter((w) => typoBudget(w) > 0);
+  if (words.length === 0) return [];
+  // A wrong first letter costs two typos, so below 9 letters only words with the same first letter qualify.
+  const near = await rows<Candidate & { w: string }>(
+    db,
+    sql`select t.w, c.word, c.ads from unnest(${sql`array[${sql.join(
+      words.map((w) => sql`${w}`),
+      sql`, `,
+    )}]::text[]`}) t(w)
+        cross join lateral (
+          select s.word, s.ads from search_words s
+           where length(s.word) between length(t.w) - 2 and length(t.w) + 2
+             and (length(t.w) >= 9 or left(s.word, 1) = left(t.w, 1))
+           order by s.word <-> t.w limit ${NEIGHBOURS}) c`,
+  );
+  return words
+    .map((word) => ({
+      word,
+      alternatives: corrections(
+        word,
+        near.filter((c) => c.w === word),
+      ),
+    }))
+    .filter((m) => m.alternatives.length > 0);
+}
+
+/** Replaces each misspelt word's lexeme in the query by the alternatives (all of them, or only the best). */
+function rewrite(query: SQL, misspelt: Misspelt[], onlyBest: boolean): SQL {
+  return misspelt.reduce((q, m) => {
+    const alts = (onlyBest ? m.alternatives.slice(0, 1) : m.alternatives).map((a) => tsquery(a.word));
+    return sql`ts_rewrite(${q}, ${tsquery(m.word)}, ${sql.join(alts, sql` || `)})`;
+  }, query);
+}
+
+/** Accent-blind, lower-case: close enough to immutable_unaccent(lower()) to find the typed word in the search. */
+const fold = (w: string) =>
+  w
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+
+/** How the ads write a word (accents kept: "lucía", not "lucia"), from the rows found; else the word itself. */
+function spelling(word: string, found: ListingRow[]): string {
+  for (const r of found) {
+    for (const text of [r.display_name, r.title, r.city_name, r.state_name, r.description]) {
+      const hit = text.match(/[\p{L}\p{N}]+/gu)?.find((t) => fold(t) === word);
+      if (hit) return hit.toLowerCase();
+    }
+  }
+  return word;
+}
+
+export interface ListingPage {
+  rows: ListingRow[];
+  total: number;
+  /** Present when misspelt words were corrected: the words, and the search as it was run. */
+  corrected?: { corrections: SearchCorrection[]; search: string };
+}
+
+export async function listModels(db: Db, f: ListingFilters): Promise<ListingPage> {
   // `nulls last` as the ads_visible_* indexes are built (Drizzle's .desc() writes DESC NULLS LAST, while a bare DESC
   // means NULLS FIRST): only the same ordering lets PostgreSQL walk the index and stop after one page, where
   // otherwise it fetches and sorts every matching row. The columns are NOT NULL, so the order itself is unchanged.
   if (!f.search) return recentPage(db, filters(f), f);
 
-  const tsq = sql`websearch_to_tsquery('es_unaccent', ${f.search})`;
+  const typed = sql`websearch_to_tsquery('es_unaccent', ${f.search})`;
   // search_vector weighs the model's name 'A': her own ad ranks above one that merely mentions her, however recent.
   // ts_rank, not ts_rank_cd: the same order for these short documents at about two thirds of the cost.
-  const fts = await rankedPage(db, [...filters(f), sql`a.search_vector @@ ${tsq}`], sql`ts_rank(a.search_vector, ${tsq})`, f);
-  if (fts.total > 0) return fts;
+  const exact = await rankedPage(db, [...filters(f), sql`a.search_vector @@ ${typed}`], sql`ts_rank(a.search_vector, ${typed})`, f);
+  // Every word of an AND query matched something if anything was found: nothing to correct, nothing more to ask.
+  if (f.literal || (exact.total > 0 && !HAS_OR.test(f.search))) return exact;
 
-  const q = sql`immutable_unaccent(lower(${f.search}))`;
-  const doc = sql`immutable_unaccent(lower(a.search_document))`;
-  // The document also holds the section's names in four languages, for full-text search; they are no typo target:
-  // "ovideo" is closer to "video" (of "Video calls", 0.44) than to "Oviedo" (0.27), and would bring every webcam
-  // ad. The index finds candidates in the whole document; the ad's own words must match.
-  const own = sql`immutable_unaccent(lower(concat_ws(' ', a.model_name, a.title, a.description, c.name, st.name)))`;
-  return db.transaction(async (tx) => {
-    // Scoped to this transaction: lets the trigram index answer `%>>` at our threshold.
-    await tx.execute(sql.raw(`set local pg_trgm.strict_word_similarity_threshold = ${TRIGRAM_THRESHOLD}`));
-    return rankedPage(
-      tx,
-      [...filters(f), sql`${doc} %>> ${q}`, sql`${own} %>> ${q}`],
-      sql`strict_word_similarity(${q}, ${own})`,
-      f,
-      sql`ads a ${PLACES}`,
-    );
-  });
+  const misspelt = await misspeltWords(db, f.search);
+  if (misspelt.length === 0) return exact;
+  const best = rewrite(typed, misspelt, true);
+  const all = rewrite(typed, misspelt, false);
+  // Exact matches first (an OR query's other words), then the best reading of each misspelt word, then the other
+  // alternatives; within each tier the usual rank. ts_rank stays far below 10.
+  const tier = sql`(a.search_vector @@ ${typed})::int * 20 + (a.search_vector @@ ${best})::int * 10`;
+  const page = await rankedPage(db, [...filters(f), sql`a.search_vector @@ ${all}`], sql`${tier} + ts_rank(a.search_vector, ${all})`, f);
+  const fixes = misspelt.map((m) => ({ from: m.word, to: spelling(m.alternatives[0]!.word, page.rows) }));
+  const search = f.search.replace(/[\p{L}\p{N}]+/gu, (t) => fixes.find((c) => c.from === fold(t))?.to ?? t);
+  return { ...page, corrected: { corrections: fixes, search } };
 }
 
 export async function findVisibleAd(db: Db, id: number): Promise<ListingRow | undefined> {

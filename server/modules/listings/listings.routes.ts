@@ -98,7 +98,8 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
     // PostgreSQL text cannot hold NUL (the query would fail with a 500), and no control character helps a search.
     // eslint-disable-next-line no-control-regex
     const search = q.search?.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim() || undefined;
-    const key = JSON.stringify([req.lang, search ?? '', q.city ?? 0, q.section ?? '', q.page, q.per_page]);
+    const literal = q.literal === '1';
+    const key = JSON.stringify([req.lang, search ?? '', literal, q.city ?? 0, q.section ?? '', q.page, q.per_page]);
     const hit = cache?.get(key);
     reply.header('cache-control', 'public, max-age=5');
     if (hit) return sendJsonBytes(reply, hit);
@@ -108,8 +109,9 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
     if (typeof q.section === 'string') {
       sectionId = await sectionIdBySlug(app.db, q.section);
     } else sectionId = q.section;
-    const { rows, total } = await listModels(app.db, {
+    const { rows, total, corrected } = await listModels(app.db, {
       search,
+      literal,
       cityId: q.city,
       sectionId,
       limit: q.per_page,
@@ -126,6 +128,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
         total,
         from,
         to: from === null ? null : from + rows.length - 1,
+        ...(corrected ? { corrections: corrected.corrections, corrected_search: corrected.search } : {}),
       },
     };
     if (!cache) return body;
