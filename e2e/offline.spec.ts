@@ -76,3 +76,57 @@ test('a visitor who browsed can reload the listing and a model page offline', as
   await page.goto(modelUrl);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(modelName!);
 });
+
+test('what a first visit showed (the home, one model) is there offline, without a second visit', async ({ page, context }) => {
+  // One visit, as a new visitor makes it: the home, then a model, without ever reloading.
+  await page.goto('/es');
+  await expect(cards(page).first()).toBeVisible();
+  await imagesLoaded(page, '[data-testid="model-card"] img');
+  const names = await cards(page).evaluateAll((els) => els.slice(0, 3).map((el) => el.getAttribute('aria-label')));
+  await cards(page).first().click();
+  await expect(page).toHaveURL(/\/es\/models\/\d+$/);
+  // The model's own heading, not the home's still on screen while the route changes.
+  const heading = page.locator('h1#model-name');
+  await expect(heading).toBeVisible();
+  const modelName = await heading.textContent();
+  await imagesLoaded(page, 'main img');
+  const modelUrl = page.url();
+
+  // The worker took over this very visit and kept what it showed (the home's photos included, fetched before it
+  // existed). Waiting for the cache is what a visitor does by reading for a few seconds before losing the network.
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller), { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async () => {
+          const keys = await Promise.all((await caches.keys()).map(async (name) => (await caches.open(name)).keys()));
+          const urls = keys.flat().map((r) => new URL(r.url).pathname);
+          return {
+            listing: urls.includes('/api/models'),
+            model: urls.includes(new URL(location.href).pathname.replace(/^\/es\/models\//, '/api/models/')),
+            photos: urls.some((u) => u.startsWith('/media/')),
+          };
+        }),
+      { timeout: 15_000 },
+    )
+    .toEqual({ listing: true, model: true, photos: true });
+
+  await context.setOffline(true);
+
+  const reload = await page.reload();
+  expect(reload?.fromServiceWorker()).toBe(true);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(modelName!);
+  await expect(page.getByText(tr('es', 'model.loadError'))).toHaveCount(0);
+  await imagesLoaded(page, 'main img');
+  await page.screenshot({ path: test.info().outputPath('offline-model.png') });
+
+  await page.goto('/es');
+  await expect(cards(page).first()).toBeVisible();
+  expect(await cards(page).evaluateAll((els) => els.slice(0, 3).map((el) => el.getAttribute('aria-label')))).toEqual(names);
+  await imagesLoaded(page, '[data-testid="model-card"] img');
+  await page.screenshot({ path: test.info().outputPath('offline-home.png') });
+
+  await context.setOffline(false);
+  await page.goto(modelUrl);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(modelName!);
+});

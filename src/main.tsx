@@ -17,6 +17,7 @@ const i18n = createI18n();
 
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   void import('virtual:pwa-register').then(({ registerSW }) => registerSW({ immediate: true }));
+  void import('./lib/offline-warm-up.ts').then(({ warmUpOfflineCaches }) => warmUpOfflineCaches());
 }
 
 createRoot(document.getElementById('root')!).render(

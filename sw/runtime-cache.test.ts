@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isListingRequest, isMediaRequest, isPublicAnswer } from './runtime-cache.ts';
+import { isListingRequest, isMediaRequest, isPublicAnswer, isWarmUpMessage, WARM_UP_MESSAGE, warmUpUrls } from './runtime-cache.ts';
 
 const u = (p: string) => new URL(p, 'https://vitrina.test');
 
@@ -39,5 +39,32 @@ describe('service worker runtime cache', () => {
     expect(isPublicAnswer(res(200, 'max-age=0, private'))).toBe(false);
     expect(isPublicAnswer(res(404))).toBe(false);
     expect(isPublicAnswer(res(500))).toBe(false);
+  });
+
+  it('hands the worker only the listing answers and photos a first visit fetched, once each', () => {
+    const origin = 'https://vitrina.test';
+    expect(
+      warmUpUrls(
+        [
+          `${origin}/api/models?page=1`,
+          `${origin}/api/models?page=1`,
+          `${origin}/api/models/42`,
+          `${origin}/media/ads/42/u/800.webp#x`,
+          `${origin}/api/user`,
+          `${origin}/assets/index-abc.js`,
+          'https://elsewhere.test/api/models/1',
+          'not a url at all ::',
+        ],
+        origin,
+      ),
+    ).toEqual([`${origin}/api/models?page=1`, `${origin}/api/models/42`, `${origin}/media/ads/42/u/800.webp`]);
+  });
+
+  it('takes a warm-up message only in its own shape', () => {
+    expect(isWarmUpMessage({ type: WARM_UP_MESSAGE, urls: ['/api/models'] })).toBe(true);
+    expect(isWarmUpMessage({ type: 'SKIP_WAITING' })).toBe(false);
+    expect(isWarmUpMessage({ type: WARM_UP_MESSAGE, urls: [1] })).toBe(false);
+    expect(isWarmUpMessage({ type: WARM_UP_MESSAGE, urls: Array.from({ length: 1000 }, () => '/api/models') })).toBe(false);
+    expect(isWarmUpMessage(null)).toBe(false);
   });
 });

@@ -37,3 +37,39 @@ export function isPublicAnswer(response: Response): boolean {
   const cacheControl = response.headers.get('cache-control')?.toLowerCase() ?? '';
   return !/(^|[\s,])(private|no-store)([\s,=]|$)/.test(cacheControl);
 }
+
+/**
+ * The page's message after the worker took control of it: the URLs it fetched before (performance entries), to be
+ * fetched again through the worker and kept. The worker takes only the listing and photo URLs among them.
+ */
+export const WARM_UP_MESSAGE = 'WARM_RUNTIME_CACHES';
+export const WARM_UP_MAX_URLS = 400;
+
+export interface WarmUpMessage {
+  type: typeof WARM_UP_MESSAGE;
+  urls: string[];
+}
+
+export function isWarmUpMessage(data: unknown): data is WarmUpMessage {
+  if (typeof data !== 'object' || data === null) return false;
+  const { type, urls } = data as Partial<WarmUpMessage>;
+  return type === WARM_UP_MESSAGE && Array.isArray(urls) && urls.length <= WARM_UP_MAX_URLS && urls.every((u) => typeof u === 'string');
+}
+
+/** Of the URLs a page fetched, the ones the worker keeps (listing answers, photos), once each. */
+export function warmUpUrls(fetched: readonly string[], origin: string): string[] {
+  const keep = new Set<string>();
+  for (const href of fetched) {
+    let url: URL;
+    try {
+      url = new URL(href, origin);
+    } catch {
+      continue;
+    }
+    if (url.origin !== origin || !(isListingRequest(url) || isMediaRequest(url))) continue;
+    url.hash = '';
+    keep.add(url.href);
+    if (keep.size >= WARM_UP_MAX_URLS) break;
+  }
+  return [...keep];
+}

@@ -4,18 +4,21 @@
  * sections, the countries and the four translation files, which the API only answers to XHR-marked
  * requests (so they are fetched here with that header rather than listed in the manifest). Navigations
  * fall back to the cached shell offline. As the visitor browses, the public listing answers and their photos
- * are kept too (runtime-cache.ts), so what was seen can be seen again offline. The outbox comes later.
+ * are kept too (runtime-cache.ts), so what was seen can be seen again offline — from the first visit on: the worker
+ * claims the page that installed it, and that page hands over what it fetched before (see the warm-up message).
+ * The outbox comes later.
  */
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from 'workbox-strategies';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { ExpirationPlugin } from 'workbox-expiration';
-import type { WorkboxPlugin } from 'workbox-core';
+import { clientsClaim, type WorkboxPlugin } from 'workbox-core';
 import { REFERENCE_CACHE, REFERENCE_URLS, isReferenceRequest } from './reference-cache.ts';
 import {
   isListingRequest,
   isMediaRequest,
+  isWarmUpMessage,
   isPublicAnswer,
   LISTINGS_CACHE,
   LISTINGS_MAX_AGE_SECONDS,
@@ -30,6 +33,9 @@ declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url:
 
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
+// The first visit is controlled as soon as the worker is active, not from the next load on: what the visitor opens
+// next (a model page) is kept for offline use. A worker replacing another still waits (the update flow is unchanged).
+clientsClaim();
 
 const XHR_HEADERS = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
 
@@ -65,29 +71,43 @@ const publicOnly: WorkboxPlugin = {
 // Listings: always the fresh answer when the network gives one within a few seconds, else the stored copy.
 // The key is the URL (the X-Requested-With header the API wants is on the app's request, not in the key);
 // the language of section names is that of the last visit.
-registerRoute(
-  ({ url, request, sameOrigin }) => sameOrigin && request.method === 'GET' && isListingRequest(url),
-  new NetworkFirst({
-    cacheName: LISTINGS_CACHE,
-    networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
-    plugins: [
-      publicOnly,
-      new ExpirationPlugin({ maxEntries: LISTINGS_MAX_ENTRIES, maxAgeSeconds: LISTINGS_MAX_AGE_SECONDS, purgeOnQuotaError: true }),
-    ],
-  }),
-);
+const listingStrategy = new NetworkFirst({
+  cacheName: LISTINGS_CACHE,
+  networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
+  plugins: [
+    publicOnly,
+    new ExpirationPlugin({ maxEntries: LISTINGS_MAX_ENTRIES, maxAgeSeconds: LISTINGS_MAX_AGE_SECONDS, purgeOnQuotaError: true }),
+  ],
+});
+registerRoute(({ url, request, sameOrigin }) => sameOrigin && request.method === 'GET' && isListingRequest(url), listingStrategy);
 
 // Photos never change under a name (new photo, new name): the stored copy is as good as the network's.
-registerRoute(
-  ({ url, request, sameOrigin }) => sameOrigin && request.method === 'GET' && isMediaRequest(url),
-  new CacheFirst({
-    cacheName: MEDIA_CACHE,
-    plugins: [
-      publicOnly,
-      new ExpirationPlugin({ maxEntries: MEDIA_MAX_ENTRIES, maxAgeSeconds: MEDIA_MAX_AGE_SECONDS, purgeOnQuotaError: true }),
-    ],
-  }),
-);
+const mediaStrategy = new CacheFirst({
+  cacheName: MEDIA_CACHE,
+  plugins: [
+    publicOnly,
+    new ExpirationPlugin({ maxEntries: MEDIA_MAX_ENTRIES, maxAgeSeconds: MEDIA_MAX_AGE_SECONDS, purgeOnQuotaError: true }),
+  ],
+});
+registerRoute(({ url, request, sameOrigin }) => sameOrigin && request.method === 'GET' && isMediaRequest(url), mediaStrategy);
+
+// The answers and photos a page fetched before this worker controlled it (the first visit) never passed through
+// it: the page sends their URLs once it is controlled (src/lib/offline-warm-up.ts) and they are fetched again
+// through the same strategies, so they are stored like anything fetched later. Only listing and photo URLs of
+// this origin are taken; anything else in the message is ignored.
+self.addEventListener('message', (event: ExtendableMessageEvent) => {
+  if (!isWarmUpMessage(event.data)) return;
+  const work = event.data.urls.flatMap((href) => {
+    const url = new URL(href, self.location.origin);
+    if (url.origin !== self.location.origin) return [];
+    if (isListingRequest(url)) {
+      return [listingStrategy.handleAll({ event, request: new Request(url, { headers: XHR_HEADERS, credentials: 'same-origin' }) })[1]];
+    }
+    if (isMediaRequest(url)) return [mediaStrategy.handleAll({ event, request: new Request(url, { credentials: 'same-origin' }) })[1]];
+    return [];
+  });
+  event.waitUntil(Promise.allSettled(work));
+});
 
 // Every client route (/es/…, /de/legal/…) is the same shell; the API and files are not navigations.
 registerRoute(
