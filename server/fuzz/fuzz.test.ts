@@ -41,6 +41,7 @@ import {
   badString,
   deepJson,
   deepNesting,
+  encodeWtf,
   isNonCanonicalSpelling,
   malformedMultipart,
   objectSchemasOf,
@@ -197,14 +198,7 @@ function fillParams(route: string, r: Rng): { url: string; bad: string | null; n
 
 /** A path segment as a client could put it on the wire: the bad escapes of BAD_TOKENS stay as they are. */
 function encodeWtfPath(v: string): string {
-  return /%/.test(v) ? v.replace(/[^A-Za-z0-9%._~-]/g, (c) => encodeURIComponent(c).replace(/%25/g, '%')) : encodeSegment(v);
-}
-function encodeSegment(v: string): string {
-  try {
-    return encodeURIComponent(v);
-  } catch {
-    return 'x%ED%A0%80x'; // a lone surrogate, as its WTF-8 bytes
-  }
+  return v.replace(/[^A-Za-z0-9%._~-]+/g, (run) => encodeWtf(run));
 }
 
 /**
@@ -265,7 +259,9 @@ function makeCase(route: RegisteredRoute, r: Rng): Case {
     kind.push(v.kind);
   }
   if (r.chance(0.4)) {
-    url += `?${badQuery(r, keys)}`;
+    // Mostly the names this route has answered 422 about (its own query fields), else any the contract knows.
+    const own = [...(learned.get(`${method} ${route.path}`) ?? [])];
+    url += `?${badQuery(r, own.length && r.chance(0.6) ? own : keys)}`;
     kind.push('query');
   }
 

@@ -32,6 +32,21 @@ export class Rng {
   }
 }
 
+/** Numbers at and past the edges of PostgreSQL's integer types, and JavaScript's safe integers. */
+export const BIG_NUMBERS: readonly number[] = [
+  2147483647,
+  2147483648,
+  -2147483648,
+  -2147483649,
+  9007199254740991,
+  -9007199254740991,
+  2 ** 63,
+  1e23,
+  -1,
+  0,
+  1.5,
+];
+
 /** Strings a careful server refuses or stores harmlessly, never a 500. */
 export const BAD_STRINGS: readonly string[] = [
   '',
@@ -297,6 +312,11 @@ export function spoiledBody(schemas: readonly z.ZodObject[], r: Rng): unknown {
   const spoil = keys.length === 0 ? 1 : 1 + r.int(Math.min(3, keys.length));
   for (let i = 0; i < spoil; i++) {
     const key = keys.length ? r.pick(keys) : badString(r).slice(0, 20);
+    if (typeof body[key] === 'number' && r.chance(0.6)) {
+      // Whole numbers a schema may let through but a PostgreSQL integer column cannot hold.
+      body[key] = r.pick(BIG_NUMBERS);
+      continue;
+    }
     const before = typeof body[key] === 'string' ? body[key] : 'Texto';
     const roll = r.next();
     // NUL gets a share of its own: it is the one character PostgreSQL refuses in text.
@@ -443,7 +463,12 @@ export function badQuery(r: Rng, keys: readonly string[]): string {
     const key = r.chance(0.9) ? r.pick(keys) : r.pick(['%', '%E0%A4%A', 'a[b][c]', 'a[]', '__proto__', '']);
     const value = r.chance(0.3)
       ? r.pick(['%', '%E0%A4%A', '%00', '%ZZ', '%C0%80', '%ED%A0%80', '%F4%90%80%80', '&&&', '=', '+', '%2B3', 'a%00b'])
-      : encodeWtf(String(r.chance(0.5) ? badString(r) : r.pick(BAD_IDS).replace('{real}', '1')).slice(0, 3000));
+      : encodeWtf(
+          String(r.chance(0.4) ? badString(r) : r.chance(0.5) ? r.pick(BIG_NUMBERS) : r.pick(BAD_IDS).replace('{real}', '1')).slice(
+            0,
+            3000,
+          ),
+        );
     parts.push(r.chance(0.1) ? key : `${key}=${value}`);
   }
   if (r.chance(0.1)) parts.push(parts[0]!); // repeated key: an array where a string is expected
