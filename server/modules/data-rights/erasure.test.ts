@@ -222,6 +222,9 @@ describe('account erasure', () => {
     const dumpBefore = (await Promise.all((await publicTables()).map(rowsOf))).flat().join('\n');
     // The set-up really put their data in place (else the check below would prove nothing).
     for (const s of identifiers) expect(dumpBefore, s).toContain(s);
+    if ((await publicTables()).includes('search_words')) {
+      expect((await rowsOf('search_words')).some((r) => r.includes('modelotest'))).toBe(true);
+    }
     for (const table of [
       'contact_messages',
       'reports',
