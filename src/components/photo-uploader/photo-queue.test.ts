@@ -174,6 +174,62 @@ describe('PhotoQueue', () => {
     expect(worker.released).toBe(2);
   });
 
+  it('sends the first chosen photo alone, so it is stored first and becomes the cover; the others then two at a time', async () => {
+    // The server makes the first photo it stores the cover. A smaller second photo sent alongside would finish first.
+    const stored: string[] = [];
+    const calls: string[] = [];
+    const waiting = new Map<string, () => void>();
+    const uploader: Uploader = (body) => {
+      const name = (body.get('images') as File).name;
+      calls.push(name);
+      return new Promise((resolve) => {
+        waiting.set(name, () => {
+          stored.push(name);
+          resolve(answer([image(stored.length, name)]));
+        });
+      });
+    };
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    const queue = new PhotoQueue({ worker: fakeWorker(), uploader });
+    queue.add([jpeg('first.jpg'), jpeg('second.jpg', 2), jpeg('third.jpg', 3)]);
+    await queue.whenPrepared();
+    const done = queue.upload(42);
+    await settle();
+    expect(calls).toEqual(['first.jpg']);
+    waiting.get('first.jpg')!();
+    await settle();
+    expect(calls).toEqual(['first.jpg', 'second.jpg', 'third.jpg']);
+    waiting.get('third.jpg')!();
+    waiting.get('second.jpg')!();
+    const result = await done;
+    expect(stored[0]).toBe('first.jpg');
+    expect(result.media.map((m) => [m.file, m.is_cover])).toEqual([
+      ['first.jpg', true],
+      ['second.jpg', false],
+      ['third.jpg', false],
+    ]);
+  });
+
+  it('when the first photo is refused, the next one goes alone before the rest', async () => {
+    const calls: string[] = [];
+    const uploader: Uploader = (body) => {
+      const name = (body.get('images') as File).name;
+      calls.push(name);
+      if (name === 'a.jpg') return Promise.resolve(answer([], [{ file: name, index: 0, reason: 'unsuitable', message: 'No' }]));
+      return new Promise((resolve) => setTimeout(() => resolve(answer([image(calls.length, name)])), 0));
+    };
+    const queue = new PhotoQueue({ worker: fakeWorker(), uploader });
+    queue.add([jpeg('a.jpg'), jpeg('b.jpg', 2), jpeg('c.jpg', 3), jpeg('d.jpg', 4)]);
+    await queue.whenPrepared();
+    const done = queue.upload(7);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(calls).toEqual(['a.jpg', 'b.jpg']);
+    const result = await done;
+    expect(calls).toEqual(['a.jpg', 'b.jpg', 'c.jpg', 'd.jpg']);
+    expect(result.media.map((m) => m.file)).toEqual(['b.jpg', 'c.jpg', 'd.jpg']);
+    expect(result.refused.map((r) => r.file)).toEqual(['a.jpg']);
+  });
+
   it('keeps refused photos with the reason, from a 201 warning and from a 422 where nothing was accepted', async () => {
     const refusal = (file: string): RefusedFile => ({
       file,

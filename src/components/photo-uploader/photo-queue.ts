@@ -4,8 +4,9 @@
  *
  * Each photo goes: preparing (compression, with progress) → detecting (faces) → ready (areas editable) →
  * uploading (bytes sent, with progress) → uploaded | refused (the server said why) | failed (retry possible).
- * Photos are prepared one at a time (decoding a 12 MP photo takes a lot of memory on a phone) and uploaded two at
- * a time, one request per photo so each has its own progress bar and its own outcome.
+ * Photos are prepared one at a time (decoding a 12 MP photo takes a lot of memory on a phone) and uploaded one request
+ * per photo so each has its own progress bar and its own outcome: the first one chosen alone (it becomes the cover of
+ * an ad without one), then two at a time.
  *
  * The heavy work (compression library, face detector) lives in prepare-photo.ts and is imported on first use.
  */
@@ -263,8 +264,10 @@ export class PhotoQueue {
     const order = new Map(batch.map((item, index) => [item.id, index]));
     const accepted: { index: number; media: UploadedImage }[] = [];
     const next = [...batch];
-    const run = async () => {
-      for (let item = next.shift(); item; item = next.shift()) {
+    const run = async (limit = Infinity) => {
+      for (let count = 0; count < limit; count++) {
+        const item = next.shift();
+        if (!item) return;
         const outcome = await this.uploadOne(item, adId);
         if (outcome.media) accepted.push({ index: order.get(item.id)!, media: outcome.media });
         if (outcome.refused) result.refused.push(outcome.refused);
@@ -273,7 +276,10 @@ export class PhotoQueue {
       }
     };
     try {
-      await Promise.all(Array.from({ length: Math.min(UPLOAD_CONCURRENCY, batch.length) }, run));
+      // The server makes the ad's first stored photo its cover: the first photo chosen goes alone, and the others
+      // only once one is stored (or all have failed), so a smaller second photo cannot overtake it.
+      while (next.length && !accepted.length) await run(1);
+      await Promise.all(Array.from({ length: Math.min(UPLOAD_CONCURRENCY, next.length) }, () => run()));
     } finally {
       result.media = accepted.sort((a, b) => a.index - b.index).map((a) => a.media);
       const done = new Set(batch.filter((b) => this.item(b.id)?.stage === 'uploaded').map((b) => b.id));
