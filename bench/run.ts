@@ -12,10 +12,13 @@
  * BENCH_SCENARIOS (comma-separated ids: bare, memory, list-hit, list-miss, search-hit, search-miss, typo),
  * BENCH_DATABASE_URL (use this PostgreSQL server instead of a throwaway cluster; a fresh database is created on it
  * and dropped), BENCH_ONLY=postgres|pglite, BENCH_SKIP_BUNDLE=1, BENCH_DIST_DIR (measure an existing build made with
- * --manifest), BENCH_OUT (default docs/benchmarks.md), BENCH_SKIP_PHOTOS=1, BENCH_PHOTO_RUNS (10).
+ * --manifest), BENCH_OUT (default docs/benchmarks.md), BENCH_SKIP_PHOTOS=1, BENCH_PHOTO_RUNS (10), BENCH_SKIP_TRANSFER=1 (and those of bench/lib/transfer.ts).
  *
  * `npm run bench -- --only photos` measures only the photo upload (bench/lib/photos.ts: pipeline, local screening, a
  * whole upload) and rewrites only that section of docs/benchmarks.md.
+ *
+ * `npm run bench -- --only transfer` measures only the bytes of a first home visit in Chromium (bench/lib/transfer.ts)
+ * and rewrites only that section; the full run includes it unless BENCH_SKIP_TRANSFER=1.
  */
 import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -37,6 +40,7 @@ import { measureHomeBundle, type BundleReport } from './lib/bundle.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';
 import { startCluster } from './lib/postgres.ts';
 import { benchPhotos, renderPhotoSection, spliceSection, type PhotoReport } from './lib/photos.ts';
+import { benchTransfer, renderTransferSection, spliceTransferSection } from './lib/transfer.ts';
 import { renderReport, type DatabaseRun, type ScenarioResult } from './lib/report.ts';
 import { installServerTiming, type ServerTiming } from './lib/server-timing.ts';
 import { summarize } from './lib/stats.ts';
@@ -343,6 +347,14 @@ async function writeFormatted(markdown: string): Promise<void> {
   fs.writeFileSync(OUT, await prettier.format(markdown, { ...(await prettier.resolveConfig(OUT)), filepath: OUT }));
 }
 
+/** `--only transfer`: the first home visit's bytes alone, spliced into the existing report. */
+async function transferOnly(): Promise<void> {
+  const started = performance.now();
+  const section = renderTransferSection(await benchTransfer(ROOT, log));
+  await writeFormatted(spliceTransferSection(fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '# Benchmarks\n', section));
+  log(`wrote the transfer section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+}
+
 /** `--only photos`: the photo part alone, spliced into the existing report. */
 async function photosOnly(): Promise<void> {
   const started = performance.now();
@@ -354,7 +366,9 @@ async function photosOnly(): Promise<void> {
 async function main() {
   const onlyArg = process.argv.indexOf('--only');
   if (onlyArg >= 0) {
-    if (process.argv[onlyArg + 1] !== 'photos') throw new Error('--only takes one value: photos');
+    const part = process.argv[onlyArg + 1];
+    if (part === 'transfer') return transferOnly();
+    if (part !== 'photos') throw new Error('--only takes one value: photos or transfer');
     return photosOnly();
   }
   const started = performance.now();
@@ -381,8 +395,10 @@ async function main() {
   let photos: PhotoReport | undefined;
   if (!process.env.BENCH_SKIP_PHOTOS) photos = await benchPhotos(PHOTO_RUNS, log);
 
+  const transfer = process.env.BENCH_SKIP_TRANSFER ? undefined : renderTransferSection(await benchTransfer(ROOT, log));
+
   const previous = fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '';
-  const markdown = renderReport({
+  const report = renderReport({
     machine: info,
     ads: ADS,
     duration: DURATION,
@@ -394,7 +410,8 @@ async function main() {
     minutes: (performance.now() - started) / 60_000,
     previous,
   });
-  await writeFormatted(markdown);
+  // The report keeps what is below its notes marker as it was (an earlier transfer section included): replace it there.
+  await writeFormatted(transfer ? spliceTransferSection(report, transfer) : report);
   log(`wrote ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
 }
 
