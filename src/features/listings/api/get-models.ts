@@ -10,13 +10,14 @@ export function modelsQueryString(p: ListingParams): string {
   if (p.city) qs.set('city', String(p.city));
   if (p.section) qs.set('section', p.section);
   if (p.page > 1) qs.set('page', String(p.page));
+  if (p.literal && p.search) qs.set('literal', '1');
   return qs.toString();
 }
 
 // The language is part of the key: cards carry section names in the request's language.
 export const modelsQueryOptions = (p: ListingParams, lng: string) =>
   queryOptions({
-    queryKey: ['models', lng, { search: p.search, city: p.city, section: p.section, page: p.page }],
+    queryKey: ['models', lng, { search: p.search, literal: p.literal, city: p.city, section: p.section, page: p.page }],
     queryFn: ({ signal }) => apiGet<ModelList>(`/api/models?${modelsQueryString(p)}`, signal),
     placeholderData: keepPreviousData,
     staleTime: 30_000,

@@ -12,6 +12,8 @@ export interface ListingParams {
   city: number | undefined;
   section: SectionSlug | undefined;
   page: number;
+  /** Search the words as typed: the visitor turned down the typo correction ("Buscar «luica» en su lugar"). */
+  literal: boolean;
 }
 
 export type ListingView = 'grid' | 'list';
@@ -27,6 +29,7 @@ function read(sp: URLSearchParams): ListingParams {
     city: Number.isInteger(city) && city > 0 ? city : undefined,
     section: (SECTION_SLUGS as readonly string[]).includes(section ?? '') ? (section as SectionSlug) : undefined,
     page: Number.isInteger(page) && page > 0 && page <= 1000 ? page : 1,
+    literal: sp.get('literal') === '1' && !!sp.get('search'),
   };
 }
 
@@ -36,6 +39,7 @@ function write(p: ListingParams): URLSearchParams {
   if (p.city) sp.set('city', String(p.city));
   if (p.section) sp.set('section', p.section);
   if (p.page > 1) sp.set('page', String(p.page));
+  if (p.literal && p.search) sp.set('literal', '1');
   return sp;
 }
 
@@ -57,7 +61,9 @@ export function useListingParams() {
     if ([...sp.keys()].length) return;
     const stored = loadStored();
     if (stored && (stored.search || stored.city || stored.section)) {
-      setSp(write({ search: stored.search ?? '', city: stored.city, section: stored.section, page: 1 }), { replace: true });
+      setSp(write({ search: stored.search ?? '', city: stored.city, section: stored.section, page: 1, literal: false }), {
+        replace: true,
+      });
     }
     // Only on arrival.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -65,7 +71,10 @@ export function useListingParams() {
 
   const update = useCallback(
     (patch: Partial<ListingParams>) => {
-      const next = { ...read(sp), page: 1, ...patch };
+      const current = read(sp);
+      // Turning down a correction holds for those words only: a new search is corrected again.
+      const literal = patch.search === undefined || patch.search === current.search ? current.literal : false;
+      const next = { ...current, page: 1, literal, ...patch };
       try {
         localStorage.setItem(QUERY_KEY, JSON.stringify({ search: next.search, city: next.city, section: next.section }));
       } catch {

@@ -14,6 +14,7 @@ import { sectionsQueryOptions } from '../api/get-sections.ts';
 import { FilterBar } from '../components/filter-bar.tsx';
 import { ModelCard, ModelCardSkeleton } from '../components/model-card.tsx';
 import { PromoCard } from '../components/promo-card.tsx';
+import { SearchCorrection } from '../components/search-correction.tsx';
 import { readView, storeView, useListingParams, type ListingView } from '../hooks/use-listing-params.ts';
 
 const ListingPagination = lazy(async () => ({ default: (await import('../components/listing-pagination.tsx')).ListingPagination }));
@@ -84,6 +85,10 @@ export function HomeRoute() {
             ) : null}
           </Group>
 
+          {meta?.corrected_search && !models.isPlaceholderData ? (
+            <SearchCorrection corrected={meta.corrected_search} typed={params.search} onLiteral={() => update({ literal: true })} />
+          ) : null}
+
           {models.isError ? (
             <Alert color="red" title={t('listings.loadError')}>
               <Button size="xs" variant="light" onClick={() => void models.refetch()}>
@@ -123,7 +128,7 @@ export function HomeRoute() {
                 return (
                   <Fragment key={m.id}>
                     <ModelCard model={m} lng={lng} view={view} eager={i < 4} />
-                    {promo ? <PromoCard ad={promo} /> : null}
+                    {promo ? <PromoCard ad={promo} view={view} /> : null}
                   </Fragment>
                 );
               })}

@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import i18next from 'i18next';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ModelList } from '#contract/listings.ts';
+import { HomeRoute } from './home.tsx';
+
+// Read, not imported: a feature imports nothing from outside its folder but the shared modules.
+const es = JSON.parse(readFileSync(path.join(process.cwd(), 'locales/es.json'), 'utf8')) as {
+  listings: Record<string, string>;
+};
+const i18n = i18next.createInstance();
+void i18n.use(initReactI18next).init({
+  lng: 'es',
+  resources: { es: { translation: es } },
+  interpolation: { escapeValue: false },
+  initAsync: false,
+});
+
+const card = {
+  id: 7,
+  user_id: 3,
+  name: 'Lucía',
+  title: 'Lucía en Oviedo',
+  excerpt: 'Pasarela y moda.',
+  age: 30,
+  city: { id: 1, name: 'Oviedo' },
+  section: { id: 1, slug: 'women', name: 'Mujeres', color: '#e64980' },
+  status: 'active',
+  verified: true,
+  cover: null,
+  published_at: '2026-11-01T00:00:00.000Z',
+} satisfies ModelList['data'][number];
+
+const meta = { current_page: 1, last_page: 1, per_page: 24, from: 1, to: 1, total: 1 };
+
+let requested: URL[];
+
+beforeEach(() => {
+  requested = [];
+  localStorage.clear();
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((input: string | URL) => {
+      const url = new URL(input, 'http://localhost');
+      requested.push(url);
+      let body: unknown = { data: [] };
+      if (url.pathname === '/api/models') {
+        const literal = url.searchParams.get('literal') === '1';
+        body = literal
+          ? { data: [], meta: { ...meta, total: 0, from: null, to: null } }
+          : { data: [card], meta: { ...meta, corrections: [{ from: 'luica', to: 'lucía' }], corrected_search: 'lucía' } };
+      }
+      return Promise.resolve(new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }));
+    }),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function setup(path: string) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([{ path: '/:lng', element: <HomeRoute /> }], { initialEntries: [path] });
+  render(
+    <MantineProvider>
+      <I18nextProvider i18n={i18n}>
+        <QueryClientProvider client={client}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </I18nextProvider>
+    </MantineProvider>,
+  );
+  return router;
+}
+
+describe('Home: a corrected search', () => {
+  it('says which search was run and offers the words as typed', async () => {
+    const router = setup('/es?search=luica');
+    const note = await screen.findByTestId('search-correction');
+    expect(note.textContent).toContain('Resultados para «lucía».');
+    expect(note.querySelector('strong')?.textContent).toBe('«lucía»');
+    expect(await screen.findByRole('link', { name: 'Lucía en Oviedo' })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Buscar «luica» en su lugar' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?search=luica&literal=1'));
+    await waitFor(() => expect(requested.some((u) => u.pathname === '/api/models' && u.searchParams.get('literal') === '1')).toBe(true));
+    // The literal search found nothing, and nothing claims a correction any more.
+    expect(await screen.findByText(es.listings.noResultsTitle)).toBeTruthy();
+    expect(screen.queryByTestId('search-correction')).toBeNull();
+  });
+
+  it('a new search is corrected again', async () => {
+    const router = setup('/es?search=luica&literal=1');
+    expect(await screen.findByText(es.listings.noResultsTitle)).toBeTruthy();
+    const box = screen.getByRole('searchbox', { name: es.listings.search });
+    fireEvent.change(box, { target: { value: 'gihon' } });
+    fireEvent.submit(box.closest('form')!);
+    await waitFor(() => expect(router.state.location.search).toBe('?search=gihon'));
+    expect(await screen.findByTestId('search-correction')).toBeTruthy();
+  });
+});
