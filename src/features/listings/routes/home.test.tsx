@@ -12,7 +12,7 @@ import { HomeRoute } from './home.tsx';
 
 // Read, not imported: a feature imports nothing from outside its folder but the shared modules.
 const es = JSON.parse(readFileSync(path.join(process.cwd(), 'locales/es.json'), 'utf8')) as {
-  listings: Record<string, string>;
+  listings: { noResultsTitle: string; search: string };
 };
 const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
