@@ -6,13 +6,13 @@ import fastifyCompress, { type FastifyCompressOptions } from '@fastify/compress'
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validatorCompiler } from './plugins/validation.ts';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import errorsPlugin from './plugins/errors.ts';
-import i18nPlugin from './plugins/i18n.ts';
+import i18nPlugin, { languageFromAcceptLanguage } from './plugins/i18n.ts';
 import securityPlugin, { canonicalUrl } from './plugins/security.ts';
 import sessionPlugin from './plugins/session.ts';
 import cataloguePlugin from './plugins/catalogue.ts';
@@ -84,6 +84,14 @@ export async function buildApp(
     },
     // One spelling of every path for the router and every hook (security.ts: the guards decide on it).
     rewriteUrl: (req) => canonicalUrl(req.url ?? '/') ?? req.url ?? '/',
+    // Fastify's own refusals before any hook runs (a path that does not decode, a parameter past maxParamLength):
+    // the answer envelope like every other error, translated, instead of Fastify's body echoing the target back.
+    frameworkErrors: (err, req, reply) => {
+      const t = app.tFor(languageFromAcceptLanguage(req.headers['accept-language']) ?? '');
+      void (reply as FastifyReply)
+        .status(err.statusCode ?? 400)
+        .send({ channel: 'notification', type: 'error', message: t('errors.validation_failed'), error: 'validation_failed' });
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
