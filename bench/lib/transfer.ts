@@ -12,7 +12,8 @@
  *
  * On its own: `npx tsx bench/lib/transfer.ts` prints the figures (a build, then about a minute).
  * `npm run bench -- --only transfer` writes them into docs/benchmarks.md; `npm run bench` includes them.
- * Environment: BENCH_DIST_DIR (an existing build of this checkout), BENCH_BEFORE_ROOT, CHROME_PATH, BENCH_TRANSFER_PORT (5393).
+ * Environment: BENCH_DIST_DIR (an existing build of this checkout), BENCH_BEFORE_ROOT and BENCH_BEFORE_LABEL (its row's
+ * name), CHROME_PATH, BENCH_TRANSFER_PORT (5393).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -179,7 +180,8 @@ export async function benchTransfer(root: string, log: (msg: string) => void): P
   try {
     const targets: { root: string; dist?: string; label: string; identity: boolean }[] = [];
     const before = process.env.BENCH_BEFORE_ROOT;
-    if (before) targets.push({ root: path.resolve(before), label: `before (${path.resolve(before)})`, identity: false });
+    const beforeLabel = process.env.BENCH_BEFORE_LABEL ?? `before (${path.resolve(before ?? '')})`;
+    if (before) targets.push({ root: path.resolve(before), label: beforeLabel, identity: false });
     targets.push({ root, dist: process.env.BENCH_DIST_DIR, label: 'this checkout', identity: false });
     targets.push({ root, dist: process.env.BENCH_DIST_DIR, label: 'this checkout, Accept-Encoding: identity', identity: true });
     const builds = new Map<string, string>();
@@ -229,8 +231,10 @@ Written by \`npm run bench -- --only transfer\` (bench/lib/transfer.ts) — ${ne
 Chromium ${report.chromium} headless, empty cache, a Spanish visitor (es-ES) opening \`/\` of the built app served by
 \`server/main.ts\` (NODE_ENV=test for the demo data, PGlite). Bytes as received (CDP \`Network.loadingFinished\` encodedDataLength: headers and
 body as sent) for the page's requests, in KiB (requests in brackets); the service worker's precache at install is
-counted apart (its requests keep the browser's Accept-Encoding in the identity run: the header is set on the page only). "First card" is the time from navigation until the first model card shows with the network throttled
-like the issue's phone (1.6 Mbit/s, 150 ms latency; no CPU throttling): one run, indicative only.
+counted apart (in the identity run Chromium sends the page's header on some of the worker's requests too: that column
+is not comparable there). "First card" is the time from navigation until the first model card shows with the network throttled
+like the issue's phone (1.6 Mbit/s, 150 ms latency; no CPU throttling): one run, indicative only. A "before"
+row is the same measurement of another checkout (BENCH_BEFORE_ROOT, built and served the same way).
 
 ${head}
 ${sep}
