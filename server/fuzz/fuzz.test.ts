@@ -117,6 +117,8 @@ let realAdId = 0;
 /** Real credentials, sent where only a guard stands between the request and a sign-in: a bypass would answer 200. */
 let victim = { email: '', password: 'Fuzz victim secret 2026!' };
 let schemas: ReturnType<typeof objectSchemasOf> = [];
+/** Every cookie name the app has set on the agents (session, XSRF, language, known device, …). */
+let cookieNames: string[] = [];
 let keys: string[] = [];
 
 async function signIn(role: Role): Promise<void> {
@@ -157,6 +159,7 @@ beforeAll(async () => {
   realIds = [...new Set(realIds)];
   for (const role of ROLES) await signIn(role);
   anonymous = await newAgent(t.app);
+  cookieNames = [...new Set(['lang', ...[anonymous, ...Object.values(agents)].flatMap((a) => [...a.cookies.keys()])])].sort();
 
   const contractDir = path.resolve(import.meta.dirname, '../../contract');
   const modules = await Promise.all(
@@ -266,7 +269,7 @@ function makeCase(route: RegisteredRoute, r: Rng): Case {
   }
 
   // Guards: XHR header and CSRF token. The agent adds both; these override them.
-  const guard = r.int(10);
+  const guard = r.int(14);
   if (respelled && stateChanging) {
     // A re-spelled path must not skip the guards: no valid token comes with it.
     headers['x-xsrf-token'] = r.pick(BAD_TOKENS);
@@ -283,6 +286,17 @@ function makeCase(route: RegisteredRoute, r: Rng): Case {
     headers.cookie = `XSRF-TOKEN=${r.pick(BAD_TOKENS)}; ${SESSION_COOKIE}=${r.pick(BAD_TOKENS)}`;
     kind.push('bad cookies');
     if (stateChanging) reasons.push('forged cookies');
+  } else if (guard === 3) {
+    // Any other cookie the app reads (language, known device, …) with a value it never issued.
+    const name = r.pick(cookieNames);
+    headers.cookie = `${name}=${encodeWtf(r.chance(0.5) ? r.pick(BAD_TOKENS) : badString(r).slice(0, 300))}`;
+    kind.push(`bad cookie ${name}`);
+  } else if (guard === 4 && stateChanging) {
+    // The token sent twice: Node joins repeated headers into one value, which is no token.
+    const token = (c0: Who) => (c0 === 'anonymous' ? anonymous : agents[c0]).cookies.get('XSRF-TOKEN') ?? 'x';
+    headers['x-xsrf-token'] = [token(who), token(who)] as unknown as string;
+    kind.push('repeated xsrf header');
+    reasons.push('X-XSRF-TOKEN sent twice');
   }
   // Other headers a client controls.
   if (r.chance(0.25)) {
@@ -298,8 +312,17 @@ function makeCase(route: RegisteredRoute, r: Rng): Case {
       'referer',
       'authorization',
       'accept',
+      'x-locale',
+      'content-encoding',
+      'transfer-encoding',
+      'expect',
     ]);
-    const v = r.chance(0.6) ? r.pick(BAD_TOKENS) : badString(r).slice(0, 500);
+    const v =
+      h === 'content-encoding'
+        ? r.pick(['gzip', 'br', 'deflate', 'x-unknown', 'gzip, gzip', 'identity, br'])
+        : r.chance(0.6)
+          ? r.pick(BAD_TOKENS)
+          : badString(r).slice(0, 500);
     // A header value cannot carry characters outside visible Latin-1 on the wire (Node refuses to send them).
     headers[h] = v.replace(/[^\x20-\x7e\x80-\xff]/g, '?');
     kind.push(`header ${h}`);
@@ -606,6 +629,7 @@ it(`every route, ${REQUESTS} generated bad requests (FUZZ_SEED=${SEED}): no 5xx,
       baseline = await fingerprint(db, tables, FP);
     } else if (ok && c.who === 'anonymous' && anonymous.cookies.has(SESSION_COOKIE)) {
       anonymous = await newAgent(t.app);
+      cookieNames = [...new Set(['lang', ...[anonymous, ...Object.values(agents)].flatMap((a) => [...a.cookies.keys()])])].sort();
     }
   }
 
