@@ -9,6 +9,7 @@ import { modals, ModalsProvider } from '@mantine/modals';
 import { notifications, Notifications } from '@mantine/notifications';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import classes from './overlays-ui.module.css';
 import type { ModalSpec, Notice } from './response-handler.ts';
 import { DEFAULT_PLACEMENT, NOTIFICATION_DURATION_MS, NOTIFICATION_LIMIT } from './response-handler.ts';
 
@@ -56,7 +57,13 @@ export function Overlays({ onReady }: { onReady: () => void }) {
   closeLabel = t('common.close');
   return (
     <ModalsProvider labels={{ confirm: t('common.close'), cancel: t('common.close') }}>
-      <Notifications position={DEFAULT_PLACEMENT} limit={NOTIFICATION_LIMIT} autoClose={NOTIFICATION_DURATION_MS} />
+      <Notifications
+        position={DEFAULT_PLACEMENT}
+        limit={NOTIFICATION_LIMIT}
+        autoClose={NOTIFICATION_DURATION_MS}
+        zIndex={199}
+        classNames={{ root: classes.root }}
+      />
       <Ready onReady={onReady} />
     </ModalsProvider>
   );

@@ -7,6 +7,7 @@ import { formatDate } from '#src/lib/format.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng } from '#src/lib/paths.ts';
 import { useCurrentUser } from '#src/lib/session.ts';
+import { WRAPPING_BADGE } from './wrapping-badge.ts';
 
 /** The frame of every staff screen: a way back to the dashboard, the heading, an optional intro. */
 export function AdminPage({ title, heading, intro, children }: { title: string; heading?: string; intro?: string; children: ReactNode }) {
@@ -46,7 +47,7 @@ const STATUS_COLOR: Record<string, string> = {
 export function StatusBadge({ status, label }: { status: string; label?: string }) {
   const { t } = useTranslation();
   return (
-    <Badge color={STATUS_COLOR[status] ?? 'gray'} variant="light" tt="none">
+    <Badge color={STATUS_COLOR[status] ?? 'gray'} variant="light" tt="none" classNames={WRAPPING_BADGE}>
       {label ?? t(`statuses.${status}`, { defaultValue: status })}
     </Badge>
   );

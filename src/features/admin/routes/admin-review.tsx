@@ -36,6 +36,7 @@ import { AdminPage, DateText, StatusBadge } from '../components/admin-page.tsx';
 import { actionsFrom, DecisionButtons, DecisionDialog, type DecisionTarget } from '../components/decision-dialog.tsx';
 import { ListFilters, ListPagination, useListParams } from '../components/list-controls.tsx';
 import { PhotoThumb } from '../components/photo-thumb.tsx';
+import { WRAPPING_BADGE } from '../components/wrapping-badge.ts';
 import { statusOptions } from './admin-lists.tsx';
 
 function Empty({ loading, error, empty }: { loading: boolean; error: boolean; empty: boolean }) {
@@ -58,10 +59,10 @@ function AdCard({ ad, onDecide }: { ad: AdminAd; onDecide: (t: DecisionTarget) =
           </Title>
           <Group gap={6}>
             <StatusBadge status={ad.status} />
-            <Badge variant="outline" color="gray" tt="none">
+            <Badge variant="outline" color="gray" tt="none" classNames={WRAPPING_BADGE}>
               {ad.edited ? t('admin.ads.edited') : t('admin.ads.new')}
             </Badge>
-            <Badge variant="light" color={ad.is_listed ? 'teal' : 'gray'} tt="none">
+            <Badge variant="light" color={ad.is_listed ? 'teal' : 'gray'} tt="none" classNames={WRAPPING_BADGE}>
               {ad.is_listed ? t('admin.ads.listed') : t('admin.ads.notListed')}
             </Badge>
           </Group>
@@ -77,7 +78,7 @@ function AdCard({ ad, onDecide }: { ad: AdminAd; onDecide: (t: DecisionTarget) =
             <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
               {t('admin.ads.agency', { name: ad.publicist.display_name })}
             </Text>
-            <Badge variant="light" color={ad.profile.consent_status === 'given' ? 'teal' : 'yellow'} tt="none">
+            <Badge variant="light" color={ad.profile.consent_status === 'given' ? 'teal' : 'yellow'} tt="none" classNames={WRAPPING_BADGE}>
               {t('admin.ads.consent', {
                 status: t(`admin.consent.${ad.profile.consent_status}`, { defaultValue: ad.profile.consent_status }),
               })}
@@ -236,7 +237,7 @@ export function AdminReviewVerificationsRoute() {
                 </Title>
                 <Group gap={6}>
                   <StatusBadge status={v.status} label={t(`statuses.${v.status === 'approved' ? 'active' : v.status}`)} />
-                  <Badge variant="outline" color="gray" tt="none">
+                  <Badge variant="outline" color="gray" tt="none" classNames={WRAPPING_BADGE}>
                     {t('admin.verifications.code', { code: v.code })}
                   </Badge>
                 </Group>

@@ -4,9 +4,12 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ModelCard as Card_ } from '#contract/listings.ts';
 import type { ListingView } from '../hooks/use-listing-params.ts';
+import classes from './model-card.module.css';
 
 const SIZES_GRID = '(min-width: 62em) 20vw, (min-width: 35.5em) 30vw, 48vw';
 const SIZES_LIST = '140px';
+/** Badges wrap to a second line rather than end in an ellipsis on a narrow card. */
+const WRAPPING_BADGE = { root: classes.badgeRoot, label: classes.badgeLabel };
 
 function Cover({ model, view, eager }: { model: Card_; view: ListingView; eager: boolean }) {
   const { t } = useTranslation();
@@ -38,7 +41,14 @@ function Cover({ model, view, eager }: { model: Card_; view: ListingView; eager:
 function VerifiedBadge() {
   const { t } = useTranslation();
   return (
-    <Badge size="xs" color="teal" variant="filled" leftSection={<IconRosetteDiscountCheck size={12} aria-hidden />} tt="none">
+    <Badge
+      size="xs"
+      color="teal"
+      variant="filled"
+      leftSection={<IconRosetteDiscountCheck size={12} aria-hidden />}
+      tt="none"
+      classNames={WRAPPING_BADGE}
+    >
       {t('statuses.active')}
     </Badge>
   );
@@ -47,18 +57,24 @@ function VerifiedBadge() {
 export function ModelCard({ model, lng, view, eager }: { model: Card_; lng: string; view: ListingView; eager: boolean }) {
   const { t } = useTranslation();
   const details = (
-    <Stack gap={4} p={view === 'grid' ? 'xs' : 'sm'} style={{ minWidth: 0 }}>
-      <Group gap={6} wrap="nowrap" justify="space-between">
-        <Text fw={700} truncate="end">
+    <Stack gap={4} p={view === 'grid' ? 'xs' : 'sm'} style={{ minWidth: 0, flex: 1 }}>
+      <Group gap={6} justify="space-between" align="flex-start">
+        <Text fw={700} className={classes.wrap}>
           {model.name}
-          {model.age ? <Text span c="dimmed" fw={400}>{`, ${t('listings.age', { age: model.age })}`}</Text> : null}
+          {model.age ? (
+            <Text span c="dimmed" fw={400}>
+              {', '}
+              {/* "20 años" stays on one line when the name wraps. */}
+              <span style={{ whiteSpace: 'nowrap' }}>{t('listings.age', { age: model.age })}</span>
+            </Text>
+          ) : null}
         </Text>
         {model.verified && view === 'list' ? <VerifiedBadge /> : null}
       </Group>
-      <Text size="sm" c="dimmed" truncate="end">
+      <Text size="sm" c="dimmed" className={classes.wrap}>
         {model.city.name}
       </Text>
-      <Badge size="sm" variant="dot" color={model.section.color} tt="none" style={{ alignSelf: 'flex-start', maxWidth: '100%' }}>
+      <Badge size="sm" variant="dot" color={model.section.color} tt="none" style={{ alignSelf: 'flex-start' }} classNames={WRAPPING_BADGE}>
         {model.section.name}
       </Badge>
       {view === 'list' ? (
@@ -75,6 +91,7 @@ export function ModelCard({ model, lng, view, eager }: { model: Card_; lng: stri
       withBorder
       padding={0}
       radius="md"
+      className={classes.card}
       data-testid="model-card"
       aria-label={model.title}
     >
