@@ -174,7 +174,15 @@ describe('creating models', () => {
     const good = await p.agent.post('/api/publicist/models-under-responsibility/create', { models: [body(), body()] });
     expect(good.statusCode).toBe(201);
     expect(good.json<{ data: PublicistModel[] }>().data).toHaveLength(2);
+    expect(good.json<{ message: string }>().message).toBe('Modelos creadas. Hemos enviado a cada una la solicitud de consentimiento.');
     expect((await p.agent.post('/api/publicist/models-under-responsibility/create', { models: [] })).statusCode).toBe(422);
+  });
+
+  it('one model created through the bulk route is told in the singular', async () => {
+    const p = await publicist();
+    const one = await p.agent.post('/api/publicist/models-under-responsibility/create', { models: [body()] });
+    expect(one.statusCode).toBe(201);
+    expect(one.json<{ message: string }>().message).toBe('Modelo creada. Le hemos enviado la solicitud de consentimiento.');
   });
 });
 

@@ -210,7 +210,9 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { body: publicistModelsBulkSchema }, config: { auth: { roles: ['publicist' as const] } } },
     async (req, reply) => {
       const models = await createModels(req, req.body.models, (i) => `models.${i}.`);
-      return reply.status(201).send(okAnswer(req, 'publicist.notices.modelsCreated', models));
+      // The form sends one model through this route too: one model is told in the singular.
+      const notice = models.length === 1 ? 'publicist.notices.modelCreated' : 'publicist.notices.modelsCreated';
+      return reply.status(201).send(okAnswer(req, notice, models));
     },
   );
 

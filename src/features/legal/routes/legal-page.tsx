@@ -14,13 +14,14 @@ export function LegalPageRoute() {
   const { t, i18n } = useTranslation();
   const lng = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'es';
   const slug = isLegalSlug(page) ? page : undefined;
-  usePageTitle(slug ? t(LEGAL_TITLE_KEYS[slug]) : t('pages.notFound'));
   const doc = useQuery({
     queryKey: ['legal', slug, lng],
     queryFn: () => loadLegalDocument(slug!, lng),
     enabled: !!slug,
     staleTime: Infinity,
   });
+  // The tab and the heading say the same: the document's own title once it is there (the shorter link label until then).
+  usePageTitle(slug ? (doc.data?.title ?? t(LEGAL_TITLE_KEYS[slug])) : t('pages.notFound'));
   if (!slug) return <NotFoundPage />;
 
   return (

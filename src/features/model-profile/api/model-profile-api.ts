@@ -1,6 +1,8 @@
 /** The model profile calls (SPEC §7) and the reference data its form needs, as TanStack Query options. */
 import { queryOptions } from '@tanstack/react-query';
 import type { Answer } from '#contract/answers.ts';
+import type { Image } from '#contract/listings.ts';
+import { MEDIA_API } from '#contract/media.ts';
 import type { AdSummary, ModelProfile, ModelWithAd } from '#contract/profiles.ts';
 import { ApiError, apiGet, apiRequest } from '#src/lib/api-client.ts';
 
@@ -26,6 +28,16 @@ export const modelProfileQueryOptions = () =>
         throw err;
       }
     },
+  });
+
+/**
+ * The ad's photos, cover first (the owner sees them before the ad is listed). Same key as the photos screen's, so a
+ * cover changed there shows here too.
+ */
+export const adPhotosQueryOptions = (adId: number) =>
+  queryOptions({
+    queryKey: ['ad-photos', adId] as const,
+    queryFn: ({ signal }) => apiGet<{ data: Image[] }>(MEDIA_API.imagesByAd(adId), signal).then((r) => r.data),
   });
 
 export { citiesQueryOptions, countriesQueryOptions, sectionsQueryOptions, statesQueryOptions } from '#src/lib/reference-data.ts';

@@ -1,6 +1,6 @@
-import { Anchor, Badge, Button, Group, Modal, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Box, Button, Center, Group, Modal, Paper, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconEdit, IconExternalLink, IconPhoto, IconTrash } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -8,14 +8,51 @@ import type { AdSummary } from '#contract/profiles.ts';
 import { useApiForm } from '#src/lib/forms.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
-import { deleteAd, MODEL_PROFILE_KEY, setAdActive } from '../api/model-profile-api.ts';
+import { adPhotosQueryOptions, deleteAd, MODEL_PROFILE_KEY, setAdActive } from '../api/model-profile-api.ts';
+
+const THUMB = { w: 96, h: 128 };
+
+/** The ad's cover as visitors see it in the listing; a placeholder while there is none. */
+function AdCover({ adId, photos, name }: { adId: number; photos: number; name: string }) {
+  const { t } = useTranslation();
+  const images = useQuery({ ...adPhotosQueryOptions(adId), enabled: photos > 0 });
+  const cover = images.data?.find((i) => i.is_cover) ?? images.data?.[0];
+  if (photos > 0 && images.isPending) return <Skeleton w={THUMB.w} h={THUMB.h} radius="md" style={{ flexShrink: 0 }} />;
+  if (!cover) {
+    return (
+      <Center
+        w={THUMB.w}
+        h={THUMB.h}
+        bg="var(--mantine-color-default-hover)"
+        c="dimmed"
+        style={{ borderRadius: 'var(--mantine-radius-md)', flexShrink: 0 }}
+        data-testid="ad-cover-placeholder"
+      >
+        <IconPhoto size={32} aria-hidden />
+      </Center>
+    );
+  }
+  return (
+    <Box
+      component="img"
+      src={cover.url}
+      srcSet={cover.srcset}
+      sizes={`${THUMB.w}px`}
+      width={THUMB.w}
+      height={THUMB.h}
+      alt={t('listings.coverAlt', { name })}
+      data-testid="ad-cover"
+      style={{ objectFit: 'cover', borderRadius: 'var(--mantine-radius-md)', flexShrink: 0 }}
+    />
+  );
+}
 
 /**
  * Profile/Model Actions: the ad at a glance (review state, whether visitors see it) with its switch (SPEC §4
  * "El estado del anuncio ha cambiado!"), edit, photos, the public page when listed, and deletion after a
  * confirmation.
  */
-export function AdActions({ ad, editTo, photosTo }: { ad: AdSummary; editTo: string; photosTo: string }) {
+export function AdActions({ ad, name, editTo, photosTo }: { ad: AdSummary; name: string; editTo: string; photosTo: string }) {
   const { t } = useTranslation();
   const lng = useLng();
   const queryClient = useQueryClient();
@@ -45,18 +82,19 @@ export function AdActions({ ad, editTo, photosTo }: { ad: AdSummary; editTo: str
   return (
     <Paper withBorder radius="lg" p="lg">
       <Stack gap="sm">
-        <Group justify="space-between" align="flex-start">
-          <div style={{ minWidth: 0 }}>
-            <Title order={2} size="h4">
+        <Group align="flex-start" wrap="nowrap" gap="md">
+          <AdCover adId={ad.id} photos={ad.photos} name={name} />
+          <Stack gap={6} align="flex-start" style={{ minWidth: 0 }}>
+            <Title order={2} size="h4" style={{ overflowWrap: 'anywhere' }}>
               {ad.title}
             </Title>
             <Text size="sm" c="dimmed">
               {t('modelProfile.ad.where', { city: ad.city, state: ad.state })}
             </Text>
-          </div>
-          <Badge variant="light" color={ad.status === 'active' ? 'teal' : ad.status === 'pending' ? 'blue' : 'red'} tt="none">
-            {t(`modelProfile.ad.status.${ad.status}`)}
-          </Badge>
+            <Badge variant="light" color={ad.status === 'active' ? 'teal' : ad.status === 'pending' ? 'blue' : 'red'} tt="none">
+              {t(`modelProfile.ad.status.${ad.status}`)}
+            </Badge>
+          </Stack>
         </Group>
         <Text size="sm">{ad.is_listed ? t('modelProfile.ad.listed') : t('modelProfile.ad.notListed')}</Text>
         <Switch

@@ -100,6 +100,12 @@ const STEPS: { key: string; schema: z.ZodType; fields: readonly Field[] }[] = [
   { key: 'ad', schema: adStepSchema, fields: ['section', 'title', 'description'] },
 ];
 
+/** The id of the country whose ISO code is `iso2` (the phone's country), else Spain's; null when neither is known. */
+export function countryFor(countries: readonly { id: number; iso2: string }[], iso2: string): number | null {
+  const find = (code: string) => countries.find((c) => c.iso2.toUpperCase() === code.toUpperCase())?.id;
+  return find(iso2) ?? find('ES') ?? null;
+}
+
 /** The latest birth date that is 18 today, for the date picker's `max`. */
 function latestAdultBirthDate(): string {
   const now = new Date();
@@ -171,7 +177,13 @@ export function ModelProfileForm(props: ModelProfileFormProps) {
 
   const next = () => {
     if (validateStep(step) === undefined) return;
-    if (step < STEPS.length - 1) goTo(step + 1);
+    if (step >= STEPS.length - 1) return;
+    // The location step starts in the phone's country (España by default); the user may pick another.
+    if (STEPS[step + 1]!.key === 'location' && values.country_id === null) {
+      const country = countryFor(countries.data ?? [], values.phone_country);
+      if (country) update((d) => ({ ...d, values: { ...d.values, country_id: country, state_id: null, city_id: null } }));
+    }
+    goTo(step + 1);
   };
 
   const save = async (base: number | undefined) => {
@@ -288,6 +300,7 @@ export function ModelProfileForm(props: ModelProfileFormProps) {
         searchable
         error={err('country_id')}
         nothingFoundMessage={t('modelProfile.nothingFound')}
+        allowDeselect={false}
         required
       />
       <Select

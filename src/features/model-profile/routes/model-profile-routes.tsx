@@ -16,6 +16,7 @@ import { AdActions } from '../components/ad-actions.tsx';
 import { EMPTY_VALUES, ModelProfileForm, valuesFromProfile } from '../components/model-profile-form.tsx';
 import { StatusCard } from '../components/status-card.tsx';
 import { MODEL_PATHS } from '../lib/model-paths.ts';
+import { formatPhone } from '../lib/phone.ts';
 
 function Loading() {
   return (
@@ -67,6 +68,7 @@ export function ModelProfileSummary() {
       {p.ad ? (
         <AdActions
           ad={p.ad}
+          name={p.display_name}
           editTo={withLng(lng, MODEL_PATHS.edit)}
           photosTo={withLng(lng, MODEL_PATHS.photos(p.user?.id ?? 0, p.ad.id))}
         />
@@ -85,7 +87,7 @@ function ProfileInformation({ profile: p }: { profile: ModelProfile }) {
   const rows: [string, string][] = [
     [t('modelProfile.fields.display_name'), p.display_name],
     [t('modelProfile.info.age'), p.birth_date ? String(ageOn(p.birth_date)) : '—'],
-    [t('modelProfile.fields.phone'), p.phone ?? '—'],
+    [t('modelProfile.fields.phone'), p.phone ? formatPhone(p.phone) : '—'],
     [t('modelProfile.info.whatsapp'), p.whatsapp ? t('common.yes') : t('common.no')],
     ...(p.ad ? ([[t('modelProfile.fields.city_id'), `${p.ad.city}, ${p.ad.state}`]] as [string, string][]) : []),
   ];

@@ -1,0 +1,98 @@
+/**
+ * Defects a new user met (issue 13, point 5, part B), each as the user meets it: the notice after registering, the
+ * location step of the profile form, the model dashboard's ad card, the legal pages' titles. (The first offline
+ * visit is in offline.spec.ts; the cover of a two-photo upload and the publicist's notice in their unit and server
+ * tests.)
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { LANGUAGES, legalTitle, presetConsent, titleOf, tr, type LegalSlug } from './helpers.ts';
+import { linkFromMail } from './mail.ts';
+
+const es = (key: string) => tr('es', key);
+const PASSWORD = 'una contraseña larga 42';
+const DEMO_PASSWORD = 'demo-password-123';
+
+test.beforeEach(async ({ page }) => {
+  await presetConsent(page);
+});
+
+async function register(page: Page, email: string) {
+  await page.goto('/es/register');
+  await page.getByLabel(es('auth.fields.name')).fill('Marta Prueba');
+  await page.getByLabel(es('auth.fields.email')).fill(email);
+  await page.getByRole('textbox', { name: es('auth.fields.password'), exact: true }).fill(PASSWORD);
+  await page.getByRole('textbox', { name: es('auth.fields.passwordConfirmation'), exact: true }).fill(PASSWORD);
+  await page.getByRole('radio', { name: es('account.roles.model') }).check();
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: es('auth.register.submit') }).click();
+}
+
+test('after registering, the notice says plainly that a mail went out; the location step starts in Spain', async ({ page }) => {
+  test.setTimeout(60_000);
+  const email = `defb-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.test`;
+  await register(page, email);
+  // Said as a fact, not as a riddle about whether the address "can register" (which it must not reveal either way).
+  await expect(
+    page.getByText(`Hemos enviado un correo a ${email}. Abre el enlace que contiene para verificar tu dirección; caduca en 60 minutos.`),
+  ).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('registered.png') });
+
+  const link = await linkFromMail(email, /http:\/\/localhost:\d+\/es\/verify-email\/\d+\/[a-f0-9]{40}\?expires=\d+&signature=[a-f0-9]{64}/);
+  await page.goto(new URL(link).pathname + new URL(link).search);
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: es('notices.createProfile') })
+    .click();
+  await expect(page).toHaveURL(/\/es\/profile\/model\/create$/);
+
+  const next = page.getByRole('button', { name: es('modelProfile.next') });
+  await page.getByRole('textbox', { name: new RegExp(`^${es('modelProfile.fields.display_name')}`) }).fill('Marta');
+  await page.getByLabel(new RegExp(`^${es('modelProfile.fields.birth_date')}`)).fill('1995-05-05');
+  await next.click();
+  await expect(page.getByRole('heading', { level: 2, name: es('modelProfile.steps.contact') })).toBeVisible();
+  // The phone's country is España (the default): the location step starts there, so the region can be picked at once.
+  await expect(page.getByRole('combobox', { name: new RegExp(`^${es('modelProfile.fields.phone_country')}`) })).toHaveValue(/^España/);
+  await page.getByRole('textbox', { name: new RegExp(`^${es('modelProfile.fields.phone')}`) }).fill('612 55 44 33');
+  await next.click();
+  await expect(page.getByRole('heading', { level: 2, name: es('modelProfile.steps.location') })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: new RegExp(`^${es('modelProfile.fields.country_id')}`) })).toHaveValue('España');
+  const region = page.getByRole('combobox', { name: new RegExp(`^${es('modelProfile.fields.state_id')}`) });
+  await expect(region).toBeEnabled();
+  await region.click();
+  await region.fill('Astu');
+  await page.getByRole('option', { name: 'Asturias', exact: true }).click();
+  await expect(region).toHaveValue('Asturias');
+  await page.screenshot({ path: test.info().outputPath('location-step.png') });
+});
+
+test("the model dashboard's ad card shows the cover photo, and the phone is written as people write it", async ({ page }) => {
+  await page.goto('/es/login');
+  await expect(page.getByRole('heading', { level: 1, name: es('auth.login.heading') })).toBeVisible();
+  await page.getByLabel(es('auth.fields.email')).fill('model@vitrina.test');
+  await page.getByRole('textbox', { name: es('auth.fields.password'), exact: true }).fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: es('auth.login.submit') }).click();
+  await expect(page).toHaveURL(/\/es\/model\/dashboard/);
+
+  const cover = page.getByTestId('ad-cover');
+  await expect(cover).toBeVisible();
+  await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  // The demo model's +34612000111.
+  await expect(page.getByText('+34 612 00 01 11', { exact: true })).toBeVisible();
+  await expect(page.getByText('+34612000111', { exact: true })).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('model-dashboard.png'), fullPage: true });
+});
+
+test('every legal page has the same title in the tab as in its heading, in every language', async ({ page }) => {
+  const slugs: LegalSlug[] = ['cookies-policy', 'privacy-policy', 'terms-and-conditions', 'terms-and-conditions-to-post'];
+  for (const lng of LANGUAGES) {
+    for (const slug of slugs) {
+      await page.goto(`/${lng}/legal/${slug}`);
+      const heading = legalTitle(slug, lng);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+      await expect(page).toHaveTitle(titleOf(heading));
+    }
+  }
+  // The English cookie policy's link says what its page says.
+  await page.goto('/en/legal/cookies-policy');
+  await expect(page.locator('footer').getByRole('link', { name: 'Cookie policy', exact: true })).toBeVisible();
+});
