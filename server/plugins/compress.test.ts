@@ -63,3 +63,21 @@ describe('compression and Idempotency-Key', () => {
     expect(plain.json()).toEqual(big);
   });
 });
+
+describe('what is compressed on the fly', () => {
+  it.each([
+    ['application/json; charset=utf-8', true],
+    ['text/html; charset=utf-8', true],
+    ['text/csv', true],
+    ['application/javascript; charset=utf-8', true],
+    ['image/svg+xml', true],
+    ['application/manifest+json', true],
+    ['image/webp', false],
+    ['image/png', false],
+    ['application/zip', false],
+    ['application/octet-stream', false],
+    ['text/event-stream', false],
+  ])('%s: %s', (type, compressed) => {
+    expect((COMPRESS.customTypes as RegExp).test(type)).toBe(compressed);
+  });
+});
