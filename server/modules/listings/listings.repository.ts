@@ -137,12 +137,25 @@ interface Misspelt {
  * matching when the vocabulary has it or full-text search finds it (a stem: "modelos"; a section name; a stop word).
  */
 async function misspeltWords(db: Db, search: string): Promise<Misspelt[]> {
-  const unknown = await rows<{ w: string }>(
+  const unseen = await rows<{ w: string }>(
     db,
     sql`select t.w from search_words_of(${wantedText(search)}) t(w)
-        where length(t.w) >= 5 and not exists (select 1 from search_words s where s.word = t.w)
-          and case when numnode(${tsquery(sql`t.w`)}) = 0 then false
-                   else not exists (select 1 from ads a where ${VISIBLE} and a.search_vector @@ ${tsquery(sql`t.w`)}) end`,
+        where length(t.w) >= 5 and not exists (select 1 from search_words s where s.word = t.w)`,
+  );
+  if (unseen.length === 0) return [];
+  // One probe per word. Asked "is there one?", the planner walks the listed ads expecting an early hit, which for a
+  // word matching nothing means reading all of them; a materialized CTE is planned as a full fetch (the GIN index)
+  // and still read lazily, so the probe stops at the first hit.
+  const unknown = await rows<{ w: string }>(
+    db,
+    sql.join(
+      unseen.map(
+        ({ w }) =>
+          sql`(with hits as materialized (select 1 from ads a where ${VISIBLE} and a.search_vector @@ ${tsquery(w)})
+               select ${w}::text as w where numnode(${tsquery(w)}) > 0 and not exists (select 1 from hits))`,
+      ),
+      sql` union all `,
+    ),
   );
   const words = unknown.map((r) => r.w).filter((w) => typoBudget(w) > 0);
   if (words.length === 0) return [];
