@@ -94,7 +94,7 @@ test('list view: a promoted card is as compact as the model cards and does not s
   const tallestModel = Math.max(...heights);
   const promoBox = (await promo.boundingBox())!;
   const image = (await promo.locator('img').boundingBox())!;
-  await page.screenshot({ path: testInfo.outputPath('list-promo-1280.png'), fullPage: true });
+  await page.screenshot({ path: testInfo.outputPath('list-promo-1280.png') });
   expect(image.height, 'the promoted image').toBeLessThanOrEqual(180);
   expect(promoBox.height, 'the promoted card').toBeLessThanOrEqual(tallestModel + 1);
   // Cards are in a two-column grid: the model card in the promoted card's row is no taller than those of other rows.
@@ -112,7 +112,7 @@ test('list view: a promoted card is as compact as the model cards and does not s
   await promo.scrollIntoViewIfNeeded();
   const narrowModel = Math.max(...(await cards(page).evaluateAll((els) => els.map((el) => el.getBoundingClientRect().height))));
   expect((await promo.boundingBox())!.height).toBeLessThanOrEqual(narrowModel + 1);
-  await page.screenshot({ path: testInfo.outputPath('list-promo-360.png'), fullPage: true });
+  await page.screenshot({ path: testInfo.outputPath('list-promo-360.png') });
 });
 
 /** Elements inside `root` whose text is cut on one line (text wider than the box that clips it). */
@@ -195,7 +195,7 @@ function uncovered(target: Locator) {
 
 test('on a phone a notification leaves the header in sight and usable', async ({ page }, testInfo) => {
   await page.setViewportSize({ width: 360, height: 740 });
-  await login(page, 'client@vitrina.test');
+  await login(page, 'admin@vitrina.test');
   const notice = page.locator('.mantine-Notification-root');
   await expect(notice).toContainText(es('accountApi.loggedIn'));
   const header = (await page.locator('header').first().boundingBox())!;
@@ -210,7 +210,7 @@ test('on a phone a notification leaves the header in sight and usable', async ({
 
 test('on a desktop a notification does not cover the account menu', async ({ page }, testInfo) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  await login(page, 'client@vitrina.test');
+  await login(page, 'admin@vitrina.test');
   const notice = page.locator('.mantine-Notification-root');
   await expect(notice).toContainText(es('accountApi.loggedIn'));
   const account = page.getByRole('button', { name: /^Cuenta de / });
