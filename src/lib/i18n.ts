@@ -26,11 +26,18 @@ export const detectionOptions: DetectionOptions = {
   convertDetectedLanguage: (lng: string) => toLanguage(lng) ?? lng,
 };
 
+/** A visitor none of whose languages we have gets the fallback one (fallbackLng no longer says so: see below). */
+class FallingBackDetector extends LanguageDetector {
+  override detect(): string[] {
+    return [...super.detect(), FALLBACK_LANGUAGE];
+  }
+}
+
 export function createI18n(): I18n {
   const instance = i18next.createInstance();
   // The fallback language is loaded only once a key is missing in the current one (es, de and pt_BR are complete
   // today): i18next would otherwise fetch it with the current language on every page. Until it has arrived the
-  // missing key shows as its name; its arrival re-renders (bindI18nStore: 'added').
+  // missing key shows as its name; its arrival re-renders (bindI18nStore: 'added', see wantFallback).
   let fallbackWanted = false;
   const wantFallback = (_lngs: readonly string[], ns: string, _key: string, _fallback: string, _update: boolean, options: TOptions) => {
     // A lookup with its own default (an unknown status code) is not a missing translation; neither is one made
@@ -38,17 +45,25 @@ export function createI18n(): I18n {
     if (fallbackWanted || options.defaultValue !== undefined || instance.language === FALLBACK_LANGUAGE) return;
     if (!instance.hasResourceBundle(instance.language, ns)) return;
     fallbackWanted = true;
-    void instance.loadLanguages(FALLBACK_LANGUAGE);
+    void instance.loadLanguages(FALLBACK_LANGUAGE, () => {
+      // react-i18next re-renders on the store's 'added' (bindI18nStore below) only the components subscribed by then,
+      // and the one that showed the missing key may subscribe later: React holds back a Suspense boundary's content
+      // for up to 300 ms after it resolves. Say it again once that is over.
+      setTimeout(
+        () => (instance.store as unknown as { emit(event: string, ...args: unknown[]): void }).emit('added', FALLBACK_LANGUAGE, ns),
+        1000,
+      );
+    });
   };
   void instance
     .use(LanguageBackend)
-    .use(new LanguageDetector(detectionOptions))
+    .use(new FallingBackDetector(detectionOptions))
     .use(initReactI18next)
     .init({
       supportedLngs: [...LANGUAGES],
-      // A function, so i18next asks it on every lookup (it caches array values per language). Without a language
-      // (no detected one is supported) it is the language to use.
-      fallbackLng: (code?: string) => (fallbackWanted || code === undefined ? [FALLBACK_LANGUAGE] : []),
+      // A function, so i18next asks it on every lookup (it caches array values per language). Also asked without a
+      // language when React asks for translations before init has picked one: nothing to load then.
+      fallbackLng: () => (fallbackWanted ? [FALLBACK_LANGUAGE] : []),
       load: 'currentOnly',
       ns: ['translation'],
       defaultNS: 'translation',
