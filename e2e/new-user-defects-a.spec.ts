@@ -222,6 +222,22 @@ test('on a desktop a notification does not cover the account menu', async ({ pag
   expect(await uncovered(page.getByRole('menu'))).toBe(true);
   await expect(notice).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('notice-menu-1280.png') });
+  // Over an open dialog the notices come back on top (a dialog's error must not hide under its overlay).
+  await page.keyboard.press('Escape');
+  // In-app navigation, so the notification layer loaded by the welcome notice stays mounted.
+  await page.getByRole('link', { name: new RegExp(es('admin.counts.pending_ads')) }).click();
+  await expect(page).toHaveURL(/\/es\/admin\/review\/ads$/);
+  const layer = page.locator('.mantine-Notifications-root').first();
+  await expect(layer).toBeAttached();
+  const z = () => layer.evaluate((el) => Number(getComputedStyle(el).zIndex));
+  expect(await z()).toBeLessThan(200);
+  await page
+    .getByRole('article')
+    .first()
+    .getByRole('button', { name: new RegExp(`^${es('admin.actions.reject')}:`) })
+    .click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  expect(await z()).toBeGreaterThan(200);
 });
 
 test('an anonymous visit logs no console error and asks for the session without a 401', async ({ page }) => {
