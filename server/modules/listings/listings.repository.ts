@@ -108,6 +108,8 @@ async function rankedPage(db: Db, where: SQL[], score: SQL, f: ListingFilters): 
         order by hits.score desc, ${RECENT}`,
   );
   if (list.length > 0) return { rows: list, total: Number(list[0]!.total) };
+  // Nothing on the first page: nothing at all (the usual case of a misspelt search, about to be corrected).
+  if (f.offset === 0) return { rows: [], total: 0 };
   // Past the last page the window has no row to carry the total.
   const count = await rows<{ n: string | number }>(db, sql`select count(*) as n from (${matches}) m`);
   return { rows: [], total: Number(count[0]?.n ?? 0) };
