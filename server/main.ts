@@ -6,6 +6,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { seedAll } from './db/seed/index.ts';
+import { startupLine } from './plugins/request-log.ts';
 import { createDiskStorage } from './plugins/storage.ts';
 import { sweepMediaLeftovers } from './modules/media/orphans.ts';
 
@@ -35,8 +36,11 @@ async function main() {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Vitrina is ready on http://localhost:${config.port} (database: ${database.kind})`);
+  await app.listen({
+    port: config.port,
+    host: config.host,
+    listenTextResolver: (address) => startupLine(config, database.kind, address),
+  });
   // After listening, not before: a large media folder must not delay start-up, and nothing it removes is served anyway.
   sweepMediaLeftovers(database.db, storage).then(
     (removed) => app.log.info(removed, 'media: crash leftovers removed'),

@@ -47,8 +47,9 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
         await fs.promises.writeFile(file, info.message);
         const links = message.text.match(/https?:\/\/\S+/g) ?? [];
         log.info(
-          { to: message.to, subject: message.subject, file, links },
-          `Mail written to ${file}${links.length ? ` — link: ${links[0]}` : ''}`,
+          { mail: { to: message.to, subject: message.subject, file, links } },
+          // MAIL first, the links last: the line to look for in `npm start`'s output to finish a flow by hand.
+          `MAIL to ${message.to} «${message.subject}» ${file}${links.length ? ` → ${links.join(' ')}` : ''}`,
         );
       }
     },
