@@ -49,3 +49,44 @@ export function changedTables(before: Fingerprint, after: Fingerprint): string[]
 function rowsOf<T>(result: unknown): T[] {
   return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 }
+
+const LOG = 'fuzz_change_log';
+
+/**
+ * A change log kept by the database itself: row triggers on every table count the rows each statement really inserts,
+ * deletes or changes (an UPDATE that leaves a row as it was is not a change), and a rolled-back transaction takes its
+ * counts with it. Reading it after a request costs one tiny query, where hashing every table costs one per table; the
+ * fingerprints above still compare the whole database before and after a run. Test databases only.
+ */
+export async function installChangeLog(db: Db, tables: readonly string[], opts: FingerprintOptions = {}): Promise<void> {
+  await db.execute(sql.raw(`create table ${LOG} (tbl text primary key, n bigint not null)`));
+  await db.execute(
+    sql.raw(`create function ${LOG}_count() returns trigger language plpgsql as $$
+      begin
+        insert into ${LOG} values (TG_TABLE_NAME, 1) on conflict (tbl) do update set n = ${LOG}.n + 1;
+        return null;
+      end $$`),
+  );
+  for (const table of tables) {
+    const ignored = opts.ignoredColumns?.[table] ?? [];
+    const row = (r: string) => (ignored.length ? `(to_jsonb(${r})${ignored.map((c) => ` - '${c}'`).join('')})` : `${r}.*`);
+    await db.execute(
+      sql.raw(`create trigger ${LOG}_rows after insert or delete on "${table}" for each row execute function ${LOG}_count()`),
+    );
+    await db.execute(
+      sql.raw(`create trigger ${LOG}_truncate after truncate on "${table}" for each statement execute function ${LOG}_count()`),
+    );
+    if (!opts.countOnly?.has(table))
+      await db.execute(
+        sql.raw(
+          `create trigger ${LOG}_update after update on "${table}" for each row when (${row('OLD')} is distinct from ${row('NEW')}) execute function ${LOG}_count()`,
+        ),
+      );
+  }
+}
+
+/** How many row changes each table has had since installChangeLog. */
+export async function changeCounts(db: Db): Promise<Fingerprint> {
+  const rows = await db.execute<{ tbl: string; n: string }>(sql.raw(`select tbl, n::text as n from ${LOG}`));
+  return new Map(rowsOf<{ tbl: string; n: string }>(rows).map((r) => [r.tbl, r.n]));
+}
