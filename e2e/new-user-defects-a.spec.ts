@@ -59,6 +59,20 @@ for (const viewport of [
   });
 }
 
+test.describe('on a touch screen', () => {
+  test.use({ hasTouch: true, viewport: { width: 360, height: 740 } });
+  test('a tap on the upper half of a gallery arrow moves the photo', async ({ page }) => {
+    await openFirstModel(page);
+    const counter = page.getByTestId('gallery-counter');
+    const next = page.getByRole('button', { name: es('model.gallery.next') });
+    const box = (await next.boundingBox())!;
+    await next.tap({ position: { x: box.width / 2, y: box.height * 0.2 } });
+    await expect(counter).toHaveText(/^2 \//);
+    await page.getByRole('button', { name: es('model.gallery.previous') }).tap({ position: { x: box.width / 2, y: box.height * 0.2 } });
+    await expect(counter).toHaveText(/^1 \//);
+  });
+});
+
 test('model cards on the home show where the keyboard focus is', async ({ page }, testInfo) => {
   await page.goto('/es');
   const first = cards(page).first();
