@@ -132,6 +132,22 @@ describe('GET /api/models: typo tolerance', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/models?search=luica&literal=yes', headers: XHR })).statusCode).toBe(422);
   });
 
+  it('ranks only the 1,000 most recent matches, corrected or not', async () => {
+    const m = await buildModel(t.database.db, { name: 'Zenobia', city: CITY.madrid, publishedAt: ago(100) });
+    // 1,005 more ads of hers, set-based (the per-model limit is the app's, not the table's), each older than the last.
+    await t.database.db.execute(sql`
+      insert into ads (model_profile_id, title, description, section_id, city_id, status, published_at)
+      select a.model_profile_id, a.title, 'Otra sesión', a.section_id, a.city_id, 'active', a.published_at - g * interval '1 minute'
+      from ads a, generate_series(1, 1005) g where a.id = ${m.adId}`);
+    const l = await search('zenobia', '&per_page=48');
+    expect(l.meta).toMatchObject({ total: 1000, last_page: 21 });
+    expect(l.data[0]!.id).toBe(m.adId);
+    const typo = await search('zenobai', '&per_page=48&page=21');
+    expect(typo.meta).toMatchObject({ total: 1000, from: 961, to: 1000 });
+    expect(typo.meta.corrections).toEqual([{ from: 'zenobai', to: 'zenobia' }]);
+    expect((await search('zenobia', '&per_page=48&page=22')).meta).toMatchObject({ total: 1000, from: null });
+  });
+
   it('finds nothing, without error, when nothing is close', async () => {
     const l = await search('zzqxwvb');
     expect(l.meta.total).toBe(0);
