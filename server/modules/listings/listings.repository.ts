@@ -239,6 +239,8 @@ export async function listModels(db: Db, f: ListingFilters): Promise<ListingPage
   // alternatives; within each tier the usual rank. ts_rank stays far below 10.
   const tier = sql`(a.search_vector @@ ${typed})::int * 20 + (a.search_vector @@ ${best})::int * 10`;
   const page = await rankedPage(db, [...filters(f), sql`a.search_vector @@ ${all}`], sql`${tier} + ts_rank(a.search_vector, ${all})`, f);
+  // A correction that finds nothing either is no reading worth announcing.
+  if (page.total === 0) return exact;
   const fixes = misspelt.map((m) => ({ from: m.word, to: spelling(m.alternatives[0]!.word, page.rows) }));
   const search = f.search.replace(/[\p{L}\p{N}]+/gu, (t) => fixes.find((c) => c.from === fold(t))?.to ?? t);
   return { ...page, corrected: { corrections: fixes, search } };
