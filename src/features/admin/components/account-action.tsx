@@ -2,6 +2,7 @@ import { Badge, Button } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Status } from '#contract/statuses.ts';
 import type { DecisionTarget } from './decision-dialog.tsx';
+import { WRAPPING_BADGE } from './wrapping-badge.ts';
 
 /**
  * "Suspend account" / "Reinstate account" for a whole client, model or publicist account (issue 12 point 9). It opens
@@ -50,7 +51,7 @@ export function AccountSuspendedBadge({ status }: { status: Status }) {
   const { t } = useTranslation();
   if (status !== 'suspended') return null;
   return (
-    <Badge color="red" variant="filled" tt="none">
+    <Badge color="red" variant="filled" tt="none" classNames={WRAPPING_BADGE}>
       {t('admin.account.suspended')}
     </Badge>
   );

@@ -12,6 +12,7 @@ import { useLng } from '#src/lib/paths.ts';
 import { DateText, StatusBadge } from './admin-page.tsx';
 import { ListPagination } from './list-controls.tsx';
 import { ResponsiveTable, type Column } from './responsive-table.tsx';
+import { WRAPPING_BADGE } from './wrapping-badge.ts';
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
@@ -62,11 +63,11 @@ export function ClientStatements({
       label: t('admin.client.columns.decision'),
       render: (s) => (
         <Group gap={4} wrap="wrap">
-          <Badge color="red" variant="light" tt="none">
+          <Badge color="red" variant="light" tt="none" classNames={WRAPPING_BADGE}>
             {t(`statements.decisions.${s.decision}`, { defaultValue: s.decision })}
           </Badge>
           {s.automated ? (
-            <Badge color="gray" variant="outline" tt="none">
+            <Badge color="gray" variant="outline" tt="none" classNames={WRAPPING_BADGE}>
               {t('admin.client.automated')}
             </Badge>
           ) : null}
