@@ -90,4 +90,13 @@ test('a client asks for their data, waits for it and downloads the zip with thei
   await section.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('data-export-ready-360.png'), fullPage: true });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  // Every button label in the section is read whole, none cut off with an ellipsis.
+  const cut = await section
+    .locator('button, a')
+    .evaluateAll((els) =>
+      els.flatMap((el) =>
+        [...el.querySelectorAll<HTMLElement>('span')].filter((s) => s.scrollWidth > s.clientWidth + 1).map((s) => s.textContent),
+      ),
+    );
+  expect(cut).toEqual([]);
 });

@@ -8,6 +8,9 @@ import { useLng } from '#src/lib/paths.ts';
 import { DATA_EXPORT_KEY, dataExportQueryOptions, requestDataExport } from '../api/account-api.ts';
 import { ProfileSection } from './profile-section.tsx';
 
+/** Long labels ("Preparar el archivo con mis datos") wrap at 360 px instead of ending in an ellipsis. */
+const WRAP = { root: { height: 'auto', minHeight: 36, paddingBlock: 6 }, label: { whiteSpace: 'normal' as const } };
+
 const NO_FIELDS = [] as const;
 
 function formatSize(bytes: number, locale: string): string {
@@ -37,7 +40,13 @@ export function DataExportSection() {
   const status = data?.status;
   const requestButton = (label: string, variant: 'filled' | 'default' = 'filled') => (
     <Group>
-      <Button variant={variant} leftSection={<IconFileZip size={18} aria-hidden />} loading={form.pending} onClick={() => void request()}>
+      <Button
+        variant={variant}
+        styles={WRAP}
+        leftSection={<IconFileZip size={18} aria-hidden />}
+        loading={form.pending}
+        onClick={() => void request()}
+      >
         {label}
       </Button>
     </Group>
@@ -65,7 +74,7 @@ export function DataExportSection() {
       {status === 'ready' && data?.download_url ? (
         <Stack gap="xs">
           <Group>
-            <Button component="a" href={data.download_url} download leftSection={<IconDownload size={18} aria-hidden />}>
+            <Button component="a" href={data.download_url} download styles={WRAP} leftSection={<IconDownload size={18} aria-hidden />}>
               {t('account.profile.dataExport.download', { size: formatSize(data.size_bytes ?? 0, locale) })}
             </Button>
           </Group>
