@@ -27,7 +27,7 @@ export async function listTables(db: Db): Promise<string[]> {
 export interface FingerprintOptions {
   /** Per table, columns left out of the hash (e.g. a session's sliding expiry). */
   ignoredColumns?: Readonly<Record<string, readonly string[]>>;
-  /** Tables compared by their row count only. */
+  /** Tables where only rows added or removed count (the fingerprint compares their row count only). */
   countOnly?: ReadonlySet<string>;
 }
 
