@@ -2,7 +2,7 @@
  * Offline browsing: what a visitor has seen (the home listing, a model's page and its photos) is kept by the
  * service worker and shows again after a reload without a connection, with the offline notice.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { presetConsent, tr } from './helpers.ts';
 
 const cards = (page: Page) => page.getByTestId('model-card');
@@ -19,13 +19,22 @@ async function imagesLoaded(page: Page, selector: string) {
     .toBe(true);
 }
 
+/**
+ * Chromium 150 under Playwright 1.65 forgets the offline emulation for the document a reload or a navigation brings
+ * (navigator.onLine is true again while requests still fail): switching it off and on again tells the new document.
+ */
+async function offlineAgain(context: BrowserContext) {
+  await context.setOffline(false);
+  await context.setOffline(true);
+}
+
 test.beforeEach(async ({ page }) => {
   await presetConsent(page);
 });
 
 test('a visitor who browsed can reload the listing and a model page offline', async ({ page, context }) => {
   await page.goto('/es');
-  // The first visit installs the worker; it controls the page from the next load on.
+  // The first visit installs the worker (which then controls this page too); a reload starts from it.
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
   });
@@ -62,12 +71,14 @@ test('a visitor who browsed can reload the listing and a model page offline', as
   expect(reload?.fromServiceWorker()).toBe(true);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(modelName!);
   await imagesLoaded(page, 'main img');
+  await offlineAgain(context);
   await expect(page.getByTestId('offline-notice')).toHaveText(tr('es', 'common.offline'));
 
   // Back to the listing, still offline: the same cards as before.
   await page.goto('/es');
   await expect(cards(page).first()).toBeVisible();
   expect(await cards(page).evaluateAll((els) => els.slice(0, 3).map((el) => el.getAttribute('aria-label')))).toEqual(names);
+  await offlineAgain(context);
   await expect(page.getByTestId('offline-notice')).toHaveText(tr('es', 'common.offline'));
 
   // Back online, the notice goes away.
@@ -118,6 +129,8 @@ test('what a first visit showed (the home, one model) is there offline, without 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(modelName!);
   await expect(page.getByText(tr('es', 'model.loadError'))).toHaveCount(0);
   await imagesLoaded(page, 'main img');
+  await offlineAgain(context);
+  await expect(page.getByTestId('offline-notice')).toHaveText(tr('es', 'common.offline'));
   await page.screenshot({ path: test.info().outputPath('offline-model.png') });
 
   await page.goto('/es');
