@@ -8,9 +8,8 @@
  * The account is one of the demo catalogue's models whose profile is paused (its ad is not listed anyway): the other
  * specs, which may run at the same time in the other worker, sign in as model@vitrina.test and count the listings.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { presetConsent, tr } from './helpers.ts';
+import { presetConsent, tr, submitLogin, expectNoAxeViolations } from './helpers.ts';
 import { linkFromMail } from './mail.ts';
 
 const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password-123';
@@ -30,22 +29,10 @@ test.beforeEach(async ({ page }) => {
 });
 
 async function login(page: Page, email: string) {
-  await page.goto('/es/login');
-  await expect(page.getByRole('heading', { level: 1, name: es('auth.login.heading') })).toBeVisible();
-  await page.waitForLoadState('networkidle');
-  await page.getByLabel(es('auth.fields.email')).fill(email);
-  await page.getByRole('textbox', { name: es('auth.fields.password'), exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: es('auth.login.submit') }).click();
+  await submitLogin(page, email, PASSWORD);
 }
 
-async function axe(page: Page, name: string, include?: string) {
-  // The toast layer's close button has no accessible name (src/lib/overlays-ui.tsx, reported): let toasts time out.
-  await expect(page.locator('.mantine-Notification-root')).toHaveCount(0, { timeout: 10_000 });
-  const builder = new AxeBuilder({ page });
-  if (include) builder.include(include);
-  const results = await builder.analyze();
-  expect(results.violations, `${name}: ${JSON.stringify(results.violations.map((v) => [v.id, v.nodes.map((n) => n.target)]))}`).toEqual([]);
-}
+const axe = expectNoAxeViolations;
 
 async function fitsIn360(page: Page, file: string, testInfo: { outputPath: (f: string) => string }) {
   await page.setViewportSize({ width: 360, height: 800 });

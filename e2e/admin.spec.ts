@@ -4,9 +4,8 @@
  * and appeals once; the admin sees the appeal in the appeals queue. 360 px and 1280 px screenshots, axe on the queue,
  * the dialog and the statement page.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { presetConsent, tr } from './helpers.ts';
+import { presetConsent, tr, submitLogin, expectNoAxeViolations } from './helpers.ts';
 import { linkFromMail } from './mail.ts';
 
 const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password-123';
@@ -25,22 +24,10 @@ test.beforeEach(async ({ page }) => {
 });
 
 async function login(page: Page, email: string) {
-  await page.goto('/es/login');
-  await expect(page.getByRole('heading', { level: 1, name: es('auth.login.heading') })).toBeVisible();
-  await page.waitForLoadState('networkidle');
-  await page.getByLabel(es('auth.fields.email')).fill(email);
-  await page.getByRole('textbox', { name: es('auth.fields.password'), exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: es('auth.login.submit') }).click();
+  await submitLogin(page, email, PASSWORD);
 }
 
-async function axe(page: Page, name: string, include?: string) {
-  // The toast layer's close button has no accessible name (src/lib/overlays-ui.tsx, reported): let toasts time out.
-  await expect(page.locator('.mantine-Notification-root')).toHaveCount(0, { timeout: 10_000 });
-  const builder = new AxeBuilder({ page });
-  if (include) builder.include(include);
-  const results = await builder.analyze();
-  expect(results.violations, `${name}: ${JSON.stringify(results.violations.map((v) => [v.id, v.nodes.map((n) => n.target)]))}`).toEqual([]);
-}
+const axe = expectNoAxeViolations;
 
 test('an admin rejects a pending ad with a reason; the model sees the statement and appeals; the appeal reaches the queue', async ({
   page,

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { strFromU8, unzipSync } from 'fflate';
-import { presetConsent, tr } from './helpers.ts';
+import { presetConsent, tr, submitLogin } from './helpers.ts';
 
 const PASSWORD = 'una contraseña larga para exportar 42';
 const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
@@ -30,12 +30,7 @@ async function register(page: Page, email: string) {
 }
 
 async function login(page: Page, email: string) {
-  await page.goto('/es/login');
-  await expect(page.getByRole('heading', { level: 1, name: es('auth.login.heading') })).toBeVisible();
-  await page.waitForLoadState('networkidle');
-  await page.getByLabel(es('auth.fields.email')).fill(email);
-  await page.getByRole('textbox', { name: es('auth.fields.password'), exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: es('auth.login.submit') }).click();
+  await submitLogin(page, email, PASSWORD);
   await expect(page).not.toHaveURL(/\/login$/);
 }
 

@@ -1,6 +1,7 @@
 /** Shared bits of the end-to-end specs: the translations and legal texts as the app ships them, and page helpers. */
 import fs from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
 export const LANGUAGES = ['es', 'en', 'de', 'pt_BR'] as const;
@@ -65,4 +66,24 @@ export async function openHome(page: Page, lng: Lng, query = '') {
 export async function openLegal(page: Page, lng: Lng, slug: LegalSlug) {
   await page.goto(`/${lng}/legal/${slug}`);
   await expect(page.getByRole('heading', { level: 1, name: legalTitle(slug, lng) })).toBeVisible();
+}
+
+/** Signs in through the Spanish login form, as a person would (the caller checks where it lands). */
+export async function submitLogin(page: Page, email: string, password: string) {
+  await page.goto('/es/login');
+  await expect(page.getByRole('heading', { level: 1, name: tr('es', 'auth.login.heading') })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await page.getByLabel(tr('es', 'auth.fields.email')).fill(email);
+  await page.getByRole('textbox', { name: tr('es', 'auth.fields.password'), exact: true }).fill(password);
+  await page.getByRole('button', { name: tr('es', 'auth.login.submit') }).click();
+}
+
+/** axe finds nothing on the page (or inside `include`); toasts are let to time out first. */
+export async function expectNoAxeViolations(page: Page, name: string, include?: string) {
+  // The toast layer's close button has no accessible name (src/lib/overlays-ui.tsx, reported): let toasts time out.
+  await expect(page.locator('.mantine-Notification-root')).toHaveCount(0, { timeout: 10_000 });
+  const builder = new AxeBuilder({ page });
+  if (include) builder.include(include);
+  const results = await builder.analyze();
+  expect(results.violations, `${name}: ${JSON.stringify(results.violations.map((v) => [v.id, v.nodes.map((n) => n.target)]))}`).toEqual([]);
 }

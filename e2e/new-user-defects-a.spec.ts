@@ -5,7 +5,7 @@
  * the header nor the account menu; an anonymous page logs no console error (no 401 from the session probe).
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { presetConsent, tr } from './helpers.ts';
+import { presetConsent, tr, submitLogin } from './helpers.ts';
 
 const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password-123';
 const es = (key: string) => tr('es', key);
@@ -164,12 +164,7 @@ for (const view of ['grid', 'list'] as const) {
 }
 
 async function login(page: Page, email: string) {
-  await page.goto('/es/login');
-  await expect(page.getByRole('heading', { level: 1, name: es('auth.login.heading') })).toBeVisible();
-  await page.waitForLoadState('networkidle');
-  await page.getByLabel(es('auth.fields.email')).fill(email);
-  await page.getByRole('textbox', { name: es('auth.fields.password'), exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: es('auth.login.submit') }).click();
+  await submitLogin(page, email, PASSWORD);
 }
 
 test('at 360 px the admin badges are whole', async ({ page }, testInfo) => {

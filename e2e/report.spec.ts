@@ -6,7 +6,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { presetConsent, tr } from './helpers.ts';
+import { presetConsent, tr, submitLogin } from './helpers.ts';
 import { linkFromMail } from './mail.ts';
 
 const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password-123';
@@ -36,12 +36,7 @@ async function serious(page: Page, include?: string) {
 }
 
 async function login(page: Page, email: string, dashboard = /\/es\/admin\/dashboard$/) {
-  await page.goto('/es/login');
-  await expect(page.getByRole('heading', { level: 1, name: es('auth.login.heading') })).toBeVisible();
-  await page.waitForLoadState('networkidle');
-  await page.getByLabel(es('auth.fields.email')).fill(email);
-  await page.getByRole('textbox', { name: es('auth.fields.password'), exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: es('auth.login.submit') }).click();
+  await submitLogin(page, email, PASSWORD);
   await expect(page).toHaveURL(dashboard);
 }
 

@@ -4,7 +4,7 @@
  * publicist finds the statement of reasons in their dashboard and appeals; the appeal reaches the staff queue.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { presetConsent, tr } from './helpers.ts';
+import { presetConsent, tr, submitLogin } from './helpers.ts';
 import { linkFromMail } from './mail.ts';
 import { fillModel } from './publicist-form.ts';
 
@@ -15,12 +15,7 @@ const es = (key: string, vars: Record<string, string> = {}) =>
 async function signIn(browser: Browser, email: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await presetConsent(page);
-  await page.goto('/es/login');
-  await expect(page.getByRole('heading', { level: 1, name: es('auth.login.heading') })).toBeVisible();
-  await page.waitForLoadState('networkidle');
-  await page.getByLabel(es('auth.fields.email')).fill(email);
-  await page.getByRole('textbox', { name: es('auth.fields.password'), exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: es('auth.login.submit') }).click();
+  await submitLogin(page, email, PASSWORD);
   await expect(page).toHaveURL(/dashboard$/);
   return page;
 }
