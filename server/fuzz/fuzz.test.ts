@@ -233,10 +233,13 @@ function schemasFor(routeKey: string): typeof schemas {
 }
 
 function makeCase(route: RegisteredRoute, r: Rng): Case {
-  const method = route.method;
+  // Now and then another method on the route's path (mostly one it does not have: a 404 in the envelope).
+  const otherMethod = r.chance(0.03);
+  const method = otherMethod ? r.pick(['OPTIONS', 'PATCH', 'PUT', 'DELETE', 'TRACE', 'PROPFIND', 'SEARCH', 'POST']) : route.method;
   const stateChanging = !SAFE.has(method);
   const who: Who = r.chance(0.35) ? 'anonymous' : r.chance(0.75) ? roleFor(route.path) : r.pick(ROLES);
   const kind: string[] = [who];
+  if (otherMethod) kind.push('other method');
   const reasons: string[] = [];
   const headers: Record<string, string> = {};
 
