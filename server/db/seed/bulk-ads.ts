@@ -46,7 +46,7 @@ export async function seedBulkAds(db: Db, count: number): Promise<void> {
         insert into model_profiles (user_id, display_name, status, birth_date, phone, whatsapp)
         select u.id, u.name, case when u.id % 50 = 0 then 'suspended' else 'active' end,
                date '1980-01-01' + (u.id % 8000), '+3460' || lpad((u.id % 10000000)::text, 7, '0'), u.id % 2 = 0
-        from users u where u.email like ${`bench-${run}-%`} and u.id not in (select user_id from model_profiles)`);
+        from users u where u.email like ${`bench-${run}-%`} and not exists (select 1 from model_profiles mp where mp.user_id = u.id)`);
       await tx.execute(sql`
         with c as (select array_agg(id order by code) ids, array_agg(name order by code) names from cities where code = any(${codes})),
              s as (select array_agg(id order by id) ids from sections)
