@@ -19,6 +19,10 @@
  *
  * `npm run bench -- --only transfer` measures only the bytes of a first home visit in Chromium (bench/lib/transfer.ts)
  * and rewrites only that section; the full run includes it unless BENCH_SKIP_TRANSFER=1.
+ *
+ * `npm run bench -- --only lighthouse` runs Lighthouse mobile (npx lighthouse@12.8.2) on the home and a model page of
+ * the existing build (dist/, or BENCH_DIST_DIR; it builds nothing) and rewrites only that section
+ * (bench/lib/lighthouse.ts); the full run includes it unless BENCH_SKIP_LIGHTHOUSE=1.
  */
 import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -41,6 +45,7 @@ import { runLoad, type LoadResult } from './lib/load.ts';
 import { startCluster } from './lib/postgres.ts';
 import { benchPhotos, renderPhotoSection, spliceSection, type PhotoReport } from './lib/photos.ts';
 import { benchTransfer, renderTransferSection, spliceTransferSection } from './lib/transfer.ts';
+import { benchLighthouse, previousBefore, renderLighthouseSection, spliceLighthouseSection } from './lib/lighthouse.ts';
 import { renderReport, type DatabaseRun, type ScenarioResult } from './lib/report.ts';
 import { installServerTiming, type ServerTiming } from './lib/server-timing.ts';
 import { summarize } from './lib/stats.ts';
@@ -355,6 +360,15 @@ async function transferOnly(): Promise<void> {
   log(`wrote the transfer section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
 }
 
+/** `--only lighthouse`: Lighthouse mobile on the existing build (dist/ or BENCH_DIST_DIR), spliced into the report. */
+async function lighthouseOnly(): Promise<void> {
+  const started = performance.now();
+  const previous = fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '# Benchmarks\n';
+  const section = renderLighthouseSection(await benchLighthouse(ROOT, log), previousBefore(previous));
+  await writeFormatted(spliceLighthouseSection(previous, section));
+  log(`wrote the Lighthouse section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+}
+
 /** `--only photos`: the photo part alone, spliced into the existing report. */
 async function photosOnly(): Promise<void> {
   const started = performance.now();
@@ -368,7 +382,8 @@ async function main() {
   if (onlyArg >= 0) {
     const part = process.argv[onlyArg + 1];
     if (part === 'transfer') return transferOnly();
-    if (part !== 'photos') throw new Error('--only takes one value: photos or transfer');
+    if (part === 'lighthouse') return lighthouseOnly();
+    if (part !== 'photos') throw new Error('--only takes one value: photos, transfer or lighthouse');
     return photosOnly();
   }
   const started = performance.now();
@@ -398,6 +413,11 @@ async function main() {
   const transfer = process.env.BENCH_SKIP_TRANSFER ? undefined : renderTransferSection(await benchTransfer(ROOT, log));
 
   const previous = fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '';
+  // This scenario measures an existing build: without one it is left out, not the reason a long run fails.
+  const distDir = path.resolve(ROOT, process.env.BENCH_DIST_DIR ?? 'dist');
+  const skipLighthouse = process.env.BENCH_SKIP_LIGHTHOUSE || !fs.existsSync(path.join(distDir, 'index.html'));
+  if (skipLighthouse && !process.env.BENCH_SKIP_LIGHTHOUSE) log(`lighthouse: skipped, no build in ${distDir} (npm run build)`);
+  const lighthouse = skipLighthouse ? undefined : renderLighthouseSection(await benchLighthouse(ROOT, log), previousBefore(previous));
   const report = renderReport({
     machine: info,
     ads: ADS,
@@ -411,7 +431,8 @@ async function main() {
     previous,
   });
   // The report keeps what is below its notes marker as it was (an earlier transfer section included): replace it there.
-  await writeFormatted(transfer ? spliceTransferSection(report, transfer) : report);
+  const withTransfer = transfer ? spliceTransferSection(report, transfer) : report;
+  await writeFormatted(lighthouse ? spliceLighthouseSection(withTransfer, lighthouse) : withTransfer);
   log(`wrote ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
 }
 

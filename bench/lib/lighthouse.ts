@@ -1,0 +1,286 @@
+/**
+ * Lighthouse mobile on the built app: `npx -y lighthouse@12.8.2` (not a dependency: npx fetches it once), its default
+ * simulated throttling (Moto G Power profile, 4× CPU slowdown, slow 4G), against `server/main.ts` serving a build
+ * (BENCH_DIST_DIR, default dist/; this scenario builds nothing) with the demo data (development mode, own DATA_DIR and
+ * port). Pages: the home `/es` and the first demo model's page `/es/models/:id`. The machine is shared, so every page
+ * is measured BENCH_LH_RUNS times (3) and the median run (by Performance score, then LCP) is reported.
+ *
+ * `npm run bench -- --only lighthouse` writes its section of docs/benchmarks.md; `npx tsx bench/lib/lighthouse.ts`
+ * prints it. Environment: BENCH_DIST_DIR, BENCH_LH_RUNS, BENCH_LH_PORT (8198), CHROME_PATH (/usr/bin/chromium).
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+export const LIGHTHOUSE_START = '<!-- lighthouse:start -->';
+export const LIGHTHOUSE_END = '<!-- lighthouse:end -->';
+const VERSION = '12.8.2';
+const CHROME_FLAGS =
+  '--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run';
+
+export interface LighthouseRun {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  fcpMs: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  speedIndexMs: number;
+  bytes: number;
+  /** Top opportunities: title and estimated saving (ms or bytes). */
+  findings: string[];
+  /** Audits that failed in Accessibility or Best Practices. */
+  failed: string[];
+}
+
+export interface LighthousePage {
+  label: string;
+  path: string;
+  runs: LighthouseRun[];
+  median: LighthouseRun;
+}
+
+export interface LighthouseReport {
+  chromium: string;
+  pages: LighthousePage[];
+}
+
+const run = promisify(execFile);
+
+async function startServer(root: string, distDir: string, port: number): Promise<{ origin: string; stop(): void }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-bench-lh-'));
+  // Development mode (the default) seeds the demo catalogue; production seeds nothing and needs APP_KEY.
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DIST_DIR: distDir };
+  env.LOG_LEVEL = 'warn';
+  env.APP_URL = `http://localhost:${port}`;
+  delete env.NODE_ENV;
+  delete env.DATABASE_URL;
+  const child: ChildProcess = spawn(path.join(root, 'node_modules/.bin/tsx'), ['server/main.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const origin = `http://localhost:${port}`;
+  const stop = () => {
+    child.kill('SIGTERM');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}): ${stderr.slice(-2000)}`);
+    try {
+      if ((await fetch(`${origin}/api/health`)).ok) return { origin, stop };
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      stop();
+      throw new Error(`server did not start: ${stderr.slice(-2000)}`);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+interface Audit {
+  title: string;
+  score: number | null;
+  scoreDisplayMode: string;
+  numericValue?: number;
+  details?: { type?: string; overallSavingsMs?: number; overallSavingsBytes?: number };
+  metricSavings?: Record<string, number>;
+}
+interface Lhr {
+  environment: { hostUserAgent: string };
+  categories: Record<string, { score: number; auditRefs: { id: string; weight: number }[] }>;
+  audits: Record<string, Audit>;
+}
+
+function summarizeLhr(lhr: Lhr): LighthouseRun {
+  const a = lhr.audits;
+  const num = (id: string) => a[id]?.numericValue ?? NaN;
+  const findings = Object.values(a)
+    .filter((x) => x.details?.type === 'opportunity' && x.score !== null && x.score < 1)
+    .map((x) => ({ x, ms: x.details?.overallSavingsMs ?? 0, bytes: x.details?.overallSavingsBytes ?? 0 }))
+    .filter((f) => f.ms > 0 || f.bytes > 0)
+    .sort((p, q) => q.ms - p.ms || q.bytes - p.bytes)
+    .slice(0, 5)
+    .map(
+      (f) =>
+        `${f.x.title} (${[f.ms ? `${Math.round(f.ms)} ms` : '', f.bytes ? `${Math.round(f.bytes / 1024)} KiB` : ''].filter(Boolean).join(', ')})`,
+    );
+  const mainThread = a['mainthread-work-breakdown'];
+  if (mainThread?.numericValue) findings.push(`main-thread work ${(mainThread.numericValue / 1000).toFixed(1)} s`);
+  // Only audits that count towards the score (weight > 0): the experimental ones report but weigh nothing.
+  const failed = ['accessibility', 'best-practices'].flatMap((cat) =>
+    (lhr.categories[cat]?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0)
+      .map((ref) => a[ref.id])
+      .filter((x): x is Audit => !!x && x.score !== null && x.score < 1)
+      .map((x) => x.title),
+  );
+  return {
+    performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+    bestPractices: Math.round((lhr.categories['best-practices']?.score ?? 0) * 100),
+    fcpMs: num('first-contentful-paint'),
+    lcpMs: num('largest-contentful-paint'),
+    tbtMs: num('total-blocking-time'),
+    cls: num('cumulative-layout-shift'),
+    speedIndexMs: num('speed-index'),
+    bytes: num('total-byte-weight'),
+    findings,
+    failed,
+  };
+}
+
+async function lighthouse(url: string, log: (msg: string) => void): Promise<{ run: LighthouseRun; chromium: string }> {
+  const out = path.join(os.tmpdir(), `vitrina-lh-${process.pid}-${Date.now()}.json`);
+  try {
+    await run(
+      'npx',
+      [
+        '-y',
+        `lighthouse@${VERSION}`,
+        url,
+        '--output=json',
+        `--output-path=${out}`,
+        '--quiet',
+        '--locale=en-US',
+        '--only-categories=performance,accessibility,best-practices',
+        `--chrome-path=${process.env.CHROME_PATH ?? '/usr/bin/chromium'}`,
+        `--chrome-flags=${CHROME_FLAGS}`,
+      ],
+      { maxBuffer: 64 * 1024 * 1024, timeout: 240_000 },
+    );
+    const lhr = JSON.parse(fs.readFileSync(out, 'utf8')) as Lhr;
+    const summary = summarizeLhr(lhr);
+    log(
+      `lighthouse: ${url}: P ${summary.performance} A ${summary.accessibility} BP ${summary.bestPractices}, LCP ${Math.round(summary.lcpMs)} ms, TBT ${Math.round(summary.tbtMs)} ms, CLS ${summary.cls.toFixed(3)}`,
+    );
+    return { run: summary, chromium: lhr.environment.hostUserAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? 'unknown' };
+  } finally {
+    fs.rmSync(out, { force: true });
+  }
+}
+
+/** The median run: by Performance score, ties by LCP. */
+function median(runs: LighthouseRun[]): LighthouseRun {
+  const sorted = [...runs].sort((p, q) => p.performance - q.performance || q.lcpMs - p.lcpMs);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+export async function benchLighthouse(root: string, log: (msg: string) => void): Promise<LighthouseReport> {
+  const dist = path.resolve(root, process.env.BENCH_DIST_DIR ?? 'dist');
+  if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error(`lighthouse: no build in ${dist} (run npm run build first)`);
+  const runs = Number(process.env.BENCH_LH_RUNS ?? 3);
+  const server = await startServer(root, dist, Number(process.env.BENCH_LH_PORT ?? 8198));
+  try {
+    const models = (await (await fetch(`${server.origin}/api/models`, { headers: { 'x-requested-with': 'XMLHttpRequest' } })).json()) as {
+      data: { id: number | string }[];
+    };
+    const modelId = models.data[0]?.id;
+    if (modelId === undefined) throw new Error('lighthouse: the demo catalogue has no model');
+    const targets = [
+      { label: 'Home', path: '/es' },
+      { label: 'Model page', path: `/es/models/${modelId}` },
+    ];
+    let chromium = '';
+    const pages: LighthousePage[] = [];
+    for (const target of targets) {
+      const pageRuns: LighthouseRun[] = [];
+      for (let i = 0; i < runs; i++) {
+        const r = await lighthouse(`${server.origin}${target.path}`, log);
+        chromium = r.chromium;
+        pageRuns.push(r.run);
+      }
+      pages.push({ ...target, runs: pageRuns, median: median(pageRuns) });
+    }
+    return { chromium, pages };
+  } finally {
+    server.stop();
+  }
+}
+
+const TARGETS = 'Performance ≥ 95, Accessibility 100, Best Practices 100, LCP ≤ 2.0 s, CLS ≤ 0.05, TBT ≤ 150 ms';
+
+function verdict(r: LighthouseRun): string {
+  const misses = [
+    r.performance < 95 && 'Performance',
+    r.accessibility < 100 && 'Accessibility',
+    r.bestPractices < 100 && 'Best Practices',
+    r.lcpMs > 2000 && 'LCP',
+    r.cls > 0.05 && 'CLS',
+    r.tbtMs > 150 && 'TBT',
+  ].filter(Boolean);
+  return misses.length ? `not met: ${misses.join(', ')}` : '**met**';
+}
+
+export function renderLighthouseSection(report: LighthouseReport, before?: string): string {
+  const row = (p: LighthousePage) => {
+    const m = p.median;
+    return `| ${p.label} (\`${p.path}\`) | ${m.performance} (${p.runs.map((r) => r.performance).join(', ')}) | ${m.accessibility} | ${m.bestPractices} | ${(m.fcpMs / 1000).toFixed(1)} s | ${(m.lcpMs / 1000).toFixed(1)} s | ${Math.round(m.tbtMs)} ms | ${m.cls.toFixed(3)} | ${(m.speedIndexMs / 1000).toFixed(1)} s | ${Math.round(m.bytes / 1024)} KiB | ${verdict(m)} |`;
+  };
+  const details = report.pages
+    .map((p) => {
+      const failed = p.median.failed.length ? p.median.failed.join('; ') : 'none';
+      return `- ${p.label}: top findings — ${p.median.findings.join('; ') || 'none'}. Failed accessibility / best-practice audits: ${failed}.`;
+    })
+    .join('\n');
+  return `${LIGHTHOUSE_START}
+
+## First visit on a phone: Lighthouse
+
+Written by \`npm run bench -- --only lighthouse\` (bench/lib/lighthouse.ts) — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.
+Lighthouse ${VERSION} (\`npx -y lighthouse@${VERSION}\`), mobile form factor, its default simulated throttling (slow 4G, 4× CPU),
+Chromium ${report.chromium} headless, against the built app (\`dist/\` or BENCH_DIST_DIR) served by \`server/main.ts\` in development mode
+(demo data, PGlite). The machine is shared (2 cores), so each page is measured ${report.pages[0]?.runs.length ?? 0} times and the
+**median run** (by Performance, then LCP) is shown; the Performance column lists every run's score in brackets.
+Targets: ${TARGETS}.
+
+| Page | Performance (runs) | Accessibility | Best Practices | FCP | LCP | TBT | CLS | Speed Index | Transfer | Verdict |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
+${report.pages.map(row).join('\n')}
+
+${details}
+${before ? `\n${before}\n` : ''}${LIGHTHOUSE_END}`;
+}
+
+/** Puts the Lighthouse section into docs/benchmarks.md: in place of the old one, or before the caveats. */
+export function spliceLighthouseSection(markdown: string, section: string): string {
+  const start = markdown.indexOf(LIGHTHOUSE_START);
+  const end = markdown.indexOf(LIGHTHOUSE_END);
+  if (start >= 0 && end > start) return markdown.slice(0, start) + section + markdown.slice(end + LIGHTHOUSE_END.length);
+  const at = markdown.indexOf('## Method and caveats');
+  if (at >= 0) return `${markdown.slice(0, at)}${section}\n\n${markdown.slice(at)}`;
+  return `${markdown.trimEnd()}\n\n${section}\n`;
+}
+
+/** The hand-kept "before" notes below the table survive a re-run (between these markers inside the section). */
+export const LIGHTHOUSE_BEFORE_START = '<!-- lighthouse-before:start -->';
+export const LIGHTHOUSE_BEFORE_END = '<!-- lighthouse-before:end -->';
+export function previousBefore(markdown: string): string | undefined {
+  const start = markdown.indexOf(LIGHTHOUSE_BEFORE_START);
+  const end = markdown.indexOf(LIGHTHOUSE_BEFORE_END);
+  return start >= 0 && end > start ? markdown.slice(start, end + LIGHTHOUSE_BEFORE_END.length) : undefined;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  benchLighthouse(root, (m) => console.log(m)).then(
+    (report) => {
+      console.log(JSON.stringify(report, null, 1));
+      console.log(renderLighthouseSection(report));
+      process.exit(0);
+    },
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
