@@ -1,5 +1,5 @@
 /** Browser entry: styles, i18n, the right-click rule, the service worker, then the React tree. */
-import '@mantine/core/styles.css';
+import './app/mantine-shell.css';
 import './app/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -19,6 +19,9 @@ if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   void import('virtual:pwa-register').then(({ registerSW }) => registerSW({ immediate: true }));
   void import('./lib/offline-warm-up.ts').then(({ warmUpOfflineCaches }) => warmUpOfflineCaches());
 }
+
+// The rest of Mantine's styles (other screens), once the first visit's page has loaded: not render-blocking.
+window.addEventListener('load', () => setTimeout(() => void import('./app/mantine-all.ts'), 0), { once: true });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

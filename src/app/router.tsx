@@ -23,14 +23,21 @@ function RootRedirect() {
   return <Navigate to={`/${lng}${window.location.search}`} replace />;
 }
 
-/** A screen exported as `name` by a lazily loaded module. */
-function screen<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
-  return lazy(async () => ({ default: (await load())[name] }));
+/** Mantine's whole stylesheet; the first visit's pages need only src/app/mantine-shell.css (main.tsx). */
+const allStyles = () => import('./mantine-all.ts');
+
+/** A screen exported as `name` by a lazily loaded module, rendered once Mantine's whole stylesheet is in. */
+function screen<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K, styles: 'all' | 'shell' = 'all') {
+  return lazy(async () => {
+    const [module] = await Promise.all([load(), styles === 'all' ? allStyles() : undefined]);
+    return { default: module[name] };
+  });
 }
 
-const Home = screen(() => import('#src/features/listings/routes/home.tsx'), 'HomeRoute');
-const ModelShow = screen(() => import('#src/features/models/routes/model-show.tsx'), 'ModelShowRoute');
-const LegalPage = screen(() => import('#src/features/legal/routes/legal-page.tsx'), 'LegalPageRoute');
+// A first visit lands here: these use only what mantine-shell.css holds.
+const Home = screen(() => import('#src/features/listings/routes/home.tsx'), 'HomeRoute', 'shell');
+const ModelShow = screen(() => import('#src/features/models/routes/model-show.tsx'), 'ModelShowRoute', 'shell');
+const LegalPage = screen(() => import('#src/features/legal/routes/legal-page.tsx'), 'LegalPageRoute', 'shell');
 
 const Login = screen(() => import('#src/features/auth/routes/login.tsx'), 'LoginRoute');
 const Register = screen(() => import('#src/features/auth/routes/register.tsx'), 'RegisterRoute');
@@ -49,6 +56,7 @@ const Dashboard = lazy(async () => {
   const [{ DashboardRoute }, { StatementsPanel }] = await Promise.all([
     import('#src/features/account/routes/dashboard.tsx'),
     statementScreens(),
+    allStyles(),
   ]);
   return {
     default: () => (
@@ -65,6 +73,7 @@ const ModelDashboard = lazy(async () => {
     import('#src/features/account/components/dashboard-view.tsx'),
     modelProfileScreens(),
     statementScreens(),
+    allStyles(),
   ]);
   return {
     default: () => (
@@ -84,6 +93,7 @@ const staffDashboard = (kind: 'admin' | 'super_admin') =>
       import('#src/features/account/components/dashboard-view.tsx'),
       adminScreens(),
       statementScreens(),
+      allStyles(),
     ]);
     return {
       default: () => (
@@ -129,6 +139,7 @@ const PublicistDashboard = lazy(async () => {
     import('#src/features/account/components/dashboard-view.tsx'),
     publicistScreens(),
     statementScreens(),
+    allStyles(),
   ]);
   return {
     default: () => (

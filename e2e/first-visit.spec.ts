@@ -1,0 +1,65 @@
+/**
+ * First visit on a phone (issue 13 point 2): what Lighthouse held against the home and model pages, checked in the
+ * browser — no Content-Security-Policy violation (Zod's `new Function` probe, Best Practices 96), the footer does not
+ * jump down in sight when the cards arrive (CLS 0.107), and the first row's photos are fetched with high priority.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { presetConsent } from './helpers.ts';
+
+/** Records CSP violations from the start of every document. */
+async function recordCspViolations(page: Page) {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __csp: string[] }).__csp = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}`));
+  });
+}
+const cspViolations = (page: Page) => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
+
+test.use({ viewport: { width: 360, height: 740 } });
+
+test('home and a model page: no CSP violation', async ({ page }) => {
+  await presetConsent(page);
+  await recordCspViolations(page);
+  await page.goto('/es');
+  await expect(page.getByTestId('model-card').first()).toBeVisible();
+  expect(await cspViolations(page)).toEqual([]);
+  await page.getByTestId('model-card').first().click();
+  await expect(page).toHaveURL(/\/es\/models\/\d+/);
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(await cspViolations(page)).toEqual([]);
+});
+
+test('the footer starts below the fold before the cards arrive, and stays there', async ({ page }) => {
+  await presetConsent(page);
+  // Hold the home screen's code and the listing back: the shell shows its loader, as on a slow phone.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/home-[^/]*\.js$|\/api\/models(\?|$)/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/es');
+  const footer = page.locator('body > #root > footer');
+  await expect(footer).toBeAttached();
+  const viewportHeight = page.viewportSize()!.height;
+  const topWhileLoading = await footer.evaluate((el) => el.getBoundingClientRect().top);
+  expect(topWhileLoading).toBeGreaterThanOrEqual(viewportHeight);
+  release();
+  await expect(page.getByTestId('model-card').first()).toBeVisible();
+});
+
+test('the first row of cards: photos fetched eagerly with high priority, the rest lazily', async ({ page }) => {
+  await presetConsent(page);
+  await page.goto('/es');
+  const images = page.getByTestId('model-card').locator('img');
+  await expect(images.first()).toBeVisible();
+  await expect(images.first()).toHaveAttribute('fetchpriority', 'high');
+  await expect(images.first()).toHaveAttribute('loading', 'eager');
+  const count = await images.count();
+  if (count > 4) {
+    await expect(images.nth(4)).toHaveAttribute('loading', 'lazy');
+    await expect(images.nth(4)).not.toHaveAttribute('fetchpriority', 'high');
+  }
+});
