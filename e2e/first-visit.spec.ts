@@ -63,3 +63,35 @@ test('the first row of cards: photos fetched eagerly with high priority, the res
     await expect(images.nth(4)).not.toHaveAttribute('fetchpriority', 'high');
   }
 });
+
+// Mantine's styles are split (src/app/mantine-shell.css render-blocking, the rest in mantine-all.ts): the first visit's
+// pages must look right without the rest, and any other screen must wait for it.
+test("the home page is styled by the shell's styles alone", async ({ page }) => {
+  await presetConsent(page);
+  await page.route(/\/assets\/mantine-all-[^/]*\.css$/, (route) => route.abort());
+  await page.goto('/es');
+  await expect(page.getByTestId('model-card').first()).toBeVisible();
+  const search = page.locator('main input').first();
+  // Mantine's Input styles: no native look, rounded, the theme's border.
+  expect(await search.evaluate((el) => getComputedStyle(el).appearance)).toBe('none');
+  expect(await search.evaluate((el) => parseFloat(getComputedStyle(el).borderTopLeftRadius))).toBeGreaterThan(0);
+});
+
+test('another screen renders only once the rest of Mantine’s styles are in', async ({ page }) => {
+  await presetConsent(page);
+  // The rest of the styles arrive late: the login screen must not show before them, unstyled.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/mantine-all-[^/]*\.css$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/es/login');
+  await page.waitForTimeout(500);
+  const remember = page.getByRole('checkbox');
+  await expect(remember).toHaveCount(0);
+  release();
+  await expect(remember).toBeVisible();
+  // Mantine's Checkbox: a custom box instead of the native one.
+  expect(await remember.evaluate((el) => getComputedStyle(el).appearance)).toBe('none');
+});
