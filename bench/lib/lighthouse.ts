@@ -8,12 +8,13 @@
  * `npm run bench -- --only lighthouse` writes its section of docs/benchmarks.md; `npx tsx bench/lib/lighthouse.ts`
  * prints it. Environment: BENCH_DIST_DIR, BENCH_LH_RUNS, BENCH_LH_PORT (8198), CHROME_PATH (/usr/bin/chromium).
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { startAppServer, type AppServer } from './app-server.ts';
 
 export const LIGHTHOUSE_START = '<!-- lighthouse:start -->';
 export const LIGHTHOUSE_END = '<!-- lighthouse:end -->';
@@ -51,40 +52,11 @@ export interface LighthouseReport {
 
 const run = promisify(execFile);
 
-async function startServer(root: string, distDir: string, port: number): Promise<{ origin: string; stop(): void }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-bench-lh-'));
+function startServer(root: string, distDir: string, port: number): Promise<AppServer> {
   // Development mode (the default) seeds the demo catalogue; production seeds nothing and needs APP_KEY.
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DIST_DIR: distDir };
-  env.LOG_LEVEL = 'warn';
-  env.APP_URL = `http://localhost:${port}`;
+  const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.NODE_ENV;
-  delete env.DATABASE_URL;
-  const child: ChildProcess = spawn(path.join(root, 'node_modules/.bin/tsx'), ['server/main.ts'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const origin = `http://localhost:${port}`;
-  const stop = () => {
-    child.kill('SIGTERM');
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}): ${stderr.slice(-2000)}`);
-    try {
-      if ((await fetch(`${origin}/api/health`)).ok) return { origin, stop };
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      stop();
-      throw new Error(`server did not start: ${stderr.slice(-2000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  return startAppServer(root, distDir, port, env);
 }
 
 interface Audit {

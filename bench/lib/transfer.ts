@@ -15,13 +15,14 @@
  * Environment: BENCH_DIST_DIR (an existing build of this checkout), BENCH_BEFORE_ROOT and BENCH_BEFORE_LABEL (its row's
  * name), CHROME_PATH, BENCH_TRANSFER_PORT (5393).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from '@playwright/test';
+import { startAppServer, type AppServer } from './app-server.ts';
 
 export const TRANSFER_START = '<!-- transfer:start -->';
 export const TRANSFER_END = '<!-- transfer:end -->';
@@ -58,48 +59,15 @@ const kindOf = (url: URL, mime: string): string => {
   return 'other';
 };
 
-async function startServer(root: string, distDir: string, port: number): Promise<{ origin: string; stop(): void }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-bench-transfer-'));
-  const child: ChildProcess = spawn(path.join(root, 'node_modules/.bin/tsx'), ['server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      // Not production: the demo catalogue is never seeded there. Nothing measured here depends on it.
-      NODE_ENV: 'test',
-      APP_KEY: crypto.randomBytes(32).toString('hex'),
-      SEED_DEMO: 'true',
-      DEMO_PASSWORD: 'demo-password-123',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_URL: `http://localhost:${port}`,
-      DATA_DIR: dataDir,
-      DIST_DIR: distDir,
-      DATABASE_URL: '',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+function startServer(root: string, distDir: string, port: number): Promise<AppServer> {
+  return startAppServer(root, distDir, port, {
+    ...process.env,
+    // Not production: the demo catalogue is never seeded there. Nothing measured here depends on it.
+    NODE_ENV: 'test',
+    APP_KEY: crypto.randomBytes(32).toString('hex'),
+    SEED_DEMO: 'true',
+    DEMO_PASSWORD: 'demo-password-123',
   });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const origin = `http://localhost:${port}`;
-  const stop = () => {
-    child.kill('SIGTERM');
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}): ${stderr.slice(-2000)}`);
-    try {
-      if ((await fetch(`${origin}/api/health`)).ok) return { origin, stop };
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      stop();
-      throw new Error(`server did not start: ${stderr.slice(-2000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
 }
 
 async function visit(
