@@ -13,7 +13,6 @@ import { DATA_EXPORT_JSON, DATA_EXPORT_TTL_HOURS, DATA_EXPORTS_PER_DAY, type Dat
 import { API } from '#contract/routes.ts';
 import type { Db } from '../../db/client.ts';
 import {
-  ads,
   appeals,
   auditLog,
   contactMessages,
@@ -21,18 +20,16 @@ import {
   idempotencyKeys,
   media,
   modelConsents,
-  modelProfiles,
   passwordResetTokens,
-  publicistProfiles,
   reports,
   sessions,
   statements,
   users,
-  verificationRequests,
 } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Storage } from '../../plugins/storage.ts';
 import { mediaKey } from '../listings/images.ts';
+import { accountScope } from './account-scope.ts';
 
 export interface ExportDeps {
   db: Db;
@@ -163,20 +160,8 @@ export async function collectUserData(
     .from(passwordResetTokens)
     .where(eq(passwordResetTokens.userId, userId));
 
-  const [publicist] = await db.select().from(publicistProfiles).where(eq(publicistProfiles.userId, userId));
-  const profiles = await db
-    .select()
-    .from(modelProfiles)
-    .where(
-      publicist ? or(eq(modelProfiles.userId, userId), eq(modelProfiles.publicistId, publicist.id)) : eq(modelProfiles.userId, userId),
-    );
-  const profileIds = profiles.map((p) => p.id);
-  const adRows = profileIds.length ? await db.select().from(ads).where(inArray(ads.modelProfileId, profileIds)) : [];
-  const adIds = adRows.map((a) => a.id);
+  const { publicist, profiles, profileIds, adRows, adIds, verifications } = await accountScope(db, userId);
   const mediaRows = adIds.length ? await db.select().from(media).where(inArray(media.adId, adIds)).orderBy(media.adId, media.position) : [];
-  const verifications = profileIds.length
-    ? await db.select().from(verificationRequests).where(inArray(verificationRequests.modelProfileId, profileIds))
-    : [];
   const consents = profileIds.length
     ? await db
         .select({

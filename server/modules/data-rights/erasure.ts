@@ -10,22 +10,19 @@ import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import {
-  ads,
   appeals,
   auditLog,
   contactMessages,
   idempotencyKeys,
   media,
   modelConsents,
-  modelProfiles,
-  publicistProfiles,
   reports,
   sessions,
   statements,
   users,
-  verificationRequests,
 } from '../../db/schema.ts';
 import type { Storage } from '../../plugins/storage.ts';
+import { accountScope } from './account-scope.ts';
 
 export const ERASED = '[erased]';
 
@@ -92,21 +89,8 @@ export async function eraseAccount(tx: Db, userId: number): Promise<ErasureResul
   const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
   if (!user) return { storagePrefixes: [] };
 
-  const [publicist] = await tx.select().from(publicistProfiles).where(eq(publicistProfiles.userId, userId));
-  // A publicist's models go with the account (model_profiles.publicist_id cascades), so their data goes too.
-  const profiles = await tx
-    .select()
-    .from(modelProfiles)
-    .where(
-      publicist ? or(eq(modelProfiles.userId, userId), eq(modelProfiles.publicistId, publicist.id)) : eq(modelProfiles.userId, userId),
-    );
-  const profileIds = profiles.map((p) => p.id);
-  const adRows = profileIds.length ? await tx.select().from(ads).where(inArray(ads.modelProfileId, profileIds)) : [];
-  const adIds = adRows.map((a) => a.id);
+  const { publicist, profiles, profileIds, adRows, adIds, verifications } = await accountScope(tx, userId);
   const mediaIds = adIds.length ? (await tx.select({ id: media.id }).from(media).where(inArray(media.adId, adIds))).map((m) => m.id) : [];
-  const verifications = profileIds.length
-    ? await tx.select().from(verificationRequests).where(inArray(verificationRequests.modelProfileId, profileIds))
-    : [];
   const consents = profileIds.length ? await tx.select().from(modelConsents).where(inArray(modelConsents.modelProfileId, profileIds)) : [];
   const ips = (await tx.select({ ip: sessions.ip }).from(sessions).where(eq(sessions.userId, userId))).map((s) => s.ip);
 
