@@ -3,9 +3,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { contactSchema } from '#contract/contact.ts';
-import { Rng, encodeWtf, hostileImage, malformedMultipart, plausible, spoiledBody } from './generate.ts';
+import { Rng, encodeWtf, hostileImage, malformedMultipart, plausible, respell, spoiledBody } from './generate.ts';
 
 describe('fuzz generators', () => {
+  it('re-spells any path, a path without letters too', () => {
+    const r = new Rng(7);
+    for (let i = 0; i < 200; i++) {
+      for (const path of ['/', '/api/models/1', '/1/2']) expect(respell(path, r).path).toMatch(/^\//);
+    }
+  });
+
   it('a seed gives the same sequence every time, another seed another one', () => {
     const draw = (seed: number) => {
       const r = new Rng(seed);
