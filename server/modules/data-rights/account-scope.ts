@@ -3,9 +3,9 @@
  * listed (they go with the account: model_profiles.publicist_id cascades), with their ads and verification requests.
  * The export hands over exactly what the erasure removes.
  */
-import { eq, inArray, or } from 'drizzle-orm';
+import { and, eq, inArray, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { ads, modelProfiles, publicistProfiles, verificationRequests } from '../../db/schema.ts';
+import { ads, modelProfiles, publicistProfiles, verificationRequests, type auditLog, type statements } from '../../db/schema.ts';
 
 export async function accountScope(db: Db, userId: number) {
   const [publicist] = await db.select().from(publicistProfiles).where(eq(publicistProfiles.userId, userId));
@@ -22,4 +22,32 @@ export async function accountScope(db: Db, userId: number) {
     ? await db.select().from(verificationRequests).where(inArray(verificationRequests.modelProfileId, profileIds))
     : [];
   return { publicist, profiles, profileIds, adRows, adIds, verifications };
+}
+
+/** Rows of the audit log or of statements about any of the account's records (subject type + id pairs). */
+export function subjectsOf(
+  typeCol: typeof statements.subjectType | typeof auditLog.subjectType,
+  idCol: typeof statements.subjectId | typeof auditLog.subjectId,
+  s: {
+    userId: number;
+    profileIds: number[];
+    publicistId?: number;
+    adIds: number[];
+    mediaIds: number[];
+    verificationIds: number[];
+    appealIds?: number[];
+    reportIds?: number[];
+  },
+): SQL | undefined {
+  const pairs: [string, number[]][] = [
+    ['user', [s.userId]],
+    ['model_profile', s.profileIds],
+    ['publicist_profile', s.publicistId ? [s.publicistId] : []],
+    ['ad', s.adIds],
+    ['media', s.mediaIds],
+    ['verification', s.verificationIds],
+    ['appeal', s.appealIds ?? []],
+    ['report', s.reportIds ?? []],
+  ];
+  return or(...pairs.filter(([, ids]) => ids.length).map(([type, ids]) => and(eq(typeCol, type as never), inArray(idCol, ids))));
 }

@@ -27,9 +27,9 @@ import {
   users,
 } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import type { Storage } from '../../plugins/storage.ts';
+import type { Storage, StoredFile } from '../../plugins/storage.ts';
 import { mediaKey } from '../listings/images.ts';
-import { accountScope } from './account-scope.ts';
+import { accountScope, subjectsOf } from './account-scope.ts';
 
 export interface ExportDeps {
   db: Db;
@@ -227,34 +227,18 @@ export async function collectUserData(
 
   // The audit log: what this person did as staff, and what staff did to their account, profiles and ads. Who on the
   // staff acted is someone else's data: their role is kept, their e-mail and IP are not.
-  const subjects = [
-    and(eq(auditLog.subjectType, 'user'), eq(auditLog.subjectId, userId)),
-    profileIds.length ? and(eq(auditLog.subjectType, 'model_profile'), inArray(auditLog.subjectId, profileIds)) : undefined,
-    publicist ? and(eq(auditLog.subjectType, 'publicist_profile'), eq(auditLog.subjectId, publicist.id)) : undefined,
-    adIds.length ? and(eq(auditLog.subjectType, 'ad'), inArray(auditLog.subjectId, adIds)) : undefined,
-    mediaRows.length
-      ? and(
-          eq(auditLog.subjectType, 'media'),
-          inArray(
-            auditLog.subjectId,
-            mediaRows.map((m) => m.id),
-          ),
-        )
-      : undefined,
-    verifications.length
-      ? and(
-          eq(auditLog.subjectType, 'verification'),
-          inArray(
-            auditLog.subjectId,
-            verifications.map((v) => v.id),
-          ),
-        )
-      : undefined,
-  ].filter(Boolean);
+  const subjects = subjectsOf(auditLog.subjectType, auditLog.subjectId, {
+    userId,
+    profileIds,
+    publicistId: publicist?.id,
+    adIds,
+    mediaIds: mediaRows.map((m) => m.id),
+    verificationIds: verifications.map((v) => v.id),
+  });
   const auditRows = await db
     .select()
     .from(auditLog)
-    .where(or(eq(auditLog.actorId, userId), ...subjects))
+    .where(or(eq(auditLog.actorId, userId), subjects))
     .orderBy(auditLog.createdAt);
   const audit = auditRows.map((a) => ({
     id: a.id,
@@ -416,4 +400,25 @@ export async function purgeExpiredExports(deps: Pick<ExportDeps, 'db' | 'storage
   } catch (err) {
     deps.log.warn({ err }, 'data export: purging expired archives failed');
   }
+}
+
+export type DownloadOutcome = { status: 404 | 410 } | { status: 200; file: StoredFile; filename: string };
+
+/**
+ * What the download link gives `userId`: the archive when the link is theirs, correctly signed and not past its
+ * expiry; 404 for anything not theirs or not signed (a forwarded link is useless to anyone else), 410 once it is gone.
+ */
+export async function openDownload(
+  deps: Pick<ExportDeps, 'db' | 'storage' | 'appKey'>,
+  userId: number,
+  link: { id: number; expires: number; signature: string },
+): Promise<DownloadOutcome> {
+  const [row] = await deps.db.select().from(dataExports).where(eq(dataExports.id, link.id));
+  if (!row || row.userId !== userId || !signatureMatches(deps.appKey, row, link.expires, link.signature)) return { status: 404 };
+  if (row.status !== 'ready' || !row.storageKey || !row.expiresAt || row.expiresAt <= new Date() || link.expires * 1000 <= Date.now()) {
+    return { status: 410 };
+  }
+  const file = await deps.storage.read(row.storageKey);
+  if (!file) return { status: 410 };
+  return { status: 200, file, filename: `vitrina-data-${row.createdAt.toISOString().slice(0, 10)}.zip` };
 }

@@ -7,25 +7,15 @@
  * The download lives outside /api so a plain link can fetch it (no XHR header); the signature, the expiry and the
  * session are all checked. Erasure (art. 17) is the account deletion in modules/auth, through erasure.ts.
  */
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { dataExportStateSchema } from '#contract/data-rights.ts';
 import { API } from '#contract/routes.ts';
-import { dataExports } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { authenticate, requireUser } from '../../plugins/session.ts';
-import {
-  buildExport,
-  latestExport,
-  purgeExpiredExports,
-  requestExport,
-  signatureMatches,
-  toState,
-  type ExportDeps,
-} from './data-export.ts';
+import { buildExport, latestExport, openDownload, purgeExpiredExports, requestExport, toState, type ExportDeps } from './data-export.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -109,23 +99,18 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         .send(status === 410 ? 'Gone' : 'Not found');
     const params = downloadParams.safeParse(req.params);
     if (!params.success) return gone(404);
-    const id = Number(params.data.id);
-    const expires = Number(params.data.expires);
-    const signature = params.data.file.slice(0, -'.zip'.length);
-    // Only the owner's session: a forwarded link is useless to anyone else.
     await authenticate(app, req, reply);
     if (!req.user) return gone(404);
-    const [row] = await app.db.select().from(dataExports).where(eq(dataExports.id, id));
-    if (!row || row.userId !== req.user.id || !signatureMatches(app.config.appKey, row, expires, signature)) return gone(404);
-    if (row.status !== 'ready' || !row.storageKey || !row.expiresAt || row.expiresAt <= new Date() || expires * 1000 <= Date.now()) {
-      return gone(410);
-    }
-    const file = await app.storage.read(row.storageKey);
-    if (!file) return gone(410);
-    const day = row.createdAt.toISOString().slice(0, 10);
+    const outcome = await openDownload(exportDeps(app), req.user.id, {
+      id: Number(params.data.id),
+      expires: Number(params.data.expires),
+      signature: params.data.file.slice(0, -'.zip'.length),
+    });
+    if (outcome.status !== 200) return gone(outcome.status);
+    const { file, filename } = outcome;
     return reply
       .header('cache-control', 'private, no-store')
-      .header('content-disposition', `attachment; filename="vitrina-data-${day}.zip"`)
+      .header('content-disposition', `attachment; filename="${filename}"`)
       .header('content-length', file.size)
       .type('application/zip')
       .send(file.stream);

@@ -6,7 +6,7 @@
  * person's ads stay for the same reason, their snapshot reduced the same way. erasure.test.ts lists every table and
  * storage prefix, so one added later must be classified there.
  */
-import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { eq, inArray, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import {
@@ -22,7 +22,7 @@ import {
   users,
 } from '../../db/schema.ts';
 import type { Storage } from '../../plugins/storage.ts';
-import { accountScope } from './account-scope.ts';
+import { accountScope, subjectsOf } from './account-scope.ts';
 
 export const ERASED = '[erased]';
 
@@ -279,31 +279,4 @@ export async function removeErasedFiles(storage: Storage, result: ErasureResult,
 
 function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-function subjectsOf(
-  typeCol: typeof statements.subjectType | typeof auditLog.subjectType,
-  idCol: typeof statements.subjectId | typeof auditLog.subjectId,
-  s: {
-    userId: number;
-    profileIds: number[];
-    publicistId?: number;
-    adIds: number[];
-    mediaIds: number[];
-    verificationIds: number[];
-    appealIds?: number[];
-    reportIds?: number[];
-  },
-): SQL | undefined {
-  const pairs: [string, number[]][] = [
-    ['user', [s.userId]],
-    ['model_profile', s.profileIds],
-    ['publicist_profile', s.publicistId ? [s.publicistId] : []],
-    ['ad', s.adIds],
-    ['media', s.mediaIds],
-    ['verification', s.verificationIds],
-    ['appeal', s.appealIds ?? []],
-    ['report', s.reportIds ?? []],
-  ];
-  return or(...pairs.filter(([, ids]) => ids.length).map(([type, ids]) => and(eq(typeCol, type as never), inArray(idCol, ids))));
 }
