@@ -1,20 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { MantineProvider } from '@mantine/core';
-import { fireEvent, render, screen, within } from '@testing-library/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { MemoryRouter } from 'react-router';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { renderInSpanish } from '#tests/render-es.tsx';
 import type { AdminClient } from '#contract/admin.ts';
 import type { Statement } from '#contract/statements.ts';
 import { ClientStatements } from './client-statements.tsx';
 
-type Dict = { [k: string]: string | Dict };
-const es = JSON.parse(fs.readFileSync(path.resolve(process.cwd(), 'locales/es.json'), 'utf8')) as Dict;
-
-const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({ lng: 'es', resources: { es: { translation: es } }, initAsync: false });
+const wrap = (ui: React.ReactNode) => renderInSpanish(ui, '/es/admin/clients/5');
 
 function statement(over: Partial<Statement>): Statement {
   return {
@@ -42,16 +33,6 @@ function list(data: Statement[], total = data.length, lastPage = 1): AdminClient
     data,
     meta: { current_page: 1, last_page: lastPage, per_page: 20, total, from: data.length ? 1 : null, to: data.length || null },
   };
-}
-
-function wrap(ui: React.ReactNode) {
-  return render(
-    <MantineProvider>
-      <I18nextProvider i18n={i18n}>
-        <MemoryRouter initialEntries={['/es/admin/clients/5']}>{ui}</MemoryRouter>
-      </I18nextProvider>
-    </MantineProvider>,
-  );
 }
 
 describe('ClientStatements', () => {

@@ -1,40 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen } from '@testing-library/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { MemoryRouter } from 'react-router';
+import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { esMessages, renderInSpanish, type Dict } from '#tests/render-es.tsx';
 import { actionsFrom, DecisionButtons, DecisionDialog } from './decision-dialog.tsx';
 
-type Dict = { [k: string]: string | Dict };
-const es = JSON.parse(fs.readFileSync(path.resolve(process.cwd(), 'locales/es.json'), 'utf8')) as Dict & {
+const es = esMessages as Dict & {
   admin: { validation: { reasons: string; text: string } };
   statements: { grounds: { minor: string } };
 };
-
-// Mantine's autosize textarea listens to document.fonts, which jsdom lacks.
-if (!('fonts' in document)) {
-  Object.defineProperty(document, 'fonts', { value: { addEventListener() {}, removeEventListener() {} }, configurable: true });
-}
-
-const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({ lng: 'es', resources: { es: { translation: es } }, initAsync: false });
-
-function wrap(ui: React.ReactNode) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <MantineProvider>
-      <I18nextProvider i18n={i18n}>
-        <QueryClientProvider client={client}>
-          <MemoryRouter>{ui}</MemoryRouter>
-        </QueryClientProvider>
-      </I18nextProvider>
-    </MantineProvider>,
-  );
-}
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -53,7 +25,9 @@ describe('actionsFrom', () => {
 describe('DecisionButtons', () => {
   it('names each button "{action}: {item}"', () => {
     const onDecide = vi.fn();
-    wrap(<DecisionButtons subjectType="ad" subjectId={7} name="Anuncio de prueba" actions={['approve', 'reject']} onDecide={onDecide} />);
+    renderInSpanish(
+      <DecisionButtons subjectType="ad" subjectId={7} name="Anuncio de prueba" actions={['approve', 'reject']} onDecide={onDecide} />,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Rechazar: Anuncio de prueba' }));
     expect(onDecide).toHaveBeenCalledWith({ subjectType: 'ad', subjectId: 7, action: 'reject', name: 'Anuncio de prueba' });
   });
@@ -62,7 +36,9 @@ describe('DecisionButtons', () => {
 describe('DecisionDialog', () => {
   it('a restriction needs reasons and facts before anything is sent', async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
-    wrap(<DecisionDialog target={{ subjectType: 'ad', subjectId: 7, action: 'reject', name: 'Anuncio de prueba' }} onClose={() => {}} />);
+    renderInSpanish(
+      <DecisionDialog target={{ subjectType: 'ad', subjectId: 7, action: 'reject', name: 'Anuncio de prueba' }} onClose={() => {}} />,
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Rechazar: Anuncio de prueba' });
     expect(dialog).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Confirmar: Rechazar' }));
@@ -75,7 +51,9 @@ describe('DecisionDialog', () => {
   });
 
   it('approving needs no reasons (no checkboxes)', async () => {
-    wrap(<DecisionDialog target={{ subjectType: 'ad', subjectId: 7, action: 'approve', name: 'Anuncio de prueba' }} onClose={() => {}} />);
+    renderInSpanish(
+      <DecisionDialog target={{ subjectType: 'ad', subjectId: 7, action: 'approve', name: 'Anuncio de prueba' }} onClose={() => {}} />,
+    );
     await screen.findByRole('dialog', { name: 'Aprobar: Anuncio de prueba' });
     expect(screen.queryAllByRole('checkbox')).toHaveLength(0);
   });

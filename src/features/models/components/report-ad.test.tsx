@@ -1,43 +1,15 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { MemoryRouter } from 'react-router';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { esMessages, renderInSpanish, type Dict } from '#tests/render-es.tsx';
 import { sendReport } from '../api/report-ad.ts';
 import { ReportAd } from './report-ad.tsx';
 
 vi.mock('../api/report-ad.ts', () => ({ sendReport: vi.fn() }));
 
-type Dict = { [k: string]: string | Dict };
-const es = JSON.parse(fs.readFileSync(path.resolve(process.cwd(), 'locales/es.json'), 'utf8')) as Dict & {
+const es = esMessages as Dict & {
   model: { report: { open: string } };
   reports: { form: Record<string, string>; reasons: Record<string, string> };
 };
-
-// Mantine's autosize textarea listens to document.fonts, which jsdom lacks.
-if (!('fonts' in document)) {
-  Object.defineProperty(document, 'fonts', { value: { addEventListener() {}, removeEventListener() {} }, configurable: true });
-}
-
-const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({ lng: 'es', resources: { es: { translation: es } }, initAsync: false });
-
-function wrap(ui: React.ReactNode) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <MantineProvider>
-      <I18nextProvider i18n={i18n}>
-        <QueryClientProvider client={client}>
-          <MemoryRouter initialEntries={['/es/models/12']}>{ui}</MemoryRouter>
-        </QueryClientProvider>
-      </I18nextProvider>
-    </MantineProvider>,
-  );
-}
 
 const field = (label: string) => screen.getByRole('textbox', { name: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
 
@@ -47,7 +19,7 @@ afterEach(() => {
 
 describe('ReportAd', () => {
   it('opens a dialog and refuses an empty notice field by field, sending nothing', async () => {
-    wrap(<ReportAd adId={12} />);
+    renderInSpanish(<ReportAd adId={12} />);
     fireEvent.click(screen.getByRole('button', { name: es.model.report.open }));
     const dialog = await screen.findByRole('dialog', { name: es.reports.form.title });
     expect(dialog).toBeTruthy();
@@ -62,7 +34,7 @@ describe('ReportAd', () => {
       status: 201,
       data: { channel: 'reports', type: 'success', message: 'ok', data: { receipt: 'ABCDE-FGH23' } },
     } as unknown as Awaited<ReturnType<typeof sendReport>>);
-    wrap(<ReportAd adId={12} />);
+    renderInSpanish(<ReportAd adId={12} />);
     fireEvent.click(screen.getByRole('button', { name: es.model.report.open }));
     await screen.findByRole('dialog', { name: es.reports.form.title });
     fireEvent.click(screen.getByRole('radio', { name: es.reports.reasons.minor_suspected }));

@@ -1,0 +1,39 @@
+/**
+ * Component tests in Spanish, as a user sees the screen: the shipped es translations in their own i18next instance,
+ * Mantine, TanStack Query (no retries) and a memory router around the component.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import i18next from 'i18next';
+import type { ReactNode } from 'react';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { MemoryRouter } from 'react-router';
+
+export type Dict = { [k: string]: string | Dict };
+
+export const esMessages = JSON.parse(fs.readFileSync(path.resolve(process.cwd(), 'locales/es.json'), 'utf8')) as Dict;
+
+// Mantine's autosize textarea listens to document.fonts, which jsdom lacks.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', { value: { addEventListener() {}, removeEventListener() {} }, configurable: true });
+}
+
+const i18n = i18next.createInstance();
+void i18n.use(initReactI18next).init({ lng: 'es', resources: { es: { translation: esMessages } }, initAsync: false });
+
+/** `route`: where the memory router starts (screens that read the language or an id from the URL need one). */
+export function renderInSpanish(ui: ReactNode, route?: string) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <MantineProvider>
+      <I18nextProvider i18n={i18n}>
+        <QueryClientProvider client={client}>
+          <MemoryRouter {...(route ? { initialEntries: [route] } : {})}>{ui}</MemoryRouter>
+        </QueryClientProvider>
+      </I18nextProvider>
+    </MantineProvider>,
+  );
+}
