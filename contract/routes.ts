@@ -16,4 +16,32 @@ export const API = {
   /** The download: signed, expiring, and only for its owner's session. Ends in .zip so no navigation fallback takes it. */
   dataExportDownload: (id: number | string, expires: number | string, signature: string) =>
     `/data-export/${id}/${expires}/${signature}.zip`,
+  /** Notifications (contract/notifications.ts): the bell menu's list, mark one read, mark all read. */
+  notifications: '/api/notifications',
+  notificationRead: (id: number | string) => `/api/notifications/${id}/read`,
+  notificationsReadAll: '/api/notifications/read-all',
+  /** Pusher channel authorization and user authentication (form-encoded, session + CSRF like every write). */
+  broadcastingAuth: '/broadcasting/auth',
+  broadcastingUserAuth: '/broadcasting/user-auth',
+  /** Support chat (SPEC §7, contract/support-chat.ts). GET lists; POST opens one (staff: with `user_id`). */
+  supportConversations: '/api/support/chat/conversations',
+  supportConversation: (id: number | string) => `/api/support/chat/conversations/${id}`,
+  /** GET a page (`before_seq` / `after_seq` cursors); POST `{ content }` (201, envelope with `data: Message`). */
+  supportMessages: (conversationId: number | string) => `/api/support/chat/${conversationId}/messages`,
+  /** POST `{ seq }`: the reader has seen the other side's messages up to seq. */
+  supportRead: (conversationId: number | string) => `/api/support/chat/${conversationId}/read`,
+  /** Staff: POST `{ user_id | null }`. */
+  supportAssign: (conversationId: number | string) => `/api/support/chat/${conversationId}/assign`,
+  supportResolve: (conversationId: number | string) => `/api/support/chat/${conversationId}/resolve`,
+  supportReopen: (conversationId: number | string) => `/api/support/chat/${conversationId}/reopen`,
+  /** Staff: the user's profile and ads beside the conversation. */
+  supportUserPanel: (conversationId: number | string) => `/api/support/chat/${conversationId}/user`,
+  /** Staff: search users to start a conversation with. */
+  supportUsers: '/api/support/chat/users',
+  /** Staff: who can be assigned, and who is online. */
+  supportStaff: '/api/support/chat/staff',
+  /** Anyone signed in: is support online now, or the usual reply time. */
+  supportStatus: '/api/support/chat/status',
+  /** Unread messages for the navigation badge: `{ unread }`. */
+  supportUnread: '/api/support/chat/unread',
 } as const;
