@@ -569,3 +569,105 @@ export const dataExports = pgTable(
   },
   (t) => [index('data_exports_user_idx').on(t.userId, t.createdAt)],
 );
+
+/**
+ * Notifications (SPEC §3): what a user should hear about, stored in their language at the time and broadcast on
+ * their private channel. `kind` says what happened; `type` how it is shown (success, info, warning, error).
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: varchar('kind', { length: 48 }).notNull(),
+    type: varchar('type', { length: 16 }).$type<'success' | 'info' | 'warning' | 'error'>().notNull(),
+    message: text('message').notNull(),
+    description: text('description'),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('notifications_user_idx').on(t.userId, t.createdAt),
+    index('notifications_unread_idx')
+      .on(t.userId)
+      .where(sql`${t.readAt} IS NULL`),
+  ],
+);
+
+/**
+ * Support chat: one conversation per user (staff and the user reopen it rather than start another), so the whole
+ * history is in one place. `last_seq` hands out the messages' sequence numbers under the row's lock; the read marks
+ * say up to which seq each side has seen the other's messages.
+ */
+export const supportConversations = pgTable(
+  'support_conversations',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    assignedTo: integer('assigned_to').references(() => users.id, { onDelete: 'set null' }),
+    status: varchar('status', { length: 16 }).$type<'open' | 'resolved'>().notNull().default('open'),
+    lastSeq: integer('last_seq').notNull().default(0),
+    userReadSeq: integer('user_read_seq').notNull().default(0),
+    staffReadSeq: integer('staff_read_seq').notNull().default(0),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('support_conversations_status_idx').on(t.status, t.updatedAt),
+    index('support_conversations_assigned_idx').on(t.assignedTo, t.status),
+  ],
+);
+
+/** Chat messages: plain text, numbered per conversation (the client catches up by seq after a reconnection). */
+export const supportMessages = pgTable(
+  'support_messages',
+  {
+    id: serial('id').primaryKey(),
+    conversationId: integer('conversation_id')
+      .notNull()
+      .references(() => supportConversations.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    /** Null once the sender's account is gone (a staff member's replies stay in the user's history). */
+    senderId: integer('sender_id').references(() => users.id, { onDelete: 'set null' }),
+    isStaff: boolean('is_staff').notNull(),
+    content: text('content').notNull(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('support_messages_seq_idx').on(t.conversationId, t.seq), index('support_messages_sender_idx').on(t.senderId)],
+);
+
+/**
+ * Delayed and background work that must survive a restart (the chat's e-mail after 10 minutes). A runner in each
+ * process takes due rows with FOR UPDATE SKIP LOCKED and a lease (`locked_until`), so each job runs once across
+ * nodes; a failure is retried later with back-off, up to `max_attempts`, then kept with `failed_at`. `key` names a
+ * job so it can be replaced or cancelled (e.g. one pending e-mail per conversation).
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    name: varchar('name', { length: 64 }).notNull(),
+    key: varchar('key', { length: 128 }).unique(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(5),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('jobs_due_idx')
+      .on(t.runAt)
+      .where(sql`${t.failedAt} IS NULL`),
+  ],
+);
