@@ -36,6 +36,14 @@ export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 export const CONVERSATION_FILTERS = ['open', 'mine', 'unassigned', 'resolved', 'all'] as const;
 export type ConversationFilter = (typeof CONVERSATION_FILTERS)[number];
 
+/**
+ * Language-neutral PWA paths of the Messenger (the PWA prefixes /{lng}): the index (the user's own conversation, or
+ * the staff list) and one conversation. Notifications and the chat e-mail link to `messengerPath(id)`.
+ */
+export const MESSENGER_PATH = '/messenger';
+export const messengerPath = (conversationId?: number | string) =>
+  conversationId === undefined ? MESSENGER_PATH : `${MESSENGER_PATH}/${conversationId}`;
+
 /** Echo channel names. */
 export const chatChannel = (conversationId: number | string) => `support.chat.${conversationId}`;
 export const STAFF_CHANNEL = 'support.staff';
