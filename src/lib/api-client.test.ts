@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiRequest, ConflictError, OfflineError, ValidationError } from './api-client.ts';
+import { apiRequest, ConflictError, OfflineError, setSocketId, ValidationError } from './api-client.ts';
 
 type Call = [string, RequestInit];
 const json = (body: unknown, status = 200) =>
@@ -54,5 +54,28 @@ describe('apiRequest', () => {
       vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
     );
     await expect(apiRequest('/api/x')).rejects.toBeInstanceOf(OfflineError);
+  });
+
+  it('sends the realtime socket id as X-Socket-ID while connected, so the server can leave this tab out (toOthers)', async () => {
+    const fetchMock = vi.fn((_url: string, _init: RequestInit) => Promise.resolve(json({ ok: true })));
+    vi.stubGlobal('fetch', fetchMock);
+    setSocketId('123.456');
+    await apiRequest('/api/x');
+    setSocketId(undefined);
+    await apiRequest('/api/x');
+    expect(new Headers((fetchMock.mock.calls[0] as Call)[1].headers).get('X-Socket-ID')).toBe('123.456');
+    expect(new Headers((fetchMock.mock.calls[1] as Call)[1].headers).has('X-Socket-ID')).toBe(false);
+  });
+
+  it('sends URLSearchParams form-encoded as they are (the broadcasting auth bodies)', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const fetchMock = vi.fn((_url: string, _init: RequestInit) => Promise.resolve(json({ auth: 'k:s' })));
+    vi.stubGlobal('fetch', fetchMock);
+    const body = new URLSearchParams({ socket_id: '1.2', channel_name: 'private-x' });
+    await apiRequest('/broadcasting/auth', { method: 'POST', body });
+    const [, init] = fetchMock.mock.calls[0] as Call;
+    expect(init.body).toBe(body);
+    expect(new Headers(init.headers).has('Content-Type')).toBe(false);
+    expect(new Headers(init.headers).get('X-XSRF-TOKEN')).toBe('t');
   });
 });

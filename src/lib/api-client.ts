@@ -29,6 +29,15 @@ let currentLanguage = 'es';
 export function setApiLanguage(lng: string) {
   currentLanguage = lng;
 }
+let socketId: string | undefined;
+/**
+ * The realtime connection's socket id, sent as `X-Socket-ID` on every request while connected, so that the server
+ * leaves this tab out of the broadcasts the request causes (`toOthers`). Echo only does this for axios/jQuery.
+ */
+export function setSocketId(id: string | undefined) {
+  socketId = id;
+}
+
 /** The language sent as `X-Locale` (for requests made outside apiRequest, e.g. uploads with progress). */
 export function apiLanguage(): string {
   return currentLanguage;
@@ -79,7 +88,11 @@ export async function apiRequest<T = unknown>(path: string, opts: RequestOptions
     Accept: 'application/json',
     'X-Locale': currentLanguage,
   };
-  const isForm = typeof FormData !== 'undefined' && opts.body instanceof FormData;
+  if (socketId) headers['X-Socket-ID'] = socketId;
+  // FormData and URLSearchParams (the broadcasting auth's form-encoded bodies) go as they are: fetch sets their type.
+  const isForm =
+    (typeof FormData !== 'undefined' && opts.body instanceof FormData) ||
+    (typeof URLSearchParams !== 'undefined' && opts.body instanceof URLSearchParams);
   if (opts.body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
   if (method !== 'GET') {
     const token = await ensureCsrfToken().catch(() => undefined);
@@ -92,7 +105,7 @@ export async function apiRequest<T = unknown>(path: string, opts: RequestOptions
       method,
       headers,
       credentials: 'same-origin',
-      body: opts.body === undefined ? undefined : isForm ? (opts.body as FormData) : JSON.stringify(opts.body),
+      body: opts.body === undefined ? undefined : isForm ? (opts.body as FormData | URLSearchParams) : JSON.stringify(opts.body),
       signal: opts.signal,
     });
   } catch (err) {
