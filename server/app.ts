@@ -42,6 +42,7 @@ import { systemRoutes } from './modules/system/system.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { contactRoutes } from './modules/contact/contact.routes.ts';
 import { dataRightsRoutes } from './modules/data-rights/data-rights.routes.ts';
+import jobsPlugin from './modules/jobs/jobs.plugin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -141,6 +142,8 @@ export async function buildApp(
   const mailer = createMailer(config, app.log);
   app.decorate('mailer', mailer);
   app.addHook('onClose', async () => mailer.close());
+  // Durable delayed work (the chat's e-mail); modules register handlers below, polling starts once the app is ready.
+  await app.register(jobsPlugin);
 
   await app.register(systemRoutes);
   await app.register(i18nRoutes);

@@ -1,0 +1,191 @@
+/**
+ * Durable background jobs in the app's own database (the `jobs` table), for work that must outlive the process that
+ * scheduled it — the chat e-mail sent 10 minutes after an unread staff reply. pg-boss and graphile-worker need a `pg`
+ * pool with LISTEN/NOTIFY and do not run on PGlite (docs/decisions/0008-jobs-table.md), so this is a small runner:
+ *
+ * - `scheduleJob` inserts a row (inside the caller's transaction, so the job exists exactly when the change does);
+ *   a `key` names it, so scheduling the same key again keeps the first (`keep`) or replaces it (`replace`), and
+ *   `cancelJob(key)` removes it.
+ * - every process runs a JobRunner that polls for due rows. It claims them with `FOR UPDATE SKIP LOCKED` and a lease
+ *   (`locked_until`) in a short transaction, so two nodes never take the same row, then runs each handler outside
+ *   any transaction. Success deletes the row; a failure is retried with exponential back-off until `max_attempts`,
+ *   then kept with `failed_at` for a person to look at. A process that dies mid-job leaves a lease that expires, and
+ *   the job runs again elsewhere: handlers must tolerate running twice (at-least-once).
+ */
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { jobs } from '../../db/schema.ts';
+
+export type JobRow = typeof jobs.$inferSelect;
+
+/** What a handler may answer: nothing (done), or a later time to run again without counting a failure. */
+export type JobOutcome = void | { retryAt: Date };
+export type JobHandler = (payload: Record<string, unknown>, job: JobRow) => Promise<JobOutcome>;
+
+export interface ScheduleOptions {
+  name: string;
+  payload?: Record<string, unknown>;
+  runAt?: Date;
+  key?: string;
+  maxAttempts?: number;
+  /** With a key already scheduled: `keep` the earlier job (default) or `replace` it. */
+  onConflict?: 'keep' | 'replace';
+}
+
+export async function scheduleJob(db: Db, opts: ScheduleOptions): Promise<void> {
+  const values = {
+    name: opts.name,
+    key: opts.key ?? null,
+    payload: opts.payload ?? {},
+    runAt: opts.runAt ?? new Date(),
+    maxAttempts: opts.maxAttempts ?? 5,
+  };
+  const insert = db.insert(jobs).values(values);
+  if (!opts.key) {
+    await insert;
+  } else if (opts.onConflict === 'replace') {
+    await insert.onConflictDoUpdate({
+      target: jobs.key,
+      set: { ...values, attempts: 0, lockedUntil: null, lastError: null, failedAt: null, createdAt: new Date() },
+    });
+  } else {
+    await insert.onConflictDoNothing({ target: jobs.key });
+  }
+}
+
+/** Removes a job by key (a running one finishes, but its row is gone, so it is not retried). */
+export async function cancelJob(db: Db, key: string): Promise<boolean> {
+  const removed = await db.delete(jobs).where(eq(jobs.key, key)).returning({ id: jobs.id });
+  return removed.length > 0;
+}
+
+/** Back-off after the n-th failed attempt: 30 s, 1 min, 2 min… capped at an hour. */
+export function backoffMs(attempts: number): number {
+  return Math.min(60 * 60_000, 30_000 * 2 ** Math.max(0, attempts - 1));
+}
+
+export interface JobRunnerOptions {
+  /** How often to look for due jobs. */
+  pollMs?: number;
+  /** How long a claimed job is reserved for this process; past it another process may run it again. */
+  leaseMs?: number;
+  /** Jobs claimed per poll. */
+  batch?: number;
+}
+
+export class JobRunner {
+  private readonly handlers = new Map<string, JobHandler>();
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+  private stopped = true;
+  readonly pollMs: number;
+  readonly leaseMs: number;
+  readonly batch: number;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+    opts: JobRunnerOptions = {},
+  ) {
+    this.pollMs = opts.pollMs ?? 5_000;
+    this.leaseMs = opts.leaseMs ?? 5 * 60_000;
+    this.batch = opts.batch ?? 10;
+  }
+
+  register(name: string, handler: JobHandler): void {
+    this.handlers.set(name, handler);
+  }
+
+  /** Claims the jobs due at `now` (and only names this runner handles), runs them; answers how many ran. */
+  async runDue(now: Date = new Date()): Promise<number> {
+    const names = [...this.handlers.keys()];
+    if (!names.length) return 0;
+    const leaseUntil = new Date(now.getTime() + this.leaseMs);
+    const claimed = await this.db.transaction(async (tx) => {
+      const due = await tx
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(
+          and(
+            isNull(jobs.failedAt),
+            inArray(jobs.name, names),
+            lte(jobs.runAt, now),
+            or(isNull(jobs.lockedUntil), lte(jobs.lockedUntil, now)),
+          ),
+        )
+        .orderBy(asc(jobs.runAt))
+        .limit(this.batch)
+        .for('update', { skipLocked: true });
+      if (!due.length) return [];
+      return tx
+        .update(jobs)
+        .set({ lockedUntil: leaseUntil, attempts: sql`${jobs.attempts} + 1` })
+        .where(
+          inArray(
+            jobs.id,
+            due.map((d) => d.id),
+          ),
+        )
+        .returning();
+    });
+    for (const job of claimed) await this.runOne(job, leaseUntil);
+    return claimed.length;
+  }
+
+  private async runOne(job: JobRow, lease: Date): Promise<void> {
+    // Only the holder of this lease settles the row: a job replaced or cancelled meanwhile is left as it now is.
+    const mine = and(eq(jobs.id, job.id), eq(jobs.lockedUntil, lease));
+    try {
+      const handler = this.handlers.get(job.name)!;
+      const outcome = await handler(job.payload, job);
+      if (outcome && 'retryAt' in outcome) {
+        await this.db
+          .update(jobs)
+          .set({ runAt: outcome.retryAt, lockedUntil: null, attempts: sql`${jobs.attempts} - 1` })
+          .where(mine);
+      } else {
+        await this.db.delete(jobs).where(mine);
+      }
+    } catch (err) {
+      const last = job.attempts >= job.maxAttempts;
+      this.log.error(
+        { err, job: { id: job.id, name: job.name, attempts: job.attempts } },
+        last ? 'job failed for good' : 'job failed, retrying',
+      );
+      await this.db
+        .update(jobs)
+        .set({
+          lockedUntil: null,
+          lastError: String((err as Error)?.message ?? err).slice(0, 2000),
+          runAt: new Date(Date.now() + backoffMs(job.attempts)),
+          failedAt: last ? new Date() : null,
+        })
+        .where(mine)
+        .catch((e: unknown) => this.log.error({ err: e }, 'job: recording the failure failed'));
+    }
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    const tick = () => {
+      if (this.stopped) return;
+      this.running = this.runDue()
+        .catch((err: unknown) => this.log.error({ err }, 'job runner: poll failed'))
+        .finally(() => {
+          this.running = null;
+          if (!this.stopped) this.timer = setTimeout(tick, this.pollMs);
+        });
+    };
+    this.timer = setTimeout(tick, 0);
+  }
+
+  /** Stops polling and waits for the jobs in hand to finish. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}
