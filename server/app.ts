@@ -32,6 +32,7 @@ import { mediaRoutes } from './modules/media/media.routes.ts';
 import moderationPlugin from './modules/moderation/moderation.plugin.ts';
 import storagePlugin, { createDiskStorage, type Storage } from './plugins/storage.ts';
 import spaPlugin from './plugins/spa.ts';
+import realtimePlugin from './plugins/realtime.ts';
 import slowClientsPlugin from './plugins/slow-clients.ts';
 import { loggerOptions, requestLog } from './plugins/request-log.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
@@ -145,6 +146,8 @@ export async function buildApp(
   // Durable delayed work (the chat's e-mail); modules register handlers below, polling starts once the app is ready.
   await app.register(jobsPlugin);
 
+  // Before the modules: their services broadcast through app.broadcaster.
+  await app.register(realtimePlugin);
   await app.register(systemRoutes);
   await app.register(i18nRoutes);
   await app.register(referenceRoutes);

@@ -77,6 +77,29 @@ const envSchema = z.object({
   SIGHTENGINE_USER: optionalString,
   SIGHTENGINE_SECRET: optionalString,
   SIGHTENGINE_WORKFLOW: optionalString,
+  BROADCAST_DRIVER: z.enum(['embedded', 'pusher']).default('embedded'),
+  PUSHER_APP_ID: optionalString,
+  PUSHER_APP_KEY: optionalString,
+  PUSHER_APP_SECRET: optionalString,
+  PUSHER_HOST: optionalString,
+  PUSHER_PORT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(65535)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  PUSHER_SCHEME: z
+    .enum(['http', 'https'])
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  PUSHER_ACTIVITY_TIMEOUT: z.coerce.number().int().min(1).max(3600).default(120),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  REDIS_PREFIX: z.string().max(64).default('vitrina:'),
   SIGHTENGINE_URL: z
     .url()
     .default('https://api.sightengine.com/1.0/check-workflow.json')
@@ -122,7 +145,30 @@ export type Config = {
   /** Timeouts and limits against slow clients (plugins/slow-clients.ts). */
   http: HttpLimits;
   moderation: ModerationConfig;
+  realtime: RealtimeConfig;
 };
+
+/**
+ * Realtime (server/realtime): who delivers broadcasts, the Pusher app credentials, and the Redis that several
+ * processes share. Credentials left unset are generated once and kept in DATA_DIR (embedded driver only).
+ */
+export interface RealtimeConfig {
+  driver: 'embedded' | 'pusher';
+  appId: string;
+  key: string;
+  secret: string;
+  /** The `pusher` driver's server (and what the browser connects to then); unset with the embedded driver. */
+  host: string | undefined;
+  port: number | undefined;
+  scheme: 'http' | 'https';
+  /** Seconds of silence after which a client pings (sent in connection_established); the server closes with 4201. */
+  activityTimeoutSec: number;
+  /** How long the server waits for any sign of life after its own ping (ms). */
+  pongTimeoutMs: number;
+  redisUrl: string | undefined;
+  /** Prefix of every Redis key and pub/sub channel (several apps may share one Redis). */
+  redisPrefix: string;
+}
 
 /**
  * Who screens photos (SPEC §5). `local`: nsfwjs in a worker thread; `sightengine`: the workflow API; `stub`: a
@@ -168,6 +214,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = e.DATA_DIR === ':memory:' ? ':memory:' : path.resolve(e.DATA_DIR);
   if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS)
     throw new ConfigError('Invalid configuration:\n  HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  if (e.BROADCAST_DRIVER === 'pusher') {
+    const absent = (['PUSHER_APP_ID', 'PUSHER_APP_KEY', 'PUSHER_APP_SECRET', 'PUSHER_HOST'] as const).filter((k) => !e[k]);
+    if (absent.length)
+      throw new ConfigError(`Invalid configuration:\n${absent.map((k) => `  ${k}: required when BROADCAST_DRIVER=pusher`).join('\n')}`);
+  }
   const missing = (['SIGHTENGINE_USER', 'SIGHTENGINE_SECRET', 'SIGHTENGINE_WORKFLOW'] as const).filter((k) => !e[k]);
   if (e.MODERATION_PROVIDER === 'sightengine' && missing.length)
     throw new ConfigError(
@@ -215,7 +266,48 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           ? { user: e.SIGHTENGINE_USER, secret: e.SIGHTENGINE_SECRET, workflow: e.SIGHTENGINE_WORKFLOW, url: e.SIGHTENGINE_URL }
           : undefined,
     },
+    realtime: realtimeConfig(e, dataDir),
   };
+}
+
+function realtimeConfig(e: z.infer<typeof envSchema>, dataDir: string): RealtimeConfig {
+  const stored = e.PUSHER_APP_ID && e.PUSHER_APP_KEY && e.PUSHER_APP_SECRET ? undefined : localPusherCredentials(dataDir);
+  const scheme = e.PUSHER_SCHEME ?? 'http';
+  return {
+    driver: e.BROADCAST_DRIVER,
+    appId: e.PUSHER_APP_ID ?? stored!.app_id,
+    key: e.PUSHER_APP_KEY ?? stored!.key,
+    secret: e.PUSHER_APP_SECRET ?? stored!.secret,
+    host: e.PUSHER_HOST,
+    port: e.PUSHER_PORT ?? (e.PUSHER_HOST ? (scheme === 'https' ? 443 : 80) : undefined),
+    scheme,
+    activityTimeoutSec: e.PUSHER_ACTIVITY_TIMEOUT,
+    pongTimeoutMs: 30_000,
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
+  };
+}
+
+/** Like localAppKey: `npm start` needs no Pusher credentials; they are made once and kept in DATA_DIR. */
+function localPusherCredentials(dataDir: string): { app_id: string; key: string; secret: string } {
+  const fresh = () => ({
+    app_id: String(crypto.randomInt(100_000, 1_000_000)),
+    key: crypto.randomBytes(10).toString('hex'),
+    secret: crypto.randomBytes(20).toString('hex'),
+  });
+  if (dataDir === ':memory:') return fresh();
+  const file = path.join(dataDir, 'pusher-credentials.json');
+  try {
+    const read = JSON.parse(fs.readFileSync(file, 'utf8')) as { app_id?: unknown; key?: unknown; secret?: unknown };
+    if (typeof read.app_id === 'string' && typeof read.key === 'string' && typeof read.secret === 'string')
+      return { app_id: read.app_id, key: read.key, secret: read.secret };
+  } catch {
+    // Missing or unreadable: made anew below.
+  }
+  const made = fresh();
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(made), { mode: 0o600 });
+  return made;
 }
 
 /**

@@ -2,8 +2,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'drizzle-orm';
 import { LANGUAGES } from '#contract/languages.ts';
-import { publicConfigSchema } from '#contract/config.ts';
+import { publicConfigSchema, type PublicConfig } from '#contract/config.ts';
+import type { Config } from '../../config.ts';
 import { API } from '#contract/routes.ts';
+
+/**
+ * Where the browser's pusher-js connects: the app's own origin (APP_URL) with the embedded server, the configured
+ * server with the `pusher` driver. Only the key: never the app id or the secret.
+ */
+function browserRealtime(config: Config): PublicConfig['realtime'] {
+  const { realtime } = config;
+  if (realtime.driver === 'pusher')
+    return { key: realtime.key, host: realtime.host!, port: realtime.port!, force_tls: realtime.scheme === 'https' };
+  const url = new URL(config.appUrl);
+  const tls = url.protocol === 'https:';
+  return { key: realtime.key, host: url.hostname, port: url.port ? Number(url.port) : tls ? 443 : 80, force_tls: tls };
+}
 
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(API.health, async () => {
@@ -13,6 +27,6 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(API.config, { schema: { response: { 200: publicConfigSchema } } }, async () => ({
     app_name: 'Vitrina',
     languages: [...LANGUAGES],
-    realtime: null,
+    realtime: browserRealtime(app.config),
   }));
 };
