@@ -44,6 +44,7 @@ import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { contactRoutes } from './modules/contact/contact.routes.ts';
 import { dataRightsRoutes } from './modules/data-rights/data-rights.routes.ts';
 import jobsPlugin from './modules/jobs/jobs.plugin.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -170,6 +171,7 @@ export async function buildApp(
   await app.register(consentRoutes);
   await app.register(statementsRoutes);
   await app.register(adminRoutes);
+  await app.register(notificationsRoutes);
 
   await app.register(spaPlugin, { distDir: config.distDir });
   return app;

@@ -34,6 +34,7 @@ import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { deletePhoto } from '../media/media.repository.ts';
+import { notifyAppealDecided, notifyDecision } from '../notifications/events.ts';
 import {
   issueStatement,
   recipientFor,
@@ -243,6 +244,14 @@ export async function applyDecision(
   if (removedFiles) await app.storage.remove(removedFiles).catch((err: unknown) => req.log.error({ err }, 'admin: removing files failed'));
   if (issued) await (issued as IssuedStatement).send();
   if (reinstated) await sendAccountReinstatedMail(app, reinstated, input.text);
+  await notifyDecision(app, {
+    subjectType: input.subject_type,
+    subjectId: input.subject_id,
+    action: input.action,
+    status: typeof result.after.status === 'string' ? result.after.status : undefined,
+    statementId: (issued as IssuedStatement | null)?.statement.id ?? null,
+    recipientId: (issued as IssuedStatement | null)?.recipient?.id ?? (reinstated as Recipient | null)?.id ?? null,
+  });
   return {
     subject_type: input.subject_type,
     subject_id: input.subject_id,
@@ -364,6 +373,16 @@ export async function decideAppeal(
     const recipient = appeal.userId ? await recipientFor(tx, 'user', appeal.userId) : null;
     return { statement: statement!, recipient, restored };
   });
-  if (out.recipient) await sendAppealDecidedMail(app, out.recipient, out.statement, outcome, text);
+  if (out.recipient) {
+    await sendAppealDecidedMail(app, out.recipient, out.statement, outcome, text);
+    await notifyAppealDecided(app, {
+      recipientId: out.recipient.id,
+      outcome,
+      statementId: out.statement.id,
+      subjectType: out.statement.subjectType,
+      subjectId: out.statement.subjectId,
+      status: typeof out.restored.status === 'string' ? out.restored.status : undefined,
+    });
+  }
   return out;
 }

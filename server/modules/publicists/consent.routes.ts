@@ -20,6 +20,7 @@ import { cities, modelConsents, modelProfiles, publicistProfiles, sections } fro
 import { AppError, notFound } from '../../errors.ts';
 import { hashToken } from '../../plugins/session.ts';
 import { firstAdOf } from '../model-profiles/model-profiles.repository.ts';
+import { notifyConsent } from '../notifications/events.ts';
 import { newToken, sendConsentConfirmation } from './consent.ts';
 
 type ConsentRow = typeof modelConsents.$inferSelect;
@@ -184,6 +185,7 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
         return locked!;
       });
       const info = await describe(app, req, { ...row, status: agree ? 'given' : 'withdrawn' }, 'give');
+      await notifyConsent(app, { publicistId: row.publicistId, modelProfileId: row.modelProfileId, given: agree });
       if (agree) {
         await sendConsentConfirmation(app, row.contact, req.lang, withdrawToken, {
           model: info.model.display_name,
@@ -226,6 +228,7 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       return locked!;
     });
+    await notifyConsent(app, { publicistId: row.publicistId, modelProfileId: row.modelProfileId, given: false });
     return {
       channel: 'notification' as const,
       type: 'success' as const,

@@ -1,0 +1,141 @@
+/**
+ * The events a user hears about, as notifications: staff decisions on their ads, profiles, photos, verification or
+ * account (with the statement of reasons of a restriction), an appeal decided, a model's consent given or withdrawn
+ * (to the publicist). The modules that make those changes call these after their transaction commits. `data.refresh`
+ * tells an open dashboard what to fetch again, so an admin's decision shows there without a reload.
+ */
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { DecisionAction, DecisionSubject } from '#contract/admin.ts';
+import type { NotificationKind, RefreshScope } from '#contract/notifications.ts';
+import { dashboardFor, type Role } from '#contract/roles.ts';
+import { publicistProfiles, users } from '../../db/schema.ts';
+import { recipientFor } from '../statements/statements.ts';
+import { subjectLabel } from '../statements/statements.routes.ts';
+import { notify } from './notifications.ts';
+
+const PAST: Record<DecisionAction, string> = {
+  approve: 'approved',
+  reject: 'rejected',
+  suspend: 'suspended',
+  pause: 'paused',
+  reinstate: 'reinstated',
+  remove: 'removed',
+};
+
+/** What a change to each kind of subject may have changed on the recipient's screens. */
+const REFRESH: Record<DecisionSubject, RefreshScope[]> = {
+  ad: ['ads', 'model_profile', 'publicist_models'],
+  model_profile: ['model_profile', 'ads', 'publicist_models'],
+  publicist_profile: ['publicist_profile'],
+  verification: ['model_profile', 'publicist_models'],
+  media: ['ads'],
+  user: ['session'],
+};
+
+function kindOf(subject: DecisionSubject, action: DecisionAction): NotificationKind | null {
+  const kind = subject === 'user' ? `account.${PAST[action]}` : `${subject}.${PAST[action]}`;
+  // A photo kept in review is no news to its owner: it simply stays.
+  if (kind === 'media.approved') return null;
+  return kind as NotificationKind;
+}
+
+async function roleOf(app: FastifyInstance, userId: number): Promise<Role | null> {
+  const [u] = await app.db.select({ role: users.role }).from(users).where(eq(users.id, userId));
+  return u?.role ?? null;
+}
+
+export interface DecisionEvent {
+  subjectType: DecisionSubject;
+  subjectId: number;
+  action: DecisionAction;
+  /** The subject's status after the decision, when it has one. */
+  status?: string | undefined;
+  statementId?: number | null | undefined;
+  /** Who is told, when the caller found it before the change (a removed photo has no row to follow afterwards). */
+  recipientId?: number | null | undefined;
+  /** A label found before the change (same reason). */
+  label?: string | null | undefined;
+}
+
+export async function notifyDecision(app: FastifyInstance, e: DecisionEvent): Promise<void> {
+  const kind = kindOf(e.subjectType, e.action);
+  if (!kind) return;
+  try {
+    const recipientId = e.recipientId ?? (await recipientFor(app.db, e.subjectType, e.subjectId))?.id ?? null;
+    if (recipientId === null) return;
+    const role = await roleOf(app, recipientId);
+    const label = e.label ?? (await subjectLabel(app.db, e.subjectType, e.subjectId)) ?? '';
+    await notify(app, recipientId, {
+      kind,
+      vars: { label },
+      data: {
+        link: e.statementId ? `/statements/${e.statementId}` : role ? dashboardFor(role) : undefined,
+        subject_type: e.subjectType,
+        subject_id: e.subjectId,
+        ...(e.status ? { status: e.status } : {}),
+        ...(e.statementId ? { statement_id: e.statementId } : {}),
+        refresh: [...REFRESH[e.subjectType], ...(e.statementId ? (['statements'] as const) : [])],
+      },
+    });
+  } catch (err) {
+    app.log.error({ err, event: e }, 'decision notification failed');
+  }
+}
+
+export interface AppealEvent {
+  recipientId: number;
+  outcome: 'upheld' | 'reversed';
+  statementId: number;
+  subjectType: DecisionSubject;
+  subjectId: number;
+  status?: string | undefined;
+}
+
+export async function notifyAppealDecided(app: FastifyInstance, e: AppealEvent): Promise<void> {
+  const label = (await subjectLabel(app.db, e.subjectType, e.subjectId).catch(() => null)) ?? '';
+  await notify(app, e.recipientId, {
+    kind: `appeal.${e.outcome}`,
+    vars: { label },
+    data: {
+      link: `/statements/${e.statementId}`,
+      subject_type: e.subjectType,
+      subject_id: e.subjectId,
+      statement_id: e.statementId,
+      ...(e.status ? { status: e.status } : {}),
+      refresh: ['statements', ...(e.outcome === 'reversed' ? REFRESH[e.subjectType] : [])],
+    },
+  });
+}
+
+export interface ConsentEvent {
+  /** The publicist profile that asked for the consent. */
+  publicistId: number;
+  modelProfileId: number;
+  given: boolean;
+}
+
+/** To the publicist: the model they listed agreed, declined or withdrew (declining and withdrawing read alike). */
+export async function notifyConsent(app: FastifyInstance, e: ConsentEvent): Promise<void> {
+  try {
+    const [p] = await app.db
+      .select({ userId: publicistProfiles.userId })
+      .from(publicistProfiles)
+      .where(eq(publicistProfiles.id, e.publicistId));
+    if (!p) return;
+    const label = (await subjectLabel(app.db, 'model_profile', e.modelProfileId)) ?? '';
+    await notify(app, p.userId, {
+      kind: e.given ? 'consent.given' : 'consent.withdrawn',
+      vars: { label },
+      data: {
+        link: '/profile/publicist',
+        subject_type: 'model_profile',
+        subject_id: e.modelProfileId,
+        status: e.given ? 'given' : 'withdrawn',
+        refresh: ['publicist_models'],
+      },
+    });
+  } catch (err) {
+    app.log.error({ err, event: e }, 'consent notification failed');
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * Notifications (SPEC §3): `notify(app, userId, …)` stores one in the recipient's language and broadcasts it on their
+ * private channel as Laravel's BroadcastNotificationCreated, so Echo's `.notification()` shows it at once and the bell
+ * lists it. Callers notify after their transaction has committed: a notification about a change that rolled back
+ * would be a lie. It never throws into the caller (a failure is logged): the change itself has happened.
+ */
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import {
+  NOTIFICATION_EVENT,
+  NOTIFICATION_PLACEMENT,
+  userPusherChannel,
+  type Notification,
+  type NotificationData,
+  type NotificationKind,
+  type NotificationType,
+} from '#contract/notifications.ts';
+import type { Db } from '../../db/client.ts';
+import { notifications, users } from '../../db/schema.ts';
+import { notFound } from '../../errors.ts';
+import { pageMeta } from '../statements/statements.routes.ts';
+
+export type NotificationRow = typeof notifications.$inferSelect;
+
+/**
+ * Triggers through app.broadcaster, fire-and-forget as the protocol is (the database holds the truth; clients catch
+ * up by fetching). `socketId`: the sender's socket (X-Socket-ID), left out as Echo's `toOthers` expects.
+ */
+export async function broadcast(app: FastifyInstance, channels: string[], event: string, data: unknown, socketId?: string): Promise<void> {
+  if (!app.hasDecorator('broadcaster')) return;
+  try {
+    await app.broadcaster.trigger(channels, event, data, socketId ? { socketId } : undefined);
+  } catch (err) {
+    app.log.warn({ err, channels, event }, 'broadcast failed');
+  }
+}
+
+/** How each kind is shown when the caller does not say. */
+function defaultType(kind: NotificationKind): NotificationType {
+  if (/\.(approved|reinstated|given|reversed)$/.test(kind)) return 'success';
+  if (/\.(rejected|suspended|paused|removed|withdrawn)$/.test(kind)) return 'warning';
+  return 'info';
+}
+
+export function toNotification(row: NotificationRow): Notification {
+  return {
+    id: row.id,
+    kind: row.kind as NotificationKind,
+    type: row.type,
+    message: row.message,
+    description: row.description,
+    placement: NOTIFICATION_PLACEMENT,
+    read: row.readAt !== null,
+    read_at: row.readAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+    data: row.data,
+  };
+}
+
+export interface NotifyInput {
+  kind: NotificationKind;
+  type?: NotificationType;
+  /** Interpolated into `notifications.kinds.{kind}.message` / `.description`. */
+  vars?: Record<string, string | number>;
+  data?: NotificationData;
+}
+
+/** Stores and broadcasts a notification for `userId`; null when there is no such user or it failed (logged). */
+export async function notify(app: FastifyInstance, userId: number, input: NotifyInput): Promise<Notification | null> {
+  try {
+    const [user] = await app.db.select({ locale: users.locale }).from(users).where(eq(users.id, userId));
+    if (!user) return null;
+    const t = app.tFor(user.locale);
+    const vars = input.vars ?? {};
+    const [row] = await app.db
+      .insert(notifications)
+      .values({
+        userId,
+        kind: input.kind,
+        type: input.type ?? defaultType(input.kind),
+        message: t(`notifications.kinds.${input.kind}.message`, vars),
+        description: t(`notifications.kinds.${input.kind}.description`, { ...vars, defaultValue: '' }) || null,
+        data: input.data ?? {},
+      })
+      .returning();
+    const notification = toNotification(row!);
+    // Laravel's payload is the notification's data plus `id` and `type`: ours is the notification itself.
+    await broadcast(app, [userPusherChannel(userId)], NOTIFICATION_EVENT, notification);
+    return notification;
+  } catch (err) {
+    app.log.error({ err, userId, kind: input.kind }, 'notification failed');
+    return null;
+  }
+}
+
+export async function unreadCount(db: Db, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+  return Number(row?.n ?? 0);
+}
+
+export async function listNotifications(db: Db, userId: number, q: { page: number; per_page: number; unread?: '0' | '1' | undefined }) {
+  const where = and(eq(notifications.userId, userId), q.unread === '1' ? isNull(notifications.readAt) : undefined);
+  const [rows, [total], unread] = await Promise.all([
+    db
+      .select()
+      .from(notifications)
+      .where(where)
+      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .limit(q.per_page)
+      .offset((q.page - 1) * q.per_page),
+    db.select({ n: count() }).from(notifications).where(where),
+    unreadCount(db, userId),
+  ]);
+  return {
+    data: rows.map(toNotification),
+    meta: { ...pageMeta(q.page, q.per_page, Number(total?.n ?? 0), rows.length), unread },
+  };
+}
+
+/** Marks one of the user's notifications read (again is fine); another user's answers 404. */
+export async function markRead(db: Db, userId: number, id: number): Promise<{ unread: number }> {
+  const [row] = await db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)));
+  if (!row) throw notFound();
+  await db
+    .update(notifications)
+    .set({ readAt: sql`coalesce(${notifications.readAt}, now())` })
+    .where(eq(notifications.id, id));
+  return { unread: await unreadCount(db, userId) };
+}
+
+export async function markAllRead(db: Db, userId: number): Promise<{ unread: number }> {
+  await db
+    .update(notifications)
+    .set({ readAt: new Date() })
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+  return { unread: 0 };
+}
+
+/** Marks read the user's notifications of `kind` about one conversation (they have now seen the chat). */
+export async function markConversationNotificationsRead(db: Db, userId: number, conversationId: number): Promise<void> {
+  await db
+    .update(notifications)
+    .set({ readAt: new Date() })
+    .where(
+      and(
+        eq(notifications.userId, userId),
+        eq(notifications.kind, 'support.reply'),
+        isNull(notifications.readAt),
+        sql`(${notifications.data} ->> 'conversation_id')::int = ${conversationId}`,
+      ),
+    );
+}
+
+/** Whether the user has an unread notification of a staff reply in this conversation (one is enough in the bell). */
+export async function hasUnreadReplyNotification(db: Db, userId: number, conversationId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(
+      and(
+        eq(notifications.userId, userId),
+        eq(notifications.kind, 'support.reply'),
+        isNull(notifications.readAt),
+        sql`(${notifications.data} ->> 'conversation_id')::int = ${conversationId}`,
+      ),
+    )
+    .limit(1);
+  return !!row;
+}
