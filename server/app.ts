@@ -45,6 +45,7 @@ import { contactRoutes } from './modules/contact/contact.routes.ts';
 import { dataRightsRoutes } from './modules/data-rights/data-rights.routes.ts';
 import jobsPlugin from './modules/jobs/jobs.plugin.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { broadcastingRoutes } from './modules/broadcasting/broadcasting.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -172,6 +173,7 @@ export async function buildApp(
   await app.register(statementsRoutes);
   await app.register(adminRoutes);
   await app.register(notificationsRoutes);
+  await app.register(broadcastingRoutes);
 
   await app.register(spaPlugin, { distDir: config.distDir });
   return app;

@@ -1,6 +1,6 @@
 /**
  * Cheap request guards for /api and /broadcasting, as Laravel/Sanctum clients expect them:
- * - `X-Requested-With: XMLHttpRequest` on every /api call (a plain form post or <img> cannot set it);
+ * - `X-Requested-With: XMLHttpRequest` on every /api and /broadcasting call (a plain form post or <img> cannot set it);
  * - the XSRF-TOKEN cookie echoed as X-XSRF-TOKEN on every state-changing request (double submit);
  *   419 "page expired" otherwise, which the client answers by fetching a new token and retrying once.
  *
@@ -121,8 +121,8 @@ export default fp(async (app) => {
     const path = req.url.split('?')[0] ?? '';
     // The matched route pattern too: whatever spelling reached a guarded route is guarded.
     if (!isGuarded(path) && !isGuarded(req.routeOptions.url)) return;
-    const isApi = path.startsWith('/api/') || !!req.routeOptions.url?.startsWith('/api/');
-    if (isApi && !XHR_EXEMPT.has(path) && req.headers['x-requested-with'] !== 'XMLHttpRequest') {
+    // Channel authorization too: a cross-site form post must not get a socket signed for the victim's session.
+    if (!XHR_EXEMPT.has(path) && req.headers['x-requested-with'] !== 'XMLHttpRequest') {
       return sendError(req, reply, 400, 'xhr_required');
     }
     if (SAFE_METHODS.has(req.method)) return;

@@ -1,0 +1,37 @@
+/**
+ *   POST /broadcasting/auth        channel authorization for pusher-js / Echo (`socket_id`, `channel_name`)
+ *   POST /broadcasting/user-auth   user authentication for `pusher:signin` (`socket_id`)
+ *
+ * Form-encoded as pusher-js posts them (JSON is accepted too), with the session cookie, the CSRF header and
+ * `X-Requested-With` like every other write (plugins/security.ts). The answers are Pusher's, not our envelope:
+ * `{ auth, channel_data? }` and `{ auth, user_data }`, signed by app.broadcaster as the Pusher spec defines.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { broadcastingAuthBodySchema, broadcastingUserAuthBodySchema } from '#contract/notifications.ts';
+import { API } from '#contract/routes.ts';
+import { forbidden } from '../../errors.ts';
+import { requireUser } from '../../plugins/session.ts';
+import { channelAccess, memberOf } from './channels.ts';
+
+export const broadcastingRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Only inside this plugin: the rest of the app takes JSON and multipart.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  app.post(API.broadcastingAuth, { schema: { body: broadcastingAuthBodySchema }, config: { auth: true } }, async (req, reply) => {
+    const user = requireUser(req);
+    const { socket_id: socketId, channel_name: channel } = req.body;
+    const access = await channelAccess(app.db, user, channel);
+    if (!access) throw forbidden();
+    reply.header('cache-control', 'private, no-store');
+    return app.broadcaster.authorizeChannel(socketId, channel, access.member);
+  });
+
+  app.post(API.broadcastingUserAuth, { schema: { body: broadcastingUserAuthBodySchema }, config: { auth: true } }, async (req, reply) => {
+    const user = requireUser(req);
+    const member = memberOf(user);
+    reply.header('cache-control', 'private, no-store');
+    return app.broadcaster.authenticateUser(req.body.socket_id, { id: member.user_id, user_info: member.user_info });
+  });
+};
