@@ -84,6 +84,8 @@ export class PusherServer {
   private readonly users = new Map<string, Set<Connection>>();
   private readonly timer: NodeJS.Timeout;
   private closed = false;
+  /** Leaving channels and publishing to Redis, still under way: close() waits for them before the adapter goes. */
+  private readonly inflight = new Set<Promise<unknown>>();
 
   constructor(private readonly opts: PusherServerOptions) {
     opts.adapter.onRemote((command) => this.remote(command));
@@ -138,7 +140,7 @@ export class PusherServer {
     this.connections.set(conn.id, conn);
     ws.on('message', (data, isBinary) => this.message(conn, data, isBinary));
     ws.on('pong', () => this.alive(conn));
-    ws.on('close', () => void this.disconnect(conn));
+    ws.on('close', () => this.track(this.disconnect(conn)));
     ws.on('error', (err) => this.opts.log.debug({ err, socketId: conn.id }, 'realtime: socket error'));
     ws.send(frame('pusher:connection_established', JSON.stringify({ socket_id: conn.id, activity_timeout: this.opts.activityTimeoutSec })));
   }
@@ -364,12 +366,16 @@ export class PusherServer {
     for (const conn of subscribers) if (conn.id !== except) this.send(conn, bytes);
   }
 
+  private track(work: Promise<unknown>): void {
+    const p = work.catch((err: unknown) => this.opts.log.error({ err }, 'realtime: background work failed'));
+    this.inflight.add(p);
+    void p.finally(() => this.inflight.delete(p));
+  }
+
   /** Deliver here and tell the other processes. */
   private broadcastFrame(channel: string, serialized: string, except: string | undefined): void {
     this.deliver(channel, serialized, except);
-    this.opts.adapter
-      .publish({ kind: 'broadcast', channel, frame: serialized, except })
-      .catch((err: unknown) => this.opts.log.error({ err, channel }, 'realtime: publishing a broadcast failed'));
+    this.track(this.opts.adapter.publish({ kind: 'broadcast', channel, frame: serialized, except }));
   }
 
   private remote(command: RemoteCommand): void {
@@ -419,6 +425,7 @@ export class PusherServer {
     );
     await Promise.all(pending);
     await Promise.all([...this.connections.values()].map((conn) => this.disconnect(conn)));
+    while (this.inflight.size > 0) await Promise.all([...this.inflight]);
     this.wss.close();
   }
 }
