@@ -6,7 +6,7 @@
  * (`useForgetUserAfterSessionEnd`).
  */
 import { Anchor, Box, Container, Group, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { Suspense, useEffect, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { isLanguage, toLocaleTag } from '#contract/languages.ts';
@@ -18,9 +18,12 @@ import { ThemeToggle } from '#src/components/theme-toggle.tsx';
 import { trackPageView } from '#src/lib/analytics.ts';
 import { setApiLanguage } from '#src/lib/api-client.ts';
 import { clearConsent, getConsent, subscribeConsent } from '#src/lib/consent.ts';
-import { useForgetUserAfterSessionEnd } from '#src/lib/session.ts';
+import { useCurrentUser, useForgetUserAfterSessionEnd } from '#src/lib/session.ts';
 import { CookieBanner } from './cookie-banner.tsx';
 import { NavProgress } from './nav-progress.tsx';
+
+// The Messenger entry, the notifications bell and the websocket: for signed-in users only, loaded on demand.
+const LiveNav = lazy(async () => ({ default: (await import('./live-nav.tsx')).LiveNav }));
 
 const LEGAL_PAGES = [
   ['cookies-policy', 'pages.cookiesPolicy'],
@@ -43,6 +46,7 @@ export function Layout() {
   const { t, i18n } = useTranslation();
   usePageViews();
   useForgetUserAfterSessionEnd();
+  const user = useCurrentUser().data;
 
   // Set during render, not in an effect: the pages' own effects start their requests before ours would run,
   // and their answers (section names, messages) must already be in the URL's language.
@@ -90,6 +94,12 @@ export function Layout() {
             <Group gap={4} component="nav" aria-label={t('nav.mainNavigation')} wrap="nowrap">
               <LanguageSwitcher />
               <ThemeToggle />
+              {/* A suspended account's restricted view has no Messenger or notifications to call. */}
+              {user && user.status !== 'suspended' ? (
+                <Suspense fallback={null}>
+                  <LiveNav userId={user.id} role={user.role} />
+                </Suspense>
+              ) : null}
               <AccountNav />
             </Group>
           </Group>

@@ -159,6 +159,10 @@ const consentScreens = () => import('#src/features/consent/routes/consent-page.t
 const Consent = screen(consentScreens, 'ConsentRoute');
 const ConsentWithdraw = screen(consentScreens, 'ConsentWithdrawRoute');
 const ConsentCode = screen(consentScreens, 'ConsentCodeRoute');
+// Messenger (features/messenger): a user's support conversation, or the staff's conversations.
+const messengerScreens = () => import('#src/features/messenger/routes/messenger-routes.tsx');
+const MessengerIndex = screen(messengerScreens, 'MessengerIndexRoute');
+const MessengerConversation = screen(messengerScreens, 'MessengerConversationRoute');
 // Media/Photos: its chunk is small; the compression library and the face detector load only when photos are added.
 const Photos = screen(() => import('#src/features/media/routes/photos.tsx'), 'PhotosRoute');
 
@@ -218,6 +222,8 @@ export function AppRoutes() {
             <Route path="statements" element={<StatementsIndex />} />
             <Route path="statements/:id" element={<StatementShow />} />
             <Route path="account/suspended" element={<AccountSuspended />} />
+            <Route path="messenger" element={<MessengerIndex />} />
+            <Route path="messenger/:id" element={<MessengerConversation />} />
           </Route>
           {/* Named dashboards and profile creation, per role (SPEC §2, §6). */}
           <Route element={<RequireAuth roles={['model']} />}>

@@ -6,6 +6,7 @@
  * headers) instead of pusher-js's XHR, no stats to Pusher's servers.
  */
 import type { ChannelAuthorizationHandler, UserAuthenticationHandler } from 'pusher-js';
+import { API } from '#contract/routes.ts';
 
 export interface RealtimeSettings {
   key: string;
@@ -27,8 +28,8 @@ export interface AuthHandlers {
   authenticate: UserAuthenticationHandler;
 }
 
-export const BROADCASTING_AUTH = '/broadcasting/auth';
-export const BROADCASTING_USER_AUTH = '/broadcasting/user-auth';
+export const BROADCASTING_AUTH = API.broadcastingAuth;
+export const BROADCASTING_USER_AUTH = API.broadcastingUserAuth;
 
 export function echoOptions(settings: RealtimeSettings, page: PageLocation, auth: AuthHandlers) {
   const tls = page.protocol === 'https:' || settings.force_tls;

@@ -3,14 +3,12 @@
  * the connection, its replacement on a session change and the channel bookkeeping stay in the client.
  */
 import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { userChannel } from '#contract/notifications.ts';
+import { CHAT_EVENTS, chatChannel } from '#contract/support-chat.ts';
 import { realtime, type ConnectionState, type RealtimeSnapshot } from './realtime-client.ts';
 
-/** The Laravel names: Echo's `.notification()` listens for BroadcastNotificationCreated on this channel. */
-export const userChannel = (userId: number) => `App.Models.User.${userId}`;
-export const chatChannel = (conversationId: number) => `support.chat.${conversationId}`;
-export const STAFF_PRESENCE = 'support.staff';
-/** The chat's broadcast event, by its full name (the leading dot skips Echo's `App.Events` namespace). */
-export const MESSAGE_SENT = '.App\\Events\\MessageSent';
+/** Echo's name for a fully qualified event: the leading dot skips its `App.Events` namespace. */
+const full = (event: string) => `.${event}`;
 
 // A page hidden at least this long may have slept through a reconnection pusher-js has not noticed yet.
 const WAKE_CATCH_UP_AFTER_MS = 30_000;
@@ -77,17 +75,25 @@ export function useUserNotifications<T>(userId: number | null | undefined, cb: (
   }, [echo, userId]);
 }
 
-export interface ChatChannelHandlers<M, W> {
-  onMessage: (event: M) => void;
+export interface ChatChannelHandlers<W> {
+  /** `App\\Events\\MessageSent` */
+  onMessage?: (payload: unknown) => void;
+  /** `App\\Events\\MessagesRead` */
+  onRead?: (payload: unknown) => void;
+  /** `App\\Events\\ConversationUpdated` */
+  onUpdated?: (payload: unknown) => void;
   onTyping?: (whisper: W) => void;
   /** Each time the channel is (re)subscribed: fetch what followed the last message held. */
   onSubscribed?: () => void;
 }
 
-/** One conversation's channel (`private-support.chat.{id}`): its messages, typing whispers, and `whisper` to send one. */
-export function useChatChannel<M, W extends Record<string, unknown>>(
+/**
+ * One conversation's channel (`private-support.chat.{id}`): its events, typing whispers, and `whisper` to send one.
+ * Payloads arrive as `unknown`: the caller parses them with the contract's schemas.
+ */
+export function useChatChannel<W extends Record<string, unknown>>(
   conversationId: number | null | undefined,
-  handlers: ChatChannelHandlers<M, W>,
+  handlers: ChatChannelHandlers<W>,
 ) {
   const { echo } = useRealtime();
   const ref = useRef(handlers);
@@ -101,16 +107,18 @@ export function useChatChannel<M, W extends Record<string, unknown>>(
     const channel = realtime.acquirePrivate(name);
     if (!channel) return;
     channelRef.current = channel;
-    const onMessage = (event: M) => ref.current.onMessage(event);
+    const bindings: [string, (payload: never) => void][] = [
+      [full(CHAT_EVENTS.messageSent), (p: unknown) => ref.current.onMessage?.(p)],
+      [full(CHAT_EVENTS.messagesRead), (p: unknown) => ref.current.onRead?.(p)],
+      [full(CHAT_EVENTS.conversationUpdated), (p: unknown) => ref.current.onUpdated?.(p)],
+      ['.pusher:subscription_succeeded', () => ref.current.onSubscribed?.()],
+    ];
     const onTyping = (whisper: W) => ref.current.onTyping?.(whisper);
-    const onSubscribed = () => ref.current.onSubscribed?.();
-    channel.listen(MESSAGE_SENT, onMessage);
+    for (const [event, cb] of bindings) channel.listen(event, cb);
     channel.listenForWhisper('typing', onTyping);
-    channel.listen('.pusher:subscription_succeeded', onSubscribed);
     return () => {
-      channel.stopListening(MESSAGE_SENT, onMessage);
+      for (const [event, cb] of bindings) channel.stopListening(event, cb);
       channel.stopListeningForWhisper('typing', onTyping);
-      channel.stopListening('.pusher:subscription_succeeded', onSubscribed);
       channelRef.current = null;
       realtime.release(name, 'private', echo);
     };
@@ -130,13 +138,23 @@ export interface PresenceMember {
   [key: string]: unknown;
 }
 
-/** Joins a presence channel while mounted and keeps its member list. */
-export function usePresence(name: string | null, onMembers: (members: PresenceMember[]) => void) {
+/**
+ * Joins a presence channel while mounted, keeps its member list, and passes on its events (full names, e.g.
+ * `App\\Events\\ConversationUpdated`).
+ */
+export function usePresence(
+  name: string | null,
+  onMembers: (members: PresenceMember[]) => void,
+  events: Record<string, (payload: unknown) => void> = {},
+) {
   const { echo } = useRealtime();
   const ref = useRef(onMembers);
+  const eventsRef = useRef(events);
   useEffect(() => {
     ref.current = onMembers;
+    eventsRef.current = events;
   });
+  const eventNames = Object.keys(events).sort().join('|');
   useEffect(() => {
     if (!echo || !name) return;
     const channel = realtime.acquirePresence(name);
@@ -159,11 +177,17 @@ export function usePresence(name: string | null, onMembers: (members: PresenceMe
     channel.on('pusher:subscription_succeeded', onHere);
     channel.on('pusher:member_added', onAdded);
     channel.on('pusher:member_removed', onRemoved);
+    const listeners = eventNames
+      .split('|')
+      .filter(Boolean)
+      .map((event) => [event, (payload: unknown) => eventsRef.current[event]?.(payload)] as const);
+    for (const [event, cb] of listeners) channel.on(event, cb);
     return () => {
+      for (const [event, cb] of listeners) channel.subscription.unbind(event, cb);
       channel.subscription.unbind('pusher:subscription_succeeded', onHere);
       channel.subscription.unbind('pusher:member_added', onAdded);
       channel.subscription.unbind('pusher:member_removed', onRemoved);
       realtime.release(name, 'presence', echo);
     };
-  }, [echo, name]);
+  }, [echo, name, eventNames]);
 }

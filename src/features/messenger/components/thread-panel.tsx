@@ -1,0 +1,73 @@
+/** The conversation itself, for both sides: the connection's state when it is down, the messages, the composer. */
+import { Alert, Button, Skeleton, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { Message } from '#contract/support-chat.ts';
+import { useConnectionState } from '#src/realtime/hooks.ts';
+import type { useThread } from '../lib/use-thread.ts';
+import type { Me } from '../lib/use-thread.ts';
+import { Composer } from './composer.tsx';
+import { MessageList } from './message-list.tsx';
+
+type ThreadState = ReturnType<typeof useThread>;
+
+export function ConnectionNotice() {
+  const { t } = useTranslation();
+  const state = useConnectionState();
+  if (state !== 'unavailable' && state !== 'failed' && state !== 'disconnected') return null;
+  return (
+    <Text size="xs" c="orange" role="status">
+      {state === 'failed' ? t('messenger.connection.failed') : t('messenger.connection.reconnecting')}
+    </Text>
+  );
+}
+
+interface Props {
+  state: ThreadState;
+  me: Me;
+  senderLabel: (m: Message) => string;
+  onSend: (content: string) => void;
+  composerDisabled?: boolean;
+}
+
+export function ThreadPanel({ state, me, senderLabel, onSend, composerDisabled }: Props) {
+  const { t } = useTranslation();
+  if (state.status === 'loading') {
+    return (
+      <Stack gap="xs" aria-busy>
+        <Text size="sm" c="dimmed">
+          {t('common.loading')}
+        </Text>
+        <Skeleton height={48} width="60%" />
+        <Skeleton height={48} width="50%" ml="auto" />
+      </Stack>
+    );
+  }
+  if (state.status === 'error') {
+    return (
+      <Alert color="red" title={t('messenger.thread.loadError')}>
+        <Button variant="light" color="red" size="xs" onClick={state.retryLoad}>
+          {t('common.retry')}
+        </Button>
+      </Alert>
+    );
+  }
+  return (
+    <Stack gap={4}>
+      <ConnectionNotice />
+      <MessageList
+        thread={state.thread}
+        pending={state.pending}
+        me={me}
+        loadingOlder={state.loadingOlder}
+        typers={state.typers}
+        arrived={state.arrived}
+        onLoadOlder={() => void state.loadOlder()}
+        onSeen={() => void state.markSeen()}
+        onRetry={(p) => void state.send(p.content, { key: p.key })}
+        onDiscard={state.discard}
+        senderLabel={senderLabel}
+      />
+      <Composer onSend={onSend} onTyping={state.notifyTyping} disabled={composerDisabled} />
+    </Stack>
+  );
+}

@@ -1,0 +1,177 @@
+/**
+ * The bell in the header (signed-in users): the unread count on it, and a panel with the newest notifications, each
+ * linking to what it is about (opening one marks it read), "mark as read" per notification and "mark all as read".
+ * A disclosure button and a non-modal panel: Escape or a press outside closes it and the focus returns to the bell.
+ */
+import { ActionIcon, Button, Group, Indicator, Skeleton, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { IconBell, IconCheck } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { Notification } from '#contract/notifications.ts';
+import { toLocaleTag } from '#contract/languages.ts';
+import { useLng, withLng } from '#src/lib/paths.ts';
+import {
+  markAllNotificationsRead,
+  markNotificationRead,
+  notificationsQueryOptions,
+  updateNotifications,
+  withRead,
+} from '../api/notifications-api.ts';
+import classes from './notification-bell.module.css';
+
+function useMarkRead() {
+  const queryClient = useQueryClient();
+  return async (ids: number[] | undefined) => {
+    updateNotifications(queryClient, (list) => withRead(list, ids));
+    try {
+      const res = ids ? await Promise.all(ids.map((id) => markNotificationRead(id))) : [await markAllNotificationsRead()];
+      const unread = res.at(-1)?.data.data?.unread;
+      if (typeof unread === 'number') updateNotifications(queryClient, (list) => ({ ...list, meta: { ...list.meta, unread } }));
+    } catch {
+      // The optimistic change is undone by asking the server what is true.
+      await queryClient.invalidateQueries({ queryKey: notificationsQueryOptions().queryKey });
+    }
+  };
+}
+
+function NotificationItem({ n, onOpen, onMarkRead }: { n: Notification; onOpen: () => void; onMarkRead: () => void }) {
+  const { t } = useTranslation();
+  const lng = useLng();
+  const when = new Intl.DateTimeFormat(toLocaleTag(lng), { dateStyle: 'short', timeStyle: 'short' }).format(new Date(n.created_at));
+  const body = (
+    <>
+      <Text size="sm" fw={n.read ? 400 : 600} className={classes.message}>
+        {n.message}
+      </Text>
+      {n.description ? (
+        <Text size="xs" c="dimmed" lineClamp={3}>
+          {n.description}
+        </Text>
+      ) : null}
+      <Text size="xs" c="dimmed">
+        <time dateTime={n.created_at}>{when}</time>
+        {n.read ? null : <VisuallyHidden> · {t('bell.unread')}</VisuallyHidden>}
+      </Text>
+    </>
+  );
+  return (
+    <li className={classes.item} data-unread={n.read ? undefined : ''}>
+      <span className={classes.dot} aria-hidden />
+      {n.data.link ? (
+        <Link to={withLng(lng, n.data.link)} className={classes.link} onClick={onOpen}>
+          {body}
+        </Link>
+      ) : (
+        <div className={classes.link}>{body}</div>
+      )}
+      {n.read ? null : (
+        <ActionIcon variant="subtle" color="gray" size="md" onClick={onMarkRead} aria-label={t('bell.markRead', { message: n.message })}>
+          <IconCheck size={16} aria-hidden />
+        </ActionIcon>
+      )}
+    </li>
+  );
+}
+
+export function NotificationBell() {
+  const { t } = useTranslation();
+  const panelId = useId();
+  const headingId = useId();
+  const [open, setOpen] = useState(false);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const { data, isPending, isError, refetch } = useQuery(notificationsQueryOptions());
+  const markRead = useMarkRead();
+  const unread = data?.meta.unread ?? 0;
+
+  const close = (refocus: boolean) => {
+    setOpen(false);
+    if (refocus) buttonRef.current?.focus();
+  };
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointerDown, true);
+    return () => document.removeEventListener('pointerdown', onPointerDown, true);
+  }, [open]);
+
+  return (
+    <div
+      ref={rootRef}
+      className={classes.root}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && open) {
+          event.stopPropagation();
+          close(true);
+        }
+      }}
+    >
+      <Indicator label={unread > 99 ? '99+' : unread} size={16} offset={6} disabled={unread === 0} color="red" zIndex={1}>
+        <ActionIcon
+          ref={buttonRef}
+          variant="subtle"
+          color="gray"
+          size="lg"
+          aria-expanded={open}
+          aria-controls={open ? panelId : undefined}
+          aria-label={unread > 0 ? t('bell.openUnread', { count: unread }) : t('bell.open')}
+          onClick={() => setOpen((was) => !was)}
+        >
+          <IconBell size={20} aria-hidden />
+        </ActionIcon>
+      </Indicator>
+      {open ? (
+        <section id={panelId} className={classes.panel} aria-labelledby={headingId}>
+          <Group justify="space-between" px="sm" py="xs" wrap="nowrap">
+            <Text component="h2" id={headingId} fw={700} size="md" m={0}>
+              {t('bell.title')}
+            </Text>
+            <Button variant="subtle" size="compact-sm" disabled={unread === 0} onClick={() => void markRead(undefined)}>
+              {t('bell.markAllRead')}
+            </Button>
+          </Group>
+          {isPending ? (
+            <Stack p="sm" gap="xs" aria-busy>
+              <Skeleton height={40} />
+              <Skeleton height={40} />
+            </Stack>
+          ) : isError ? (
+            <Stack p="sm" gap="xs" align="flex-start">
+              <Text size="sm" c="red">
+                {t('bell.error')}
+              </Text>
+              <UnstyledButton onClick={() => void refetch()}>
+                <Text size="sm" c="var(--mantine-primary-color-filled)">
+                  {t('common.retry')}
+                </Text>
+              </UnstyledButton>
+            </Stack>
+          ) : data.data.length === 0 ? (
+            <Text size="sm" c="dimmed" p="sm">
+              {t('bell.empty')}
+            </Text>
+          ) : (
+            <ul className={classes.list}>
+              {data.data.map((n) => (
+                <NotificationItem
+                  key={n.id}
+                  n={n}
+                  onOpen={() => {
+                    if (!n.read) void markRead([n.id]);
+                    close(false);
+                  }}
+                  onMarkRead={() => void markRead([n.id])}
+                />
+              ))}
+            </ul>
+          )}
+        </section>
+      ) : null}
+    </div>
+  );
+}
