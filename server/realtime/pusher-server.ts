@@ -394,7 +394,10 @@ export class PusherServer {
 
   async terminateUser(userId: string): Promise<void> {
     this.closeUser(userId);
-    await this.opts.adapter.publish({ kind: 'terminate_user', userId });
+    // Never thrown into the caller (a suspension already committed): logged like any broadcast failure.
+    await this.opts.adapter
+      .publish({ kind: 'terminate_user', userId })
+      .catch((err: unknown) => this.opts.log.error({ err, userId }, 'realtime: ending a user’s sockets elsewhere failed'));
   }
 
   members(channel: string): Promise<PresenceMember[]> {

@@ -83,6 +83,7 @@ export async function applyDecision(
   let issued: IssuedStatement | null = null;
   let removedFiles: string | null = null;
   let reinstated: Recipient | null = null;
+  let suspendedUser: number | null = null;
 
   const result = await app.db.transaction(async (tx) => {
     let before: Record<string, unknown>;
@@ -206,6 +207,7 @@ export async function applyDecision(
           // Every device is signed out; a new sign-in gets only the restricted view.
           const ended = await tx.delete(sessions).where(eq(sessions.userId, row.id)).returning({ idHash: sessions.idHash });
           after.sessions_ended = ended.length;
+          suspendedUser = row.id;
         } else {
           reinstated = { id: row.id, name: row.name, email: row.email, locale: row.locale };
         }
@@ -241,6 +243,8 @@ export async function applyDecision(
     return { before, after };
   });
 
+  // Its open websockets too (after the commit): a suspended account hears nothing more until it signs in again.
+  if (suspendedUser !== null) await app.broadcaster.terminateUserConnections(String(suspendedUser));
   if (removedFiles) await app.storage.remove(removedFiles).catch((err: unknown) => req.log.error({ err }, 'admin: removing files failed'));
   if (issued) await (issued as IssuedStatement).send();
   if (reinstated) await sendAccountReinstatedMail(app, reinstated, input.text);

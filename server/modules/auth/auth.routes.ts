@@ -315,6 +315,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       // Erasure (GDPR art. 17): every personal row and file, not only the account row (modules/data-rights).
       const erased = await app.db.transaction((tx) => eraseAccount(tx, actor.id));
       await removeErasedFiles(app.storage, erased, req.log);
+      await app.broadcaster.terminateUserConnections(String(actor.id));
       await endSession(app.db, req, reply);
       return ok(req, 'accountApi.accountDeleted', { redirect: '/' });
     }
@@ -337,6 +338,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       return result;
     });
     await removeErasedFiles(app.storage, erased, req.log);
+    await app.broadcaster.terminateUserConnections(String(target.id));
     return ok(req, 'accountApi.accountDeleted');
   });
 };
