@@ -30,9 +30,10 @@ export function applyLiveNotification(payload: unknown, deps: LiveNotificationDe
   if (!deps.quiet?.(n))
     deps.notify({ type: n.type, message: n.message, ...(n.description ? { description: n.description } : {}), placement: n.placement });
   updateNotifications(deps.queryClient, (list) => withNotification(list, n));
-  for (const scope of new Set(n.data.refresh ?? [])) {
-    for (const queryKey of deps.refreshKeys[scope]) void deps.queryClient.invalidateQueries({ queryKey });
-  }
+  // Scopes may name the same query (an ad's status shows on the model's profile too): refresh each once.
+  const keys = new Map<string, QueryKey>();
+  for (const scope of n.data.refresh ?? []) for (const key of deps.refreshKeys[scope]) keys.set(JSON.stringify(key), key);
+  for (const queryKey of keys.values()) void deps.queryClient.invalidateQueries({ queryKey });
   return n;
 }
 

@@ -1,0 +1,88 @@
+import { QueryClient } from '@tanstack/react-query';
+import { describe, expect, it, vi } from 'vitest';
+import type { Notification, NotificationList } from '#contract/notifications.ts';
+import { notificationsQueryOptions, withRead } from '../api/notifications-api.ts';
+import { applyLiveNotification, type RefreshKeys } from './live-notifications.tsx';
+
+const REFRESH_KEYS: RefreshKeys = {
+  session: [['user']],
+  model_profile: [['profile', 'model']],
+  ads: [['profile', 'model'], ['ad-photos']],
+  publicist_profile: [['publicist', 'profile']],
+  publicist_models: [['publicist', 'models']],
+  statements: [['statements']],
+  support_chat: [['support-chat']],
+};
+
+const notification = (over: Partial<Notification> = {}): Notification => ({
+  id: 7,
+  kind: 'ad.approved',
+  type: 'success',
+  message: 'Anuncio aprobado',
+  description: 'Tu anuncio ya se ve en Vitrina.',
+  placement: 'top-right',
+  read: false,
+  read_at: null,
+  created_at: '2026-11-24T02:00:00.000Z',
+  data: { link: '/model/dashboard', refresh: ['ads', 'model_profile'] },
+  ...over,
+});
+
+const emptyList = (): NotificationList => ({
+  data: [],
+  meta: { current_page: 1, last_page: 1, per_page: 20, total: 0, from: null, to: null, unread: 0 },
+});
+
+function setup() {
+  const queryClient = new QueryClient();
+  queryClient.setQueryData(notificationsQueryOptions().queryKey, emptyList());
+  const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+  const notify = vi.fn();
+  return { queryClient, invalidate, notify, deps: { queryClient, notify, refreshKeys: REFRESH_KEYS } };
+}
+
+describe('a broadcast notification', () => {
+  it('shows as the spec’s notification, top right', () => {
+    const { notify, deps } = setup();
+    applyLiveNotification(notification(), deps);
+    expect(notify).toHaveBeenCalledWith({
+      type: 'success',
+      message: 'Anuncio aprobado',
+      description: 'Tu anuncio ya se ve en Vitrina.',
+      placement: 'top-right',
+    });
+  });
+
+  it('refreshes every query its scopes name, once each, so an open dashboard changes without a reload', () => {
+    const { invalidate, deps } = setup();
+    applyLiveNotification(notification(), deps);
+    const keys = invalidate.mock.calls.map(([filters]) => filters?.queryKey);
+    expect(keys).toEqual([['profile', 'model'], ['ad-photos']]);
+  });
+
+  it('goes first in the bell’s list and counts as unread, once even when it arrives twice', () => {
+    const { queryClient, deps } = setup();
+    applyLiveNotification(notification(), deps);
+    applyLiveNotification(notification(), deps);
+    const list = queryClient.getQueryData<NotificationList>(notificationsQueryOptions().queryKey)!;
+    expect(list.data.map((n) => n.id)).toEqual([7]);
+    expect(list.meta.unread).toBe(1);
+    expect(withRead(list, [7]).meta.unread).toBe(0);
+  });
+
+  it('is listed without a notice when the screen already shows it', () => {
+    const { notify, deps } = setup();
+    applyLiveNotification(notification({ kind: 'support.reply', data: { refresh: ['support_chat'] } }), {
+      ...deps,
+      quiet: (n) => n.kind === 'support.reply',
+    });
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it('ignores a payload that is not a notification', () => {
+    const { notify, invalidate, deps } = setup();
+    expect(applyLiveNotification({ hello: 'world' }, deps)).toBeNull();
+    expect(notify).not.toHaveBeenCalled();
+    expect(invalidate).not.toHaveBeenCalled();
+  });
+});
