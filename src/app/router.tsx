@@ -8,12 +8,12 @@
  */
 import { lazy, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Route, Routes } from 'react-router';
+import { Navigate, Outlet, Route, Routes } from 'react-router';
 import { isLanguage } from '#contract/languages.ts';
 import { NotFoundPage } from '#src/components/not-found.tsx';
 import { GuestOnly, RequireAuth } from '#src/components/route-guards.tsx';
-import { SuspendedGuard } from '#src/features/statements/components/suspended-guard.tsx';
 import { NAMED_ROUTES } from '#src/lib/paths.ts';
+import { useCurrentUser } from '#src/lib/session.ts';
 import { Layout } from './layout.tsx';
 import { RouteErrorBoundary } from './route-error-boundary.tsx';
 
@@ -166,16 +166,19 @@ const MessengerConversation = screen(messengerScreens, 'MessengerConversationRou
 // Media/Photos: its chunk is small; the compression library and the face detector load only when photos are added.
 const Photos = screen(() => import('#src/features/media/routes/photos.tsx'), 'PhotosRoute');
 
+// Loaded only for a suspended account: its module brings the statements contract, and with it Zod, which the
+// first visit's pages do not need.
+const SuspendedGuard = lazy(async () => ({
+  default: (await import('#src/features/statements/components/suspended-guard.tsx')).SuspendedGuard,
+}));
+
 /**
  * The pages inside the shell, behind one error boundary so a failing page keeps the header and footer. A suspended
  * account sees only its restricted view (its statements, the appeal, its data): the guard renders the page or sends it there.
  */
 function Pages() {
-  return (
-    <RouteErrorBoundary>
-      <SuspendedGuard />
-    </RouteErrorBoundary>
-  );
+  const { data: user } = useCurrentUser();
+  return <RouteErrorBoundary>{user?.status === 'suspended' ? <SuspendedGuard /> : <Outlet />}</RouteErrorBoundary>;
 }
 
 export function AppRoutes() {

@@ -14,10 +14,11 @@ import { sectionsQueryOptions } from '../api/get-sections.ts';
 import { FilterBar } from '../components/filter-bar.tsx';
 import { ModelCard, ModelCardSkeleton } from '../components/model-card.tsx';
 import { PromoCard } from '../components/promo-card.tsx';
-import { SearchCorrection } from '../components/search-correction.tsx';
 import { readView, storeView, useListingParams, type ListingView } from '../hooks/use-listing-params.ts';
 
 const ListingPagination = lazy(async () => ({ default: (await import('../components/listing-pagination.tsx')).ListingPagination }));
+// Shown only after a typo correction; its <Trans> (react-i18next's markup parser, ~5 KB gzip) stays off the first load.
+const SearchCorrection = lazy(async () => ({ default: (await import('../components/search-correction.tsx')).SearchCorrection }));
 
 /** A promoted placement after every this many cards. */
 const PROMO_EVERY = 8;
@@ -86,7 +87,9 @@ export function HomeRoute() {
           </Group>
 
           {meta?.corrected_search && !models.isPlaceholderData ? (
-            <SearchCorrection corrected={meta.corrected_search} typed={params.search} onLiteral={() => update({ literal: true })} />
+            <Suspense fallback={null}>
+              <SearchCorrection corrected={meta.corrected_search} typed={params.search} onLiteral={() => update({ literal: true })} />
+            </Suspense>
           ) : null}
 
           {models.isError ? (
