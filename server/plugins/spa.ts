@@ -5,6 +5,9 @@
  * The build writes a brotli (.br) and a gzip (.gz) copy beside every text file worth compressing (vite.config.ts,
  * precompress): @fastify/static's preCompressed picks the one the browser accepts (brotli first), with
  * `Content-Encoding` and `Vary: Accept-Encoding`, so no asset is compressed per request.
+ *
+ * The home and a model's page go out with their first screen's public answers and photo preloads in the shell
+ * (first-screen.ts); that page is built per request and compressed like any dynamic answer.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +15,7 @@ import fastifyStatic, { type FastifyStaticOptions } from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendError } from './errors.ts';
+import { firstScreenPage } from './first-screen.ts';
 
 /** Content-hashed by Vite: a new build gives a new name, so the old one can be kept for good. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -35,6 +39,8 @@ export default fp<{ distDir: string }>(async (app, opts) => {
     app.log.warn(`No built PWA in ${opts.distDir}: run "npm run build" (the API still works).`);
   }
 
+  // Read once: a new build comes with a restart.
+  const shellHtml = hasDist ? fs.readFileSync(indexFile, 'utf8') : '';
   // Through the static plugin, so the shell goes out precompressed too (setHeaders: no-cache).
   const sendShell = (_req: FastifyRequest, reply: FastifyReply) => reply.type('text/html; charset=utf-8').sendFile('index.html');
   // The directory root would be a 403 from the static plugin: it is the shell.
@@ -44,6 +50,8 @@ export default fp<{ distDir: string }>(async (app, opts) => {
     const url = req.url.split('?')[0] ?? '/';
     const wantsPage = (req.method === 'GET' || req.method === 'HEAD') && !url.startsWith('/api/') && !path.extname(url);
     if (wantsPage && hasDist) {
+      const page = req.method === 'GET' ? await firstScreenPage(app, shellHtml, req.url) : undefined;
+      if (page) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
       return sendShell(req, reply);
     }
     return sendError(req, reply, 404, 'not_found');

@@ -5,12 +5,14 @@
  * its caching strategies (sw/sw.ts). A page that was controlled from the start has nothing to hand over.
  */
 import { WARM_UP_MAX_URLS, WARM_UP_MESSAGE, warmUpUrls, type WarmUpMessage } from '../../sw/runtime-cache.ts';
+import { firstScreenPaths } from './first-screen.ts';
 
 export function warmUpOfflineCaches(container: ServiceWorkerContainer = navigator.serviceWorker): void {
   if (container.controller || typeof PerformanceObserver === 'undefined') return;
   // The browser keeps 250 entries by default; a long first visit may fetch more (photos).
   performance.setResourceTimingBufferSize(WARM_UP_MAX_URLS * 2);
-  const pending = new Set<string>();
+  // The answers the page came with (first-screen.ts) were never fetched, but were shown all the same.
+  const pending = new Set<string>(firstScreenPaths().map((p) => new URL(p, location.origin).href));
   const flush = () => {
     const controller = container.controller;
     if (!controller || !pending.size) return;

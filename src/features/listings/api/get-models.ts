@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { ModelList, PublicityAd } from '#contract/listings.ts';
 import type { CityOption } from '#contract/locations.ts';
 import { apiGet } from '#src/lib/api-client.ts';
+import { firstScreenAnswer } from '#src/lib/first-screen.ts';
 import type { ListingParams } from '../hooks/use-listing-params.ts';
 
 export function modelsQueryString(p: ListingParams): string {
@@ -19,6 +20,8 @@ export const modelsQueryOptions = (p: ListingParams, lng: string) =>
   queryOptions({
     queryKey: ['models', lng, { search: p.search, literal: p.literal, city: p.city, section: p.section, page: p.page }],
     queryFn: ({ signal }) => apiGet<ModelList>(`/api/models?${modelsQueryString(p)}`, signal),
+    // A first visit's page may come with this answer in it (the home without a query).
+    initialData: () => firstScreenAnswer<ModelList>(`/api/models?${modelsQueryString(p)}`),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });
@@ -27,6 +30,7 @@ export const publicityQueryOptions = () =>
   queryOptions({
     queryKey: ['publicity-ads'],
     queryFn: ({ signal }) => apiGet<{ data: PublicityAd[] }>('/api/fetchAllPublicityAds', signal).then((r) => r.data),
+    initialData: () => firstScreenAnswer<{ data: PublicityAd[] }>('/api/fetchAllPublicityAds')?.data,
     staleTime: 5 * 60_000,
   });
 

@@ -2,6 +2,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Image, ModelDetail } from '#contract/listings.ts';
 import { apiGet } from '#src/lib/api-client.ts';
+import { firstScreenAnswer } from '#src/lib/first-screen.ts';
 
 export const MODEL_API = {
   model: (id: string) => `/api/models/${encodeURIComponent(id)}`,
@@ -18,6 +19,8 @@ export const modelQueryOptions = (id: string, lng: string) =>
   queryOptions({
     queryKey: ['model', id, lng],
     queryFn: ({ signal }) => apiGet<{ data: ModelDetail }>(MODEL_API.model(id), signal).then((r) => r.data),
+    // A first visit's page comes with the ad and its gallery in it (server/plugins/first-screen.ts).
+    initialData: () => firstScreenAnswer<{ data: ModelDetail }>(MODEL_API.model(id))?.data,
     staleTime: 60_000,
   });
 
@@ -25,5 +28,6 @@ export const modelImagesQueryOptions = (id: string) =>
   queryOptions({
     queryKey: ['model-images', id],
     queryFn: ({ signal }) => apiGet<{ data: Image[] }>(MODEL_API.images(id), signal).then((r) => r.data),
+    initialData: () => firstScreenAnswer<{ data: Image[] }>(MODEL_API.images(id))?.data,
     staleTime: 60_000,
   });

@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildModel, type BuiltModel } from '#tests/factories.ts';
+import { createTestApp, XHR, type TestApp } from '#tests/test-app.ts';
+import { CARD_SIZES, FIRST_SCREEN_ID, jsonForHtml, SLIDE_SIZES } from './first-screen.ts';
+
+const SHELL = '<!doctype html><html><head><title>Vitrina</title></head><body><div id="root"></div></body></html>';
+
+let t: TestApp;
+let distDir: string;
+let lucia: BuiltModel;
+
+beforeAll(async () => {
+  distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-first-screen-test-'));
+  fs.writeFileSync(path.join(distDir, 'index.html'), SHELL);
+  t = await createTestApp({ distDir });
+  // A name the block must escape: it could otherwise close the <script> element.
+  lucia = await buildModel(t.app.db, { name: 'Lucía </script><b>', photos: 2, coverIndex: 1 });
+  await buildModel(t.app.db, { name: 'Covadonga', photos: 1 });
+});
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(distDir, { recursive: true, force: true });
+});
+
+const page = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+
+/** The data block of a page, parsed as the browser's JSON.parse would read the element's text. */
+function block(html: string): { lng: string; answers: Record<string, unknown> } | undefined {
+  const m = html.match(new RegExp(`<script type="application/json" id="${FIRST_SCREEN_ID}">([^<]*)</script>`));
+  return m ? (JSON.parse(m[1]!) as { lng: string; answers: Record<string, unknown> }) : undefined;
+}
+const preloads = (html: string) => [...html.matchAll(/<link rel="preload" as="image"[^>]*>/g)].map((m) => m[0]);
+
+describe('the first screen inside the page', () => {
+  it("the home comes with the listing, sections and promotions exactly as the API answers them, in the URL's language", async () => {
+    const res = await page('/en');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    const data = block(res.body);
+    expect(data?.lng).toBe('en');
+    for (const api of ['/api/models?', '/api/sections', '/api/fetchAllPublicityAds']) {
+      const answer = await t.app.inject({ method: 'GET', url: api, headers: { ...XHR, 'x-locale': 'en' } });
+      expect(data?.answers[api], api).toEqual(answer.json());
+    }
+    // The block sits in <head>, before the shell's own scripts.
+    expect(res.body.indexOf(FIRST_SCREEN_ID)).toBeLessThan(res.body.indexOf('</head>'));
+  });
+
+  it('nothing in the block can end the script element: <, > and & are escaped', async () => {
+    const html = (await page('/es')).body;
+    const text = html.match(new RegExp(`id="${FIRST_SCREEN_ID}">([^]*?)</script>`))![1]!;
+    expect(text).not.toMatch(/[<>&]/);
+    expect(JSON.stringify(block(html))).toContain('Lucía </script><b>');
+    expect(jsonForHtml({ a: '</script>&\u2028' })).toBe('{"a":"\\u003c/script\\u003e\\u0026\\u2028"}');
+  });
+
+  it("preloads the first row's covers with the cards' srcset and sizes, at high priority", async () => {
+    const html = (await page('/es')).body;
+    const cards = (block(html)!.answers['/api/models?'] as { data: { cover: { url: string; srcset: string } | null }[] }).data;
+    const links = preloads(html);
+    expect(links).toHaveLength(2);
+    links.forEach((link, i) => {
+      const cover = cards[i]!.cover!;
+      expect(link).toContain(`href="${cover.url}"`);
+      expect(link).toContain(`imagesrcset="${cover.srcset}"`);
+      expect(link).toContain(`imagesizes="${CARD_SIZES}"`);
+      expect(link).toContain('fetchpriority="high"');
+    });
+  });
+
+  it("a model's page comes with the ad and its gallery, and preloads the gallery's first photo", async () => {
+    const html = (await page(`/es/models/${lucia.adId}`)).body;
+    const answers = block(html)!.answers;
+    expect(Object.keys(answers).sort()).toEqual([`/api/getImagesByAd/${lucia.adId}`, `/api/models/${lucia.adId}`]);
+    const gallery = answers[`/api/getImagesByAd/${lucia.adId}`] as { data: { url: string; media_id: number }[] };
+    expect(gallery.data[0]!.media_id).toBe(lucia.coverMediaId);
+    const links = preloads(html);
+    expect(links).toHaveLength(1);
+    expect(links[0]).toContain(`href="${gallery.data[0]!.url}"`);
+    expect(links[0]).toContain(`imagesizes="${SLIDE_SIZES}"`);
+  });
+
+  it("the preloads' sizes are those of the images they stand for (else the browser would fetch another width)", () => {
+    // Read as text: the server never imports the client.
+    const read = (file: string) => fs.readFileSync(path.resolve(import.meta.dirname, '../..', file), 'utf8');
+    expect(read('src/features/listings/components/model-card.tsx')).toContain(`const SIZES_GRID = '${CARD_SIZES}';`);
+    expect(read('src/features/models/components/model-gallery.tsx')).toContain(`const SIZES_SLIDE = '${SLIDE_SIZES}';`);
+  });
+
+  it('an unknown or hidden ad leaves the page as the plain shell (the client shows its own not-found)', async () => {
+    for (const url of ['/es/models/999999', '/es/models/0', '/es/models/abc']) {
+      const res = await page(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toBe(SHELL);
+    }
+  });
+
+  it('other pages, a home with a query, the shell itself and HEAD requests get the plain shell', async () => {
+    for (const url of ['/', '/es/login', '/es?search=luc%C3%ADa', '/xx', '/es/models/1/edit', '/index.html']) {
+      const res = await page(url);
+      expect(res.body, url).toBe(SHELL);
+    }
+    const head = await t.app.inject({ method: 'HEAD', url: '/es' });
+    expect(head.statusCode).toBe(200);
+  });
+
+  it("asks as an anonymous visitor: the request's cookies are not passed on", async () => {
+    const res = await page('/es', { cookie: 'vitrina_session=whatever' });
+    expect(block(res.body)?.answers['/api/models?']).toBeDefined();
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('goes out compressed like any dynamic answer', async () => {
+    const res = await page('/es', { 'accept-encoding': 'br' });
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(block(zlib.brotliDecompressSync(res.rawPayload).toString('utf8'))).toBeDefined();
+  });
+});

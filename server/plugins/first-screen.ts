@@ -1,0 +1,138 @@
+/**
+ * The first screen's data inside the page (issue 13 point 2): for the home (`/{lng}`, no query) and a model's page
+ * (`/{lng}/models/{id}`) the shell goes out with the public answers that screen asks for first, as a JSON data block
+ * (`<script type="application/json" id="first-screen">`, read by src/lib/first-screen.ts), and a preload of the
+ * photo that will be the largest paint. On a phone the photo then loads while the JavaScript does, and the screen
+ * renders as soon as its code has run instead of after another round trip for its data.
+ *
+ * Only public listing answers go in, asked as an anonymous visitor would ask them (no cookie of the request is
+ * passed on): the page may be kept by caches and the answers are the same for everyone. Each answer is produced by
+ * the API route itself (app.inject), so it is exactly what the client would have fetched. A failing or slow answer
+ * is simply left out: the client then fetches it as usual.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { FastifyInstance } from 'fastify';
+import { isLanguage } from '#contract/languages.ts';
+
+export const FIRST_SCREEN_ID = 'first-screen';
+/** An answer that takes longer than this is not worth holding the page for. */
+const ANSWER_TIMEOUT_MS = 1500;
+
+interface Preload {
+  href: string;
+  srcset?: string;
+  sizes: string;
+}
+
+interface Plan {
+  lng: string;
+  /** API paths, exactly as the client asks for them (the block is keyed by them). */
+  paths: string[];
+  /** The photos to preload, from the answers. */
+  preloads: (answers: Record<string, unknown>) => Preload[];
+}
+
+interface Cover {
+  url?: unknown;
+  srcset?: unknown;
+}
+const asCover = (c: unknown): Preload | undefined => {
+  const { url, srcset } = (c ?? {}) as Cover;
+  return typeof url === 'string' ? { href: url, srcset: typeof srcset === 'string' ? srcset : undefined, sizes: '' } : undefined;
+};
+const listOf = (answer: unknown): unknown[] => {
+  const data = (answer as { data?: unknown } | undefined)?.data;
+  return Array.isArray(data) ? data : [];
+};
+
+/** Must equal the `sizes` of the home's cards (model-card.tsx) and the gallery's slide (model-gallery.tsx). */
+export const CARD_SIZES = '(min-width: 62em) 20vw, (min-width: 35.5em) 30vw, 48vw';
+export const SLIDE_SIZES = '(min-width: 75em) 688px, (min-width: 48em) 55vw, 100vw';
+/** The home's first row on a phone (two columns): its photos are the largest paint. */
+const HOME_PRELOADS = 2;
+
+function planFor(pathname: string, search: string): Plan | undefined {
+  const parts = pathname.split('/').filter(Boolean);
+  const lng = parts[0];
+  if (!isLanguage(lng)) return undefined;
+  // The home with a query (a search, a city) is someone's own listing: asked for by the client as usual.
+  if (parts.length === 1 && !search) {
+    const models = '/api/models?';
+    return {
+      lng,
+      paths: [models, '/api/sections', '/api/fetchAllPublicityAds'],
+      preloads: (answers) =>
+        listOf(answers[models])
+          .slice(0, HOME_PRELOADS)
+          .map((m) => asCover((m as { cover?: unknown }).cover))
+          .filter((p): p is Preload => !!p)
+          .map((p) => ({ ...p, sizes: CARD_SIZES })),
+    };
+  }
+  if (parts.length === 3 && parts[1] === 'models' && /^[1-9]\d{0,9}$/.test(parts[2]!)) {
+    const images = `/api/getImagesByAd/${parts[2]}`;
+    return {
+      lng,
+      paths: [`/api/models/${parts[2]}`, images],
+      preloads: (answers) =>
+        listOf(answers[images])
+          .slice(0, 1)
+          .map(asCover)
+          .filter((p): p is Preload => !!p)
+          .map((p) => ({ ...p, sizes: SLIDE_SIZES })),
+    };
+  }
+  return undefined;
+}
+
+/** JSON that cannot end the <script> element or start a comment in it: `<`, `>` and `&` as \u escapes. */
+export function jsonForHtml(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+async function answer(app: FastifyInstance, lng: string, path: string): Promise<unknown> {
+  const res = await app.inject({
+    method: 'GET',
+    url: path,
+    headers: { 'x-requested-with': 'XMLHttpRequest', 'x-locale': lng, accept: 'application/json' },
+  });
+  if (res.statusCode !== 200 || !String(res.headers['content-type'] ?? '').includes('json')) return undefined;
+  return res.json();
+}
+
+/**
+ * The shell with the first screen's answers and photo preloads in it, or undefined when the URL has no first screen
+ * of ours or nothing could be added.
+ */
+export async function firstScreenPage(app: FastifyInstance, shell: string, url: string): Promise<string | undefined> {
+  const [pathname = '/', search = ''] = url.split('?', 2);
+  const plan = planFor(pathname.replace(/\/+$/, '') || '/', search);
+  if (!plan) return undefined;
+  const answers: Record<string, unknown> = {};
+  const timeout = delay(ANSWER_TIMEOUT_MS, undefined, { ref: false });
+  await Promise.all(
+    plan.paths.map(async (path) => {
+      const value = await Promise.race([answer(app, plan.lng, path).catch(() => undefined), timeout]);
+      if (value !== undefined) answers[path] = value;
+    }),
+  );
+  if (!Object.keys(answers).length) return undefined;
+  const preloads = plan
+    .preloads(answers)
+    .map(
+      (p) =>
+        `<link rel="preload" as="image" href="${attr(p.href)}"${p.srcset ? ` imagesrcset="${attr(p.srcset)}" imagesizes="${attr(p.sizes)}"` : ''} fetchpriority="high" />`,
+    )
+    .join('');
+  const block = `<script type="application/json" id="${FIRST_SCREEN_ID}">${jsonForHtml({ lng: plan.lng, answers })}</script>`;
+  const at = shell.indexOf('</head>');
+  if (at < 0) return undefined;
+  return `${shell.slice(0, at)}${preloads}${block}${shell.slice(at)}`;
+}
