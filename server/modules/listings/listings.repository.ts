@@ -148,21 +148,18 @@ async function withPlaces<T extends AdRow>(db: Db, found: T[]): Promise<(T & Lis
 const RECENT = sql`a.published_at desc nulls last, a.id desc nulls last`;
 
 /**
- * Filters only: the page walks a partial index and stops; the count, an index-only scan of the same index, rides in
- * the same statement (one round trip and one plan instead of two).
+ * Filters only: listing_page() (migration 0015) walks the partial index of the filters and stops after the page, counts
+ * the matches (an index-only scan of the same index) and joins the page's rows, in one round trip and with plans it
+ * keeps for the connection. Past the last page it answers one row without an ad, carrying the count.
  */
 async function recentPage(db: Db, f: ListingFilters): Promise<{ rows: ListingRow[]; total: number }> {
-  const cond = sql.join(filters(f), sql` and `);
-  const count = sql`select count(*) as total from ads a where ${cond}`;
-  const list = await rows<AdRow & { total: string | number }>(
+  const list = await rows<Omit<AdRow, 'id'> & { id: number | null; total: string | number }>(
     db,
-    sql`select ${COLUMNS}, (${count}) as total from ads a ${JOINS} where ${cond} order by ${RECENT} limit ${f.limit} offset ${f.offset}`,
+    sql`select * from listing_page(${f.cityId ?? null}, ${f.sectionId ?? null}, ${f.limit}, ${f.offset})`,
   );
-  if (list.length > 0) return { rows: await withPlaces(db, list), total: Number(list[0]!.total) };
-  if (f.offset === 0) return { rows: [], total: 0 };
-  // Past the last page no row carries the count.
-  const [n] = await rows<{ total: string | number }>(db, count);
-  return { rows: [], total: Number(n?.total ?? 0) };
+  const total = Number(list[0]?.total ?? 0);
+  const ads = list.filter((r): r is AdRow & { total: string | number } => r.id !== null);
+  return { rows: await withPlaces(db, ads), total };
 }
 
 /**
