@@ -46,6 +46,7 @@ import { dataRightsRoutes } from './modules/data-rights/data-rights.routes.ts';
 import jobsPlugin from './modules/jobs/jobs.plugin.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { broadcastingRoutes } from './modules/broadcasting/broadcasting.routes.ts';
+import { supportChatRoutes } from './modules/support-chat/support-chat.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -174,6 +175,7 @@ export async function buildApp(
   await app.register(adminRoutes);
   await app.register(notificationsRoutes);
   await app.register(broadcastingRoutes);
+  await app.register(supportChatRoutes);
 
   await app.register(spaPlugin, { distDir: config.distDir });
   return app;

@@ -21,7 +21,8 @@ export type JobRow = typeof jobs.$inferSelect;
 
 /** What a handler may answer: nothing (done), or a later time to run again without counting a failure. */
 export type JobOutcome = void | { retryAt: Date };
-export type JobHandler = (payload: Record<string, unknown>, job: JobRow) => Promise<JobOutcome>;
+/** `now`: the time the runner ran the job for (tests pass a future one; a handler checks its conditions against it). */
+export type JobHandler = (payload: Record<string, unknown>, job: JobRow, now: Date) => Promise<JobOutcome>;
 
 export interface ScheduleOptions {
   name: string;
@@ -129,16 +130,16 @@ export class JobRunner {
         )
         .returning();
     });
-    for (const job of claimed) await this.runOne(job, leaseUntil);
+    for (const job of claimed) await this.runOne(job, leaseUntil, now);
     return claimed.length;
   }
 
-  private async runOne(job: JobRow, lease: Date): Promise<void> {
+  private async runOne(job: JobRow, lease: Date, now: Date): Promise<void> {
     // Only the holder of this lease settles the row: a job replaced or cancelled meanwhile is left as it now is.
     const mine = and(eq(jobs.id, job.id), eq(jobs.lockedUntil, lease));
     try {
       const handler = this.handlers.get(job.name)!;
-      const outcome = await handler(job.payload, job);
+      const outcome = await handler(job.payload, job, now);
       if (outcome && 'retryAt' in outcome) {
         await this.db
           .update(jobs)

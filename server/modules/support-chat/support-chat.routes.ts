@@ -1,0 +1,151 @@
+/**
+ * Support chat (SPEC §7 calls, contract/support-chat.ts):
+ *   GET  /api/support/chat/conversations            the user's own, or staff's list (filters open/mine/unassigned/resolved/all)
+ *   POST /api/support/chat/conversations            open or reopen (staff: with `user_id`)
+ *   GET  /api/support/chat/conversations/{id}       one conversation
+ *   GET  /api/support/chat/{id}/messages            a page: newest, `before_seq`, or `after_seq` (catching up)
+ *   POST /api/support/chat/{id}/messages            `{ content }`, 30 a minute per user, Idempotency-Key honoured
+ *   POST /api/support/chat/{id}/read                `{ seq }`: read receipts and unread counts
+ *   GET  /api/support/chat/status                   support online now, or the usual reply time
+ *   GET  /api/support/chat/unread                   the navigation badge
+ * Staff only: GET users, GET staff, GET {id}/user (side panel), POST {id}/assign, {id}/resolve, {id}/reopen.
+ * `X-Socket-ID` (the sender's socket) keeps a broadcast from echoing back to it (Echo's toOthers).
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { idParamsSchema } from '#contract/locations.ts';
+import { API } from '#contract/routes.ts';
+import {
+  assignBodySchema,
+  CHAT_MESSAGES_PER_MINUTE,
+  chatUsersQuerySchema,
+  conversationsQuerySchema,
+  createConversationBodySchema,
+  markReadBodySchema,
+  messagesQuerySchema,
+  postMessageBodySchema,
+} from '#contract/support-chat.ts';
+import type { FastifyRequest } from 'fastify';
+import { requireUser } from '../../plugins/session.ts';
+import { consume } from '../auth/auth.limits.ts';
+import { sendUnreadReplyMail } from './chat-email.ts';
+import {
+  assignConversation,
+  CHAT_EMAIL_JOB,
+  conversationFor,
+  isStaff,
+  listChatUsers,
+  listConversations,
+  listMessages,
+  listStaff,
+  loadConversation,
+  markRead,
+  openConversation,
+  postMessage,
+  setConversationStatus,
+  supportStatus,
+  unreadTotal,
+  userPanel,
+} from './support-chat.ts';
+
+const STAFF = { auth: { roles: ['admin' as const, 'super_admin' as const] } };
+const SIGNED_IN = { auth: true as const };
+
+function socketIdOf(req: FastifyRequest): string | undefined {
+  const header = req.headers['x-socket-id'];
+  const value = Array.isArray(header) ? header[0] : header;
+  return value && /^\d{1,20}\.\d{1,20}$/.test(value) ? value : undefined;
+}
+
+export const supportChatRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.db;
+  // Per process, like the other limits (auth.limits.ts): a multi-node deployment swaps in a shared store here.
+  const perUser = new RateLimiterMemory({ keyPrefix: 'chat-messages', points: CHAT_MESSAGES_PER_MINUTE, duration: 60 });
+  app.jobs.register(CHAT_EMAIL_JOB, (payload, _job, now) => sendUnreadReplyMail(app, Number(payload.conversation_id), now));
+
+  const answer = (req: FastifyRequest, key: string, data: unknown) => ({
+    channel: 'notification' as const,
+    type: 'success' as const,
+    message: req.t(key),
+    data,
+  });
+
+  app.get(API.supportConversations, { schema: { querystring: conversationsQuerySchema }, config: SIGNED_IN }, async (req, reply) => {
+    reply.header('cache-control', 'private, no-store');
+    return listConversations(db, requireUser(req), req.query);
+  });
+
+  app.post(API.supportConversations, { schema: { body: createConversationBodySchema }, config: SIGNED_IN }, async (req, reply) => {
+    const { conversation, created } = await openConversation(app, requireUser(req), req.body.user_id);
+    return reply.status(created ? 201 : 200).send(answer(req, 'supportChat.api.opened', conversation));
+  });
+
+  app.get(API.supportConversation(':id'), { schema: { params: idParamsSchema }, config: SIGNED_IN }, async (req, reply) => {
+    const user = requireUser(req);
+    await loadConversation(db, user, req.params.id);
+    reply.header('cache-control', 'private, no-store');
+    return { data: await conversationFor(db, isStaff(user.role), req.params.id) };
+  });
+
+  app.get(
+    API.supportMessages(':id'),
+    { schema: { params: idParamsSchema, querystring: messagesQuerySchema }, config: SIGNED_IN },
+    async (req, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return listMessages(db, requireUser(req), req.params.id, req.query);
+    },
+  );
+
+  app.post(
+    API.supportMessages(':id'),
+    { schema: { params: idParamsSchema, body: postMessageBodySchema }, config: SIGNED_IN },
+    async (req, reply) => {
+      const user = requireUser(req);
+      await consume(perUser, String(user.id), reply);
+      const message = await postMessage(app, user, req.params.id, req.body.content, socketIdOf(req));
+      return reply.status(201).send(answer(req, 'supportChat.api.sent', message));
+    },
+  );
+
+  app.post(API.supportRead(':id'), { schema: { params: idParamsSchema, body: markReadBodySchema }, config: SIGNED_IN }, async (req) =>
+    answer(req, 'supportChat.api.read', await markRead(app, requireUser(req), req.params.id, req.body.seq, socketIdOf(req))),
+  );
+
+  app.get(API.supportStatus, { config: SIGNED_IN }, async (_req, reply) => {
+    reply.header('cache-control', 'private, no-store');
+    return supportStatus(app);
+  });
+
+  app.get(API.supportUnread, { config: SIGNED_IN }, async (req, reply) => {
+    reply.header('cache-control', 'private, no-store');
+    return { unread: await unreadTotal(db, requireUser(req)) };
+  });
+
+  app.get(API.supportUsers, { schema: { querystring: chatUsersQuerySchema }, config: STAFF }, async (req, reply) => {
+    reply.header('cache-control', 'private, no-store');
+    return listChatUsers(db, req.query);
+  });
+
+  app.get(API.supportStaff, { config: STAFF }, async (_req, reply) => {
+    reply.header('cache-control', 'private, no-store');
+    return listStaff(app);
+  });
+
+  app.get(API.supportUserPanel(':id'), { schema: { params: idParamsSchema }, config: STAFF }, async (req, reply) => {
+    reply.header('cache-control', 'private, no-store');
+    return { data: await userPanel(db, req.params.id) };
+  });
+
+  app.post(API.supportAssign(':id'), { schema: { params: idParamsSchema, body: assignBodySchema }, config: STAFF }, async (req) => {
+    const conversation = await assignConversation(app, req.params.id, req.body.user_id);
+    return answer(req, req.body.user_id === null ? 'supportChat.api.unassigned' : 'supportChat.api.assigned', conversation);
+  });
+
+  app.post(API.supportResolve(':id'), { schema: { params: idParamsSchema }, config: STAFF }, async (req) =>
+    answer(req, 'supportChat.api.resolved', await setConversationStatus(app, req.params.id, 'resolved')),
+  );
+
+  app.post(API.supportReopen(':id'), { schema: { params: idParamsSchema }, config: STAFF }, async (req) =>
+    answer(req, 'supportChat.api.reopened', await setConversationStatus(app, req.params.id, 'open')),
+  );
+};
