@@ -20,6 +20,10 @@
  * `npm run bench -- --only transfer` measures only the bytes of a first home visit in Chromium (bench/lib/transfer.ts)
  * and rewrites only that section; the full run includes it unless BENCH_SKIP_TRANSFER=1.
  *
+ * `npm run bench -- --only realtime` measures only the websocket server (bench/lib/realtime.ts: idle sockets and RSS per
+ * socket, fan-out p50/p99 to 1,000 subscribers, the same through Redis with two processes) and rewrites only that
+ * section; the full run includes it unless BENCH_SKIP_REALTIME=1.
+ *
  * `npm run bench -- --only lighthouse` runs Lighthouse mobile (npx lighthouse@12.8.2) on the home and a model page of
  * the existing build (dist/, or BENCH_DIST_DIR; it builds nothing) and rewrites only that section
  * (bench/lib/lighthouse.ts); the full run includes it unless BENCH_SKIP_LIGHTHOUSE=1.
@@ -46,8 +50,9 @@ import { startCluster } from './lib/postgres.ts';
 import { benchPhotos, renderPhotoSection, spliceSection, type PhotoReport } from './lib/photos.ts';
 import { benchTransfer, renderTransferSection, spliceTransferSection } from './lib/transfer.ts';
 import { benchLighthouse, previousBefore, renderLighthouseSection, spliceLighthouseSection } from './lib/lighthouse.ts';
-import { renderReport, type DatabaseRun, type ScenarioResult } from './lib/report.ts';
-import { installServerTiming, type ServerTiming } from './lib/server-timing.ts';
+import { benchRealtime, renderRealtimeSection, spliceRealtimeSection } from './lib/realtime.ts';
+import { renderReport, type CpuPerRequest, type DatabaseRun, type ScenarioResult } from './lib/report.ts';
+import { installServerTiming, serverThreadCpuMs, type ServerTiming } from './lib/server-timing.ts';
 import { summarize } from './lib/stats.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -63,7 +68,8 @@ const XHR = { 'x-requested-with': 'XMLHttpRequest' };
 const BULK_CITY_CODES = ['33044', '33024', '33004', '33037', '33031', '28079', '08019', '46250', '41091', '48020', '29067', '50297'];
 const SECTIONS = ['women', 'men', 'gays', 'trans', 'webcam', 'couples'];
 const NAMES = ['lucia', 'sofia', 'martina', 'maria', 'julia', 'paula', 'hugo', 'martin', 'lucas', 'mateo'];
-const TYPOS = ['Ovideo', 'Guijon', 'Mardid', 'Zaragzoa', 'Sevlila', 'Bilbao Ovideo'];
+/** Misspelt names and cities, each corrected by typos.ts (a swap, a missing or an extra letter). */
+const TYPOS = ['luica', 'martnia', 'covadnoga', 'pelyao', 'sofai', 'Ovideo', 'Guijon', 'Mardid', 'Zaragzoa', 'Sevlila'];
 
 const log = (msg: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
@@ -110,6 +116,8 @@ async function rows<T>(db: Database['db'], query: SQL): Promise<T[]> {
 interface Server {
   origin: string;
   timing: ServerTiming;
+  /** The database server's CPU time so far in ms, when it is a cluster of our own (PGlite's is the app thread's). */
+  dbCpuMs: () => number | undefined;
   /** Resolves once the database has worked off what aborted requests left queued. */
   drain(): Promise<void>;
 }
@@ -161,31 +169,55 @@ async function measure(
   // Sanity: the path answers 200 (a benchmark of 400s measures nothing).
   const check = await fetch(`${server.origin}${paths[0]}`, { headers: XHR });
   if (check.status !== 200) throw new Error(`${id}: ${paths[0]} answered ${check.status}: ${await check.text()}`);
-  const body = (await check.json()) as { meta?: { total: number } };
+  const body = (await check.json()) as { meta?: { total: number; corrections?: unknown[] } };
   const sampleTotal = paths[0]!.startsWith('/api/models') ? body.meta?.total : undefined;
+  if (id === 'typo' && !body.meta?.corrections?.length) throw new Error(`typo: ${paths[0]} was not corrected`);
+  // CPU per request while `run` works and the database drains what it left: app thread, and our own cluster's.
+  const cpuOf = async (run: () => Promise<void>): Promise<CpuPerRequest> => {
+    const app0 = serverThreadCpuMs();
+    const db0 = server.dbCpuMs();
+    await run();
+    await server.drain();
+    const n = Math.max(1, server.timing.samples().length);
+    const app1 = serverThreadCpuMs();
+    const db1 = server.dbCpuMs();
+    return {
+      app: app0 === undefined || app1 === undefined ? undefined : (app1 - app0) / n,
+      db: db0 === undefined || db1 === undefined ? undefined : (db1 - db0) / n,
+    };
+  };
 
   log(`${id}: warm-up`);
   await runLoad({ origin: server.origin, paths, connections: opts.load ? 10 : 1, duration: 2, headers: XHR });
   await server.drain();
   log(`${id}: single connection, ${PROBE_SECONDS}s`);
   server.timing.reset();
-  const probe = await runLoad({ origin: server.origin, paths, connections: 1, duration: PROBE_SECONDS, headers: XHR });
+  let probe: LoadResult | undefined;
+  const probeCpu = await cpuOf(async () => {
+    probe = await runLoad({ origin: server.origin, paths, connections: 1, duration: PROBE_SECONDS, headers: XHR });
+  });
   const probeServer = summarize(server.timing.samples());
-  await server.drain();
   let load: LoadResult | undefined;
   let loadServer;
+  let loadCpu: CpuPerRequest | undefined;
   if (opts.load) {
     log(`${id}: ${CONNECTIONS} connections, ${DURATION}s`);
     server.timing.reset();
-    load = await runLoad({ origin: server.origin, paths, connections: CONNECTIONS, duration: DURATION, headers: XHR });
+    loadCpu = await cpuOf(async () => {
+      load = await runLoad({ origin: server.origin, paths, connections: CONNECTIONS, duration: DURATION, headers: XHR });
+    });
     loadServer = summarize(server.timing.samples());
-    await server.drain();
-    log(`${id}: ${Math.round(load.rps)} req/s, server p95 ${loadServer.p95.toFixed(2)} ms`);
+    log(`${id}: ${Math.round(load!.rps)} req/s, server p95 ${loadServer.p95.toFixed(2)} ms`);
   }
-  return { id, label, paths: paths.length, sampleTotal, probe, probeServer, load, loadServer };
+  return { id, label, paths: paths.length, sampleTotal, probe: probe!, probeServer, probeCpu, load, loadServer, loadCpu };
 }
 
-async function benchDatabase(kind: 'postgres' | 'pglite', databaseUrl: string | undefined, version: string): Promise<DatabaseRun> {
+async function benchDatabase(
+  kind: 'postgres' | 'pglite',
+  databaseUrl: string | undefined,
+  version: string,
+  dbCpuMs: () => number | undefined = () => undefined,
+): Promise<DatabaseRun> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `vitrina-bench-${kind}-`));
   const apps: FastifyInstance[] = [];
   const database = await openDatabase({ databaseUrl, dataDir });
@@ -220,8 +252,8 @@ async function benchDatabase(kind: 'postgres' | 'pglite', databaseUrl: string | 
     // The listing's bytes, answered from memory by the same app (every plugin and hook, no database).
     let listingBytes = Buffer.alloc(0);
     cached.get('/api/bench-bytes', async (_req, reply) => reply.type('application/json; charset=utf-8').send(listingBytes));
-    const cachedServer: Server = { timing: installServerTiming(cached), origin: '', drain };
-    const uncachedServer: Server = { timing: installServerTiming(uncached), origin: '', drain };
+    const cachedServer: Server = { timing: installServerTiming(cached), origin: '', drain, dbCpuMs };
+    const uncachedServer: Server = { timing: installServerTiming(uncached), origin: '', drain, dbCpuMs };
     cachedServer.origin = await listen(cached);
     uncachedServer.origin = await listen(uncached);
 
@@ -229,7 +261,7 @@ async function benchDatabase(kind: 'postgres' | 'pglite', databaseUrl: string | 
     const bare = Fastify({ logger: false });
     apps.push(bare);
     bare.get('/bytes', async (_req, reply) => reply.type('application/json; charset=utf-8').send(listingBytes));
-    const bareServer: Server = { timing: installServerTiming(bare), origin: '', drain };
+    const bareServer: Server = { timing: installServerTiming(bare), origin: '', drain, dbCpuMs };
     bareServer.origin = await listen(bare);
 
     const listPath = `/api/models?city=${oviedo.id}&section=women`;
@@ -257,10 +289,9 @@ async function benchDatabase(kind: 'postgres' | 'pglite', databaseUrl: string | 
       ['search-miss', `search, cache off (${searchMissPaths.length} terms: names and city names)`, uncachedServer, searchMissPaths],
       [
         'typo',
-        `search with a typo → trigram fallback, cache off (${TYPOS.length} terms; single connection only)`,
+        `search with a typo → corrected (typos.ts), cache off (${TYPOS.length} terms: names and cities)`,
         uncachedServer,
         TYPOS.map((q) => `/api/models?search=${encodeURIComponent(q)}`),
-        { load: false },
       ],
     ];
     const wanted = process.env.BENCH_SCENARIOS?.split(',');
@@ -286,9 +317,10 @@ async function benchDatabase(kind: 'postgres' | 'pglite', databaseUrl: string | 
   }
 }
 
-async function withPostgres<T>(fn: (url: string, version: string) => Promise<T>): Promise<T> {
+async function withPostgres<T>(fn: (url: string, version: string, cpuMs: () => number | undefined) => Promise<T>): Promise<T> {
   let base = process.env.BENCH_DATABASE_URL;
   let stopCluster: (() => void) | undefined;
+  let cpuMs: () => number | undefined = () => undefined;
   let version = '';
   let settings = 'as configured on BENCH_DATABASE_URL';
   if (!base) {
@@ -296,6 +328,7 @@ async function withPostgres<T>(fn: (url: string, version: string) => Promise<T>)
     const cluster = await startCluster();
     base = cluster.url;
     stopCluster = cluster.stop;
+    cpuMs = cluster.cpuMs;
     version = cluster.version;
     settings = cluster.settings;
     // Also when the process dies on an error (stop() is synchronous, so it works in an 'exit' listener).
@@ -314,7 +347,7 @@ async function withPostgres<T>(fn: (url: string, version: string) => Promise<T>)
   const url = new URL(base);
   url.pathname = `/${name}`;
   try {
-    return await fn(url.toString(), `PostgreSQL ${version.replace(/^postgres \(PostgreSQL\) /, '')} (${settings})`);
+    return await fn(url.toString(), `PostgreSQL ${version.replace(/^postgres \(PostgreSQL\) /, '')} (${settings})`, cpuMs);
   } finally {
     // pool.end() resolves before its sockets are closed; let them go before the forced drop cuts them.
     await sleep(500);
@@ -369,6 +402,14 @@ async function lighthouseOnly(): Promise<void> {
   log(`wrote the Lighthouse section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
 }
 
+/** `--only realtime`: idle sockets, fan-out and fan-out through Redis (bench/lib/realtime.ts), spliced into the report. */
+async function realtimeOnly(): Promise<void> {
+  const started = performance.now();
+  const section = renderRealtimeSection(await benchRealtime(ROOT, log));
+  await writeFormatted(spliceRealtimeSection(fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '# Benchmarks\n', section));
+  log(`wrote the realtime section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+}
+
 /** `--only photos`: the photo part alone, spliced into the existing report. */
 async function photosOnly(): Promise<void> {
   const started = performance.now();
@@ -383,7 +424,8 @@ async function main() {
     const part = process.argv[onlyArg + 1];
     if (part === 'transfer') return transferOnly();
     if (part === 'lighthouse') return lighthouseOnly();
-    if (part !== 'photos') throw new Error('--only takes one value: photos, transfer or lighthouse');
+    if (part === 'realtime') return realtimeOnly();
+    if (part !== 'photos') throw new Error('--only takes one value: photos, transfer, lighthouse or realtime');
     return photosOnly();
   }
   const started = performance.now();
@@ -399,7 +441,7 @@ async function main() {
   }
 
   const runs: DatabaseRun[] = [];
-  if (only !== 'pglite') runs.push(await withPostgres((url, version) => benchDatabase('postgres', url, version)));
+  if (only !== 'pglite') runs.push(await withPostgres((url, version, cpuMs) => benchDatabase('postgres', url, version, cpuMs)));
   if (only !== 'postgres') {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as {
       version: string;
@@ -411,6 +453,8 @@ async function main() {
   if (!process.env.BENCH_SKIP_PHOTOS) photos = await benchPhotos(PHOTO_RUNS, log);
 
   const transfer = process.env.BENCH_SKIP_TRANSFER ? undefined : renderTransferSection(await benchTransfer(ROOT, log));
+
+  const realtime = process.env.BENCH_SKIP_REALTIME ? undefined : renderRealtimeSection(await benchRealtime(ROOT, log));
 
   const previous = fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '';
   // This scenario measures an existing build: without one it is left out, not the reason a long run fails.
@@ -432,7 +476,8 @@ async function main() {
   });
   // The report keeps what is below its notes marker as it was (an earlier transfer section included): replace it there.
   const withTransfer = transfer ? spliceTransferSection(report, transfer) : report;
-  await writeFormatted(lighthouse ? spliceLighthouseSection(withTransfer, lighthouse) : withTransfer);
+  const withLighthouse = lighthouse ? spliceLighthouseSection(withTransfer, lighthouse) : withTransfer;
+  await writeFormatted(realtime ? spliceRealtimeSection(withLighthouse, realtime) : withLighthouse);
   log(`wrote ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
 }
 
