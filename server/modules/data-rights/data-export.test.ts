@@ -38,6 +38,11 @@ describe('data export', () => {
     const model = await buildModel(db(), { name: 'Ainhoa Modeloexport', userId: user.id, photos: 1 });
     const [photo] = await db().select().from(media).where(eq(media.adId, model.adId));
     for (const w of photo!.variants) await t.app.storage.put(mediaKey(model.adId, photo!.uid, w), Buffer.from(`webp ${w}`));
+    // A support chat with a staff reply (which also notifies her).
+    const chat = (await agent.post('/api/support/chat/conversations', {})).json<{ data: { id: number } }>().data;
+    expect((await agent.post(`/api/support/chat/${chat.id}/messages`, { content: 'Mi pregunta para soporte' })).statusCode).toBe(201);
+    const staff = await signedIn(t.app, db(), { role: 'admin' });
+    expect((await staff.agent.post(`/api/support/chat/${chat.id}/messages`, { content: 'La respuesta de soporte' })).statusCode).toBe(201);
 
     expect(state((await agent.get(URL)).body)).toMatchObject({ status: 'none', download_url: null });
     const res = await agent.post(URL);
@@ -60,6 +65,8 @@ describe('data export', () => {
       account: { email: string; id: number };
       sessions: { ip: string }[];
       model_profiles: { display_name: string }[];
+      support_conversation: unknown;
+      notifications: unknown[];
     };
     expect(json.account).toMatchObject({ id: user.id, email: user.email });
     // The README is in the account's language and points to the privacy policy for the rest of art. 15.
@@ -71,6 +78,17 @@ describe('data export', () => {
     expect(json.sessions.length).toBeGreaterThan(0);
     expect(json.sessions[0]!.ip).toBe('127.0.0.1');
     expect(JSON.stringify(json.model_profiles)).toContain('Ainhoa Modeloexport');
+    expect(json.support_conversation).toMatchObject({
+      id: chat.id,
+      messages: [
+        { seq: 1, from_staff: false, content: 'Mi pregunta para soporte' },
+        { seq: 2, from_staff: true, content: 'La respuesta de soporte' },
+      ],
+    });
+    expect(JSON.stringify(json.support_conversation)).not.toContain(String(staff.user.email));
+    expect(json.notifications).toEqual([
+      expect.objectContaining({ kind: 'support.reply', message: 'Nueva respuesta del equipo de soporte' }),
+    ]);
     for (const w of photo!.variants) {
       expect(strFromU8(files[`photos/ad-${model.adId}/${photo!.uid}/${w}.webp`]!)).toBe(`webp ${w}`);
     }

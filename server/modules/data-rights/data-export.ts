@@ -20,10 +20,13 @@ import {
   idempotencyKeys,
   media,
   modelConsents,
+  notifications,
   passwordResetTokens,
   reports,
   sessions,
   statements,
+  supportConversations,
+  supportMessages,
   users,
 } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -254,6 +257,49 @@ export async function collectUserData(
     created_at: a.createdAt,
   }));
 
+  // The support chat: their conversation with every message (staff appear as staff, not by id), and what they wrote
+  // as staff in other people's conversations; the notifications they were sent.
+  const [conversation] = await db.select().from(supportConversations).where(eq(supportConversations.userId, userId));
+  const messageColumns = {
+    conversation_id: supportMessages.conversationId,
+    seq: supportMessages.seq,
+    from_staff: supportMessages.isStaff,
+    content: supportMessages.content,
+    created_at: supportMessages.createdAt,
+    read_at: supportMessages.readAt,
+  };
+  const chat = conversation
+    ? {
+        id: conversation.id,
+        status: conversation.status,
+        created_at: conversation.createdAt,
+        updated_at: conversation.updatedAt,
+        messages: await db
+          .select(messageColumns)
+          .from(supportMessages)
+          .where(eq(supportMessages.conversationId, conversation.id))
+          .orderBy(supportMessages.seq),
+      }
+    : null;
+  const sentAsStaff = await db
+    .select(messageColumns)
+    .from(supportMessages)
+    .where(and(eq(supportMessages.senderId, userId), eq(supportMessages.isStaff, true)))
+    .orderBy(supportMessages.conversationId, supportMessages.seq);
+  const notificationRows = await db
+    .select({
+      kind: notifications.kind,
+      type: notifications.type,
+      message: notifications.message,
+      description: notifications.description,
+      data: notifications.data,
+      read_at: notifications.readAt,
+      created_at: notifications.createdAt,
+    })
+    .from(notifications)
+    .where(eq(notifications.userId, userId))
+    .orderBy(notifications.createdAt);
+
   const files: { key: string; name: string }[] = [];
   const photos = mediaRows.map((m) => {
     const names = m.variants.map((w) => {
@@ -290,6 +336,9 @@ export async function collectUserData(
     appeals: appealRows,
     reports_made: reportRows,
     contact_messages: messages,
+    support_conversation: chat,
+    support_messages_sent_as_staff: sentAsStaff,
+    notifications: notificationRows,
     recorded_requests: requests,
     data_exports: exportsMade,
     audit_log: audit,

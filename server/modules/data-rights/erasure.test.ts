@@ -47,6 +47,12 @@ const TABLES: Record<string, 'personal' | 'kept' | 'none'> = {
   // Typo-correction vocabulary (migration 0013): words of listed ads' text, kept by triggers on ads, so the words of
   // an erased account's ads leave with them.
   search_words: 'personal',
+  // Issue 14: the person's notifications, support conversation and its messages; jobs name their records (the chat
+  // e-mail names the conversation).
+  notifications: 'personal',
+  support_conversations: 'personal',
+  support_messages: 'personal',
+  jobs: 'personal',
 };
 
 /** Top-level storage prefixes: `ads` photos, `verification` selfies, `exports` archives are personal; the rest are not. */
@@ -204,6 +210,13 @@ describe('account erasure', () => {
       before: { display_name: 'Nombre anterior', phone: '+34600000001' },
       after: { display_name: displayName, phone },
     });
+    // A support chat: their message with their phone, a staff reply (a notification and the pending e-mail job).
+    const chat = (await agent.post('/api/support/chat/conversations', {})).json<{ data: { id: number } }>().data;
+    const said = await agent.post(`/api/support/chat/${chat.id}/messages`, { content: `Soy ${name}, mi teléfono es ${phone}.` });
+    expect(said.statusCode, said.body).toBe(201);
+    expect((await staff.agent.post(`/api/support/chat/${chat.id}/messages`, { content: `Hola ${name}` })).statusCode).toBe(201);
+    expect((await rowsOf('jobs')).some((r) => r.includes(`chat-email:${chat.id}`))).toBe(true);
+
     const statementsList = await agent.get('/api/statements');
     const statementId = (JSON.parse(statementsList.body) as { data: { id: number }[] }).data[0]!.id;
     const appeal = await agent.post(`/api/statements/${statementId}/appeal`, {
@@ -235,6 +248,9 @@ describe('account erasure', () => {
       'appeals',
       'audit_log',
       'data_exports',
+      'support_conversations',
+      'support_messages',
+      'notifications',
     ]) {
       expect(
         (await rowsOf(table)).some(
@@ -272,6 +288,7 @@ describe('account erasure', () => {
         `${table} keeps a row of the account`,
       ).toBeUndefined();
     }
+    expect((await rowsOf('jobs')).some((r) => r.includes(`chat-email:${chat.id}`))).toBe(false);
     // Nothing can point back to the account but the numbers the law keeps: statements and appeals, the audit log.
     expect(await db().select().from(users).where(eq(users.id, user.id))).toEqual([]);
     const left = filesUnder(t.app.storage.root);

@@ -19,9 +19,12 @@ import {
   reports,
   sessions,
   statements,
+  supportConversations,
   users,
 } from '../../db/schema.ts';
 import type { Storage } from '../../plugins/storage.ts';
+import { cancelJob } from '../jobs/jobs.ts';
+import { chatEmailKey } from '../support-chat/support-chat.ts';
 import { accountScope, subjectsOf } from './account-scope.ts';
 
 export const ERASED = '[erased]';
@@ -113,6 +116,14 @@ export async function eraseAccount(tx: Db, userId: number): Promise<ErasureResul
     (a, b) => b.length - a.length,
   );
   const mailLike = [...new Set(strong.filter((s): s is string => !!s && s.length >= 5))];
+
+  // Their support conversation, its messages and their notifications go with the account (foreign keys cascade);
+  // the pending e-mail about unread replies goes now. Staff replies they wrote elsewhere stay, unsigned (sender null).
+  for (const c of await tx
+    .select({ id: supportConversations.id })
+    .from(supportConversations)
+    .where(eq(supportConversations.userId, userId)))
+    await cancelJob(tx, chatEmailKey(c.id));
 
   // Messages they wrote through the contact form (signed in, or with their address) are theirs alone: removed.
   await tx
