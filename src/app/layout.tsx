@@ -86,7 +86,8 @@ export function Layout() {
             <UnstyledButton component={Link} to={`/${lng}`} aria-label={`${t('app.name')} — ${t('nav.home')}`}>
               <Group gap={6} wrap="nowrap">
                 <img src="/icons/logo.svg" alt="" width={28} height={28} />
-                <Text fw={800} size="lg" c="var(--vitrina-brand-text)">
+                {/* A signed-in phone header also holds the Messenger and the bell: the logo alone names the brand there. */}
+                <Text fw={800} size="lg" c="var(--vitrina-brand-text)" visibleFrom={user ? 'sm' : undefined}>
                   {t('app.name')}
                 </Text>
               </Group>

@@ -198,7 +198,7 @@ export function StaffIndex({ meId }: { meId: number }) {
       <Chip.Group multiple={false} value={filter} onChange={(v) => update({ filter: v })}>
         <Group gap={6} role="radiogroup" aria-label={t('messenger.staff.filterLabel')}>
           {CONVERSATION_FILTERS.map((f) => (
-            <Chip key={f} value={f} size="sm">
+            <Chip key={f} value={f} size="sm" variant="outline">
               {t(`messenger.staff.filters.${f}`)}
             </Chip>
           ))}

@@ -86,31 +86,28 @@ export function NotificationBell() {
   const markRead = useMarkRead();
   const unread = data?.meta.unread ?? 0;
 
-  const close = (refocus: boolean) => {
-    setOpen(false);
-    if (refocus) buttonRef.current?.focus();
-  };
-
   useEffect(() => {
     if (!open) return;
     const onPointerDown = (event: PointerEvent) => {
       if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
     };
+    // On the document, not the panel: "mark all as read" disables itself, and the focus it had goes to the body.
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.stopPropagation();
+      setOpen(false);
+      buttonRef.current?.focus();
+    };
     document.addEventListener('pointerdown', onPointerDown, true);
-    return () => document.removeEventListener('pointerdown', onPointerDown, true);
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown, true);
+      document.removeEventListener('keydown', onKeyDown);
+    };
   }, [open]);
 
   return (
-    <div
-      ref={rootRef}
-      className={classes.root}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape' && open) {
-          event.stopPropagation();
-          close(true);
-        }
-      }}
-    >
+    <div ref={rootRef} className={classes.root}>
       <Indicator label={unread > 99 ? '99+' : unread} size={16} offset={6} disabled={unread === 0} color="red" zIndex={1}>
         <ActionIcon
           ref={buttonRef}
@@ -127,8 +124,8 @@ export function NotificationBell() {
       </Indicator>
       {open ? (
         <section id={panelId} className={classes.panel} aria-labelledby={headingId}>
-          <Group justify="space-between" px="sm" py="xs" wrap="nowrap">
-            <Text component="h2" id={headingId} fw={700} size="md" m={0}>
+          <Group justify="space-between" px="sm" py="xs" gap={4} wrap="wrap">
+            <Text component="h2" id={headingId} fw={700} size="md" m={0} style={{ whiteSpace: 'nowrap' }}>
               {t('bell.title')}
             </Text>
             <Button variant="subtle" size="compact-sm" disabled={unread === 0} onClick={() => void markRead(undefined)}>
@@ -163,7 +160,7 @@ export function NotificationBell() {
                   n={n}
                   onOpen={() => {
                     if (!n.read) void markRead([n.id]);
-                    close(false);
+                    setOpen(false);
                   }}
                   onMarkRead={() => void markRead([n.id])}
                 />
