@@ -8,9 +8,9 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ads, modelProfiles } from '#server/db/schema.ts';
+import { ads, modelProfiles, notifications, supportConversations, supportMessages } from '#server/db/schema.ts';
 import { newAgent, signedIn, type Agent } from '#tests/agent.ts';
-import { buildModel, buildPublicist } from '#tests/factories.ts';
+import { buildModel, buildPublicist, buildUser } from '#tests/factories.ts';
 import { routesOf } from '#tests/routes.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
 import { loginAs } from '../media/test-helpers.ts';
@@ -141,5 +141,87 @@ describe('role × route matrix of every staff and publicist route', () => {
     expect(model).toMatchObject({ version: b.version, publicistId: b.publicistId });
     const [ad] = await t.database.db.select().from(ads).where(eq(ads.id, b.adId));
     expect(ad).toMatchObject({ isActive: true });
+  });
+});
+
+/**
+ * Issue 14's routes (support chat, notifications, channel authorization), found the same way. Anonymous → 401 on
+ * all; the staff side of the chat → 403 for client, model and publicist; every route past the door for the roles it
+ * is for. On someone else's conversation or notification a user never gets a 2xx (404: ids reveal nothing), and
+ * nothing of that person changes.
+ */
+describe('role × route matrix of the support chat, notifications and channel authorization', () => {
+  const STAFF_ONLY = /^\/api\/support\/chat\/(users|staff|:id\/(user|assign|resolve|reopen))$/;
+  let routes: Array<{ method: string; path: string; staffOnly: boolean }> = [];
+  let other: { conversationId: number; notificationId: number };
+
+  beforeAll(async () => {
+    routes = routesOf(t.app)
+      .filter((r) => r.method !== 'HEAD')
+      .filter((r) => /^\/api\/support\/|^\/api\/notifications|^\/broadcasting\//.test(r.path))
+      .map((r) => ({ ...r, staffOnly: STAFF_ONLY.test(r.path) }));
+    const db = t.database.db;
+    const person = await buildUser(db, { role: 'model' });
+    const [c] = await db.insert(supportConversations).values({ userId: person.id, lastSeq: 1 }).returning();
+    await db.insert(supportMessages).values({ conversationId: c!.id, seq: 1, senderId: person.id, isStaff: false, content: 'mío' });
+    const [n] = await db.insert(notifications).values({ userId: person.id, kind: 'support.reply', type: 'info', message: 'x' }).returning();
+    other = { conversationId: c!.id, notificationId: n!.id };
+  });
+
+  const url = (path: string) =>
+    path.replace(':id', String(path.startsWith('/api/notifications') ? other.notificationId : other.conversationId));
+
+  it('finds the routes', () => {
+    const names = routes.map((r) => `${r.method} ${r.path}`);
+    for (const known of [
+      'GET /api/support/chat/conversations',
+      'POST /api/support/chat/conversations',
+      'GET /api/support/chat/:id/messages',
+      'POST /api/support/chat/:id/messages',
+      'GET /api/support/chat/users',
+      'POST /api/support/chat/:id/assign',
+      'GET /api/notifications',
+      'POST /api/notifications/:id/read',
+      'POST /api/notifications/read-all',
+      'POST /broadcasting/auth',
+      'POST /broadcasting/user-auth',
+    ]) {
+      expect(names).toContain(known);
+    }
+    expect(routes.filter((r) => r.staffOnly)).toHaveLength(6);
+  });
+
+  it('anonymous 401; the staff side 403 for client, model and publicist', async () => {
+    const anonymous = await newAgent(t.app);
+    const failures: string[] = [];
+    for (const r of routes) {
+      const status = (await call(anonymous, r.method, url(r.path))).statusCode;
+      if (status !== 401) failures.push(`${r.method} ${r.path} anonymous → ${status}`);
+      if (!r.staffOnly) continue;
+      for (const role of ['client', 'model', 'publicist'] as const) {
+        const s = (await call(as[role], r.method, url(r.path))).statusCode;
+        if (s !== 403) failures.push(`${r.method} ${r.path} ${role} → ${s}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('past the door for the roles a route is for; never a 2xx on someone else’s conversation or notification', async () => {
+    const failures: string[] = [];
+    for (const r of routes) {
+      const roles: Role[] = r.staffOnly ? ['admin', 'super_admin'] : ['client', 'model', 'publicist', 'admin', 'super_admin'];
+      for (const role of roles) {
+        const status = (await call(as[role], r.method, url(r.path))).statusCode;
+        if (status === 401 || status === 403 || status >= 500) failures.push(`${r.method} ${r.path} ${role} → ${status}`);
+        const foreign = r.path.includes(':id') && (r.path.startsWith('/api/notifications') || !['admin', 'super_admin'].includes(role));
+        if (foreign && status < 300) failures.push(`${r.method} ${r.path} ${role} on someone else's → ${status}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    const db = t.database.db;
+    const [n] = await db.select().from(notifications).where(eq(notifications.id, other.notificationId));
+    expect(n!.readAt).toBeNull();
+    const [m] = await db.select().from(supportMessages).where(eq(supportMessages.conversationId, other.conversationId));
+    expect(m).toMatchObject({ seq: 1, readAt: null });
   });
 });
