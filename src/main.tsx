@@ -4,6 +4,7 @@ import './app/global.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
+import { preloadLandingScreen } from './app/router.tsx';
 import { createI18n } from './lib/i18n.ts';
 
 // SPEC §2: the context menu is disabled — except in form fields, where people paste and correct spelling.
@@ -14,6 +15,7 @@ document.addEventListener('contextmenu', (event) => {
 });
 
 const i18n = createI18n();
+preloadLandingScreen(location.pathname);
 
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   void import('virtual:pwa-register').then(({ registerSW }) => registerSW({ immediate: true }));

@@ -35,8 +35,21 @@ function screen<K extends string>(load: () => Promise<Record<K, ComponentType>>,
 }
 
 // A first visit lands here: these use only what mantine-shell.css holds.
-const Home = screen(() => import('#src/features/listings/routes/home.tsx'), 'HomeRoute', 'shell');
-const ModelShow = screen(() => import('#src/features/models/routes/model-show.tsx'), 'ModelShowRoute', 'shell');
+const homeScreen = () => import('#src/features/listings/routes/home.tsx');
+const modelShowScreen = () => import('#src/features/models/routes/model-show.tsx');
+const Home = screen(homeScreen, 'HomeRoute', 'shell');
+const ModelShow = screen(modelShowScreen, 'ModelShowRoute', 'shell');
+
+/**
+ * Starts loading the code of the screen a first visit lands on (the home, a model's page) at start-up, alongside the
+ * translations, instead of once they have arrived and the router reaches it. The lazy screens import the same modules.
+ */
+export function preloadLandingScreen(pathname: string): void {
+  const parts = pathname.split('/').filter(Boolean);
+  if (!isLanguage(parts[0])) return;
+  if (parts.length === 1) void homeScreen();
+  else if (parts.length === 3 && parts[1] === 'models') void modelShowScreen();
+}
 const LegalPage = screen(() => import('#src/features/legal/routes/legal-page.tsx'), 'LegalPageRoute', 'shell');
 
 const Login = screen(() => import('#src/features/auth/routes/login.tsx'), 'LoginRoute');
