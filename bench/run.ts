@@ -14,6 +14,9 @@
  * and dropped), BENCH_ONLY=postgres|pglite, BENCH_SKIP_BUNDLE=1, BENCH_DIST_DIR (measure an existing build made with
  * --manifest), BENCH_OUT (default docs/benchmarks.md), BENCH_SKIP_PHOTOS=1, BENCH_PHOTO_RUNS (10), BENCH_SKIP_TRANSFER=1 (and those of bench/lib/transfer.ts).
  *
+ * `npm run bench -- --only api` measures only the browse API (both databases, or BENCH_ONLY) and rewrites only the
+ * "Targets" and "Browse API" sections (the build's target rows are kept from the previous file).
+ *
  * `npm run bench -- --only photos` measures only the photo upload (bench/lib/photos.ts: pipeline, local screening, a
  * whole upload) and rewrites only that section of docs/benchmarks.md.
  *
@@ -51,8 +54,8 @@ import { benchPhotos, renderPhotoSection, spliceSection, type PhotoReport } from
 import { benchTransfer, renderTransferSection, spliceTransferSection } from './lib/transfer.ts';
 import { benchLighthouse, previousBefore, renderLighthouseSection, spliceLighthouseSection } from './lib/lighthouse.ts';
 import { benchRealtime, renderRealtimeSection, spliceRealtimeSection } from './lib/realtime.ts';
-import { renderReport, type DatabaseRun, type ScenarioResult } from './lib/report.ts';
-import { installServerTiming, type ServerTiming } from './lib/server-timing.ts';
+import { renderReport, spliceApiSections, type CpuPerRequest, type DatabaseRun, type ScenarioResult } from './lib/report.ts';
+import { installServerTiming, serverThreadCpuMs, type ServerTiming } from './lib/server-timing.ts';
 import { summarize } from './lib/stats.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -68,7 +71,8 @@ const XHR = { 'x-requested-with': 'XMLHttpRequest' };
 const BULK_CITY_CODES = ['33044', '33024', '33004', '33037', '33031', '28079', '08019', '46250', '41091', '48020', '29067', '50297'];
 const SECTIONS = ['women', 'men', 'gays', 'trans', 'webcam', 'couples'];
 const NAMES = ['lucia', 'sofia', 'martina', 'maria', 'julia', 'paula', 'hugo', 'martin', 'lucas', 'mateo'];
-const TYPOS = ['Ovideo', 'Guijon', 'Mardid', 'Zaragzoa', 'Sevlila', 'Bilbao Ovideo'];
+/** Misspelt names and cities, each corrected by typos.ts (a swap, a missing or an extra letter). */
+const TYPOS = ['luica', 'martnia', 'covadnoga', 'pelyao', 'sofai', 'Ovideo', 'Guijon', 'Mardid', 'Zaragzoa', 'Sevlila'];
 
 const log = (msg: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
@@ -115,6 +119,8 @@ async function rows<T>(db: Database['db'], query: SQL): Promise<T[]> {
 interface Server {
   origin: string;
   timing: ServerTiming;
+  /** The database server's CPU time so far in ms, when it is a cluster of our own (PGlite's is the app thread's). */
+  dbCpuMs: () => number | undefined;
   /** Resolves once the database has worked off what aborted requests left queued. */
   drain(): Promise<void>;
 }
@@ -166,31 +172,55 @@ async function measure(
   // Sanity: the path answers 200 (a benchmark of 400s measures nothing).
   const check = await fetch(`${server.origin}${paths[0]}`, { headers: XHR });
   if (check.status !== 200) throw new Error(`${id}: ${paths[0]} answered ${check.status}: ${await check.text()}`);
-  const body = (await check.json()) as { meta?: { total: number } };
+  const body = (await check.json()) as { meta?: { total: number; corrections?: unknown[] } };
   const sampleTotal = paths[0]!.startsWith('/api/models') ? body.meta?.total : undefined;
+  if (id === 'typo' && !body.meta?.corrections?.length) throw new Error(`typo: ${paths[0]} was not corrected`);
+  // CPU per request while `run` works and the database drains what it left: app thread, and our own cluster's.
+  const cpuOf = async (run: () => Promise<void>): Promise<CpuPerRequest> => {
+    const app0 = serverThreadCpuMs();
+    const db0 = server.dbCpuMs();
+    await run();
+    await server.drain();
+    const n = Math.max(1, server.timing.samples().length);
+    const app1 = serverThreadCpuMs();
+    const db1 = server.dbCpuMs();
+    return {
+      app: app0 === undefined || app1 === undefined ? undefined : (app1 - app0) / n,
+      db: db0 === undefined || db1 === undefined ? undefined : (db1 - db0) / n,
+    };
+  };
 
   log(`${id}: warm-up`);
   await runLoad({ origin: server.origin, paths, connections: opts.load ? 10 : 1, duration: 2, headers: XHR });
   await server.drain();
   log(`${id}: single connection, ${PROBE_SECONDS}s`);
   server.timing.reset();
-  const probe = await runLoad({ origin: server.origin, paths, connections: 1, duration: PROBE_SECONDS, headers: XHR });
+  let probe: LoadResult | undefined;
+  const probeCpu = await cpuOf(async () => {
+    probe = await runLoad({ origin: server.origin, paths, connections: 1, duration: PROBE_SECONDS, headers: XHR });
+  });
   const probeServer = summarize(server.timing.samples());
-  await server.drain();
   let load: LoadResult | undefined;
   let loadServer;
+  let loadCpu: CpuPerRequest | undefined;
   if (opts.load) {
     log(`${id}: ${CONNECTIONS} connections, ${DURATION}s`);
     server.timing.reset();
-    load = await runLoad({ origin: server.origin, paths, connections: CONNECTIONS, duration: DURATION, headers: XHR });
+    loadCpu = await cpuOf(async () => {
+      load = await runLoad({ origin: server.origin, paths, connections: CONNECTIONS, duration: DURATION, headers: XHR });
+    });
     loadServer = summarize(server.timing.samples());
-    await server.drain();
-    log(`${id}: ${Math.round(load.rps)} req/s, server p95 ${loadServer.p95.toFixed(2)} ms`);
+    log(`${id}: ${Math.round(load!.rps)} req/s, server p95 ${loadServer.p95.toFixed(2)} ms`);
   }
-  return { id, label, paths: paths.length, sampleTotal, probe, probeServer, load, loadServer };
+  return { id, label, paths: paths.length, sampleTotal, probe: probe!, probeServer, probeCpu, load, loadServer, loadCpu };
 }
 
-async function benchDatabase(kind: 'postgres' | 'pglite', databaseUrl: string | undefined, version: string): Promise<DatabaseRun> {
+async function benchDatabase(
+  kind: 'postgres' | 'pglite',
+  databaseUrl: string | undefined,
+  version: string,
+  dbCpuMs: () => number | undefined = () => undefined,
+): Promise<DatabaseRun> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `vitrina-bench-${kind}-`));
   const apps: FastifyInstance[] = [];
   const database = await openDatabase({ databaseUrl, dataDir });
@@ -225,8 +255,8 @@ async function benchDatabase(kind: 'postgres' | 'pglite', databaseUrl: string | 
     // The listing's bytes, answered from memory by the same app (every plugin and hook, no database).
     let listingBytes = Buffer.alloc(0);
     cached.get('/api/bench-bytes', async (_req, reply) => reply.type('application/json; charset=utf-8').send(listingBytes));
-    const cachedServer: Server = { timing: installServerTiming(cached), origin: '', drain };
-    const uncachedServer: Server = { timing: installServerTiming(uncached), origin: '', drain };
+    const cachedServer: Server = { timing: installServerTiming(cached), origin: '', drain, dbCpuMs };
+    const uncachedServer: Server = { timing: installServerTiming(uncached), origin: '', drain, dbCpuMs };
     cachedServer.origin = await listen(cached);
     uncachedServer.origin = await listen(uncached);
 
@@ -234,7 +264,7 @@ async function benchDatabase(kind: 'postgres' | 'pglite', databaseUrl: string | 
     const bare = Fastify({ logger: false });
     apps.push(bare);
     bare.get('/bytes', async (_req, reply) => reply.type('application/json; charset=utf-8').send(listingBytes));
-    const bareServer: Server = { timing: installServerTiming(bare), origin: '', drain };
+    const bareServer: Server = { timing: installServerTiming(bare), origin: '', drain, dbCpuMs };
     bareServer.origin = await listen(bare);
 
     const listPath = `/api/models?city=${oviedo.id}&section=women`;
@@ -262,10 +292,9 @@ async function benchDatabase(kind: 'postgres' | 'pglite', databaseUrl: string | 
       ['search-miss', `search, cache off (${searchMissPaths.length} terms: names and city names)`, uncachedServer, searchMissPaths],
       [
         'typo',
-        `search with a typo → trigram fallback, cache off (${TYPOS.length} terms; single connection only)`,
+        `search with a typo → corrected (typos.ts), cache off (${TYPOS.length} terms: names and cities)`,
         uncachedServer,
         TYPOS.map((q) => `/api/models?search=${encodeURIComponent(q)}`),
-        { load: false },
       ],
     ];
     const wanted = process.env.BENCH_SCENARIOS?.split(',');
@@ -291,9 +320,10 @@ async function benchDatabase(kind: 'postgres' | 'pglite', databaseUrl: string | 
   }
 }
 
-async function withPostgres<T>(fn: (url: string, version: string) => Promise<T>): Promise<T> {
+async function withPostgres<T>(fn: (url: string, version: string, cpuMs: () => number | undefined) => Promise<T>): Promise<T> {
   let base = process.env.BENCH_DATABASE_URL;
   let stopCluster: (() => void) | undefined;
+  let cpuMs: () => number | undefined = () => undefined;
   let version = '';
   let settings = 'as configured on BENCH_DATABASE_URL';
   if (!base) {
@@ -301,6 +331,7 @@ async function withPostgres<T>(fn: (url: string, version: string) => Promise<T>)
     const cluster = await startCluster();
     base = cluster.url;
     stopCluster = cluster.stop;
+    cpuMs = cluster.cpuMs;
     version = cluster.version;
     settings = cluster.settings;
     // Also when the process dies on an error (stop() is synchronous, so it works in an 'exit' listener).
@@ -319,7 +350,7 @@ async function withPostgres<T>(fn: (url: string, version: string) => Promise<T>)
   const url = new URL(base);
   url.pathname = `/${name}`;
   try {
-    return await fn(url.toString(), `PostgreSQL ${version.replace(/^postgres \(PostgreSQL\) /, '')} (${settings})`);
+    return await fn(url.toString(), `PostgreSQL ${version.replace(/^postgres \(PostgreSQL\) /, '')} (${settings})`, cpuMs);
   } finally {
     // pool.end() resolves before its sockets are closed; let them go before the forced drop cuts them.
     await sleep(500);
@@ -382,6 +413,39 @@ async function realtimeOnly(): Promise<void> {
   log(`wrote the realtime section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
 }
 
+/** `--only api`: the browse API on both databases (BENCH_ONLY, BENCH_SCENARIOS apply), spliced into the report. */
+async function apiOnly(): Promise<void> {
+  const started = performance.now();
+  const runs = await benchDatabases();
+  const previous = fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '';
+  const input = {
+    machine: machine(),
+    ads: ADS,
+    duration: DURATION,
+    probeSeconds: PROBE_SECONDS,
+    connections: CONNECTIONS,
+    bundle: undefined,
+    runs,
+    minutes: 0,
+    previous,
+  };
+  await writeFormatted(spliceApiSections(previous, input));
+  log(`wrote the API sections of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+}
+
+async function benchDatabases(): Promise<DatabaseRun[]> {
+  const only = process.env.BENCH_ONLY;
+  const runs: DatabaseRun[] = [];
+  if (only !== 'pglite') runs.push(await withPostgres((url, version, cpuMs) => benchDatabase('postgres', url, version, cpuMs)));
+  if (only !== 'postgres') {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as {
+      version: string;
+    };
+    runs.push(await benchDatabase('pglite', undefined, `PGlite ${pkg.version} (in this process, on disk in a temp folder)`));
+  }
+  return runs;
+}
+
 /** `--only photos`: the photo part alone, spliced into the existing report. */
 async function photosOnly(): Promise<void> {
   const started = performance.now();
@@ -396,12 +460,12 @@ async function main() {
     const part = process.argv[onlyArg + 1];
     if (part === 'transfer') return transferOnly();
     if (part === 'lighthouse') return lighthouseOnly();
+    if (part === 'api') return apiOnly();
     if (part === 'realtime') return realtimeOnly();
     if (part !== 'photos') throw new Error('--only takes one value: photos, transfer, lighthouse or realtime');
     return photosOnly();
   }
   const started = performance.now();
-  const only = process.env.BENCH_ONLY;
   const info = machine();
   log(`machine: ${info.nproc} cores, ${info.cpu}, node ${info.node}; ${ADS} ads`);
 
@@ -412,14 +476,7 @@ async function main() {
     log(bundle.ok ? `bundle: JS ${bundle.js} B, CSS ${bundle.css} B (gzip)` : `bundle: ${bundle.error}`);
   }
 
-  const runs: DatabaseRun[] = [];
-  if (only !== 'pglite') runs.push(await withPostgres((url, version) => benchDatabase('postgres', url, version)));
-  if (only !== 'postgres') {
-    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as {
-      version: string;
-    };
-    runs.push(await benchDatabase('pglite', undefined, `PGlite ${pkg.version} (in this process, on disk in a temp folder)`));
-  }
+  const runs = await benchDatabases();
 
   let photos: PhotoReport | undefined;
   if (!process.env.BENCH_SKIP_PHOTOS) photos = await benchPhotos(PHOTO_RUNS, log);

@@ -7,12 +7,37 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { procCpuMs } from './server-timing.ts';
 
 export interface Cluster {
   url: string;
   version: string;
   settings: string;
+  /** CPU time of the whole cluster so far (postmaster, live backends, and the backends it has reaped), in ms. */
+  cpuMs(): number | undefined;
   stop(): void;
+}
+
+/** The postmaster's own CPU plus its reaped children's, plus each live child's (backends, walwriter, …). */
+function clusterCpuMs(dataDir: string): number | undefined {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return undefined;
+  }
+  let total = procCpuMs(`/proc/${pid}/stat`, true);
+  if (total === undefined) return undefined;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) total += procCpuMs(`/proc/${entry}/stat`) ?? 0;
+    } catch {
+      // gone meanwhile: its time is in the postmaster's reaped children's
+    }
+  }
+  return total;
 }
 
 function pgBin(): string {
@@ -79,5 +104,5 @@ export async function startCluster(): Promise<Cluster> {
     throw err;
   }
   const version = execFileSync(path.join(bin, 'postgres'), ['--version']).toString().trim();
-  return { url: `postgres://app@127.0.0.1:${port}/postgres`, version, settings, stop };
+  return { url: `postgres://app@127.0.0.1:${port}/postgres`, version, settings, cpuMs: () => clusterCpuMs(`${dir}/data`), stop };
 }

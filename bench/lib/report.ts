@@ -4,6 +4,12 @@ import type { LoadResult } from './load.ts';
 import { renderPhotoSection, type PhotoReport } from './photos.ts';
 import type { Summary } from './stats.ts';
 
+/** CPU time per request in ms: the app's main thread (with PGlite, the database too) and our own PostgreSQL cluster. */
+export interface CpuPerRequest {
+  app: number | undefined;
+  db: number | undefined;
+}
+
 export interface ScenarioResult {
   id: string;
   label: string;
@@ -13,8 +19,10 @@ export interface ScenarioResult {
   sampleTotal: number | undefined;
   probe: LoadResult;
   probeServer: Summary;
+  probeCpu?: CpuPerRequest | undefined;
   load: LoadResult | undefined;
   loadServer: Summary | undefined;
+  loadCpu?: CpuPerRequest | undefined;
 }
 
 export interface DatabaseRun {
@@ -52,16 +60,33 @@ export const TARGETS = {
   cssKB: 40,
 };
 
+/** Issue 13 point 4: the listing without its cache, as ratios to the bare route of the same run (machines differ). */
+export const MISS_TARGETS = {
+  listShareOfBare: 0.08,
+  listProbeP95Ms: 2,
+  searchProbeP95Ms: 10,
+  searchShareOfBare: 0.01,
+  typoProbeP95Ms: 30,
+};
+
 const ms = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? '–' : v < 10 ? v.toFixed(2) : v.toFixed(1));
 const trio = (s: Summary | undefined) => (s ? `${ms(s.p50)} / ${ms(s.p95)} / ${ms(s.p99)}` : '–');
 const rps = (v: number | undefined) => (v === undefined ? '–' : Math.round(v).toLocaleString('en-US'));
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 const yes = (ok: boolean) => (ok ? '**met**' : '**not met**');
 
+const cpu = (c: CpuPerRequest | undefined, pglite: boolean) =>
+  !c || c.app === undefined
+    ? '–'
+    : pglite
+      ? `${c.app.toFixed(2)} (in-thread)`
+      : `${c.app.toFixed(2)} / ${c.db === undefined ? '–' : c.db.toFixed(2)}`;
+
 function scenarioTable(run: DatabaseRun, input: ReportInput): string {
+  const pglite = run.kind === 'pglite';
   const lines = [
-    `| Scenario | Matches | Server time, 1 connection: p50 / p95 / p99 ms | Server time, ${input.connections} connections: p50 / p95 / p99 ms | autocannon latency, ${input.connections} connections: p50 / p97.5 / p99 ms | req/s, ${input.connections} connections | Errors / non-2xx |`,
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| Scenario | Matches | Server time, 1 connection: p50 / p95 / p99 ms | Server time, ${input.connections} connections: p50 / p95 / p99 ms | autocannon latency, ${input.connections} connections: p50 / p97.5 / p99 ms | req/s, ${input.connections} connections | CPU ms per request, ${input.connections} connections: app thread / PostgreSQL | Errors / non-2xx |`,
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const r of run.results) {
     const l = r.load;
@@ -70,7 +95,7 @@ function scenarioTable(run: DatabaseRun, input: ReportInput): string {
     lines.push(
       `| ${r.label} | ${r.sampleTotal ?? '–'} | ${trio(r.probeServer)} (${r.probeServer.count} req) | ${trio(r.loadServer)} | ${
         l ? `${ms(l.latency.p50)} / ${ms(l.latency.p97_5)} / ${ms(l.latency.p99)}` : '–'
-      } | ${rps(l?.rps)} | ${errors} / ${non2xx} |`,
+      } | ${rps(l?.rps)} | ${cpu(r.loadCpu, pglite)} | ${errors} / ${non2xx} |`,
     );
   }
   return lines.join('\n');
@@ -78,6 +103,44 @@ function scenarioTable(run: DatabaseRun, input: ReportInput): string {
 
 function get(run: DatabaseRun | undefined, id: string): ScenarioResult | undefined {
   return run?.results.find((r) => r.id === id);
+}
+
+function missTargets(input: ReportInput): string {
+  const runs = input.runs;
+  if (runs.length === 0) return '';
+  const name = (r: DatabaseRun) => (r.kind === 'postgres' ? 'PostgreSQL' : 'PGlite');
+  const out = [
+    `| Target (cache off, ${input.ads.toLocaleString('en-US')} ads; ratios to the bare route of the same run) | ${runs.map((r) => `${name(r)} | Verdict`).join(' | ')} |`,
+    `| --- | ${runs.map(() => '---: | ---').join(' | ')} |`,
+  ];
+  const share = (id: string, min: number) => (run: DatabaseRun) => {
+    const r = get(run, id)?.load;
+    const bare = get(run, 'bare')?.load;
+    if (!r || !bare) return ['–', '–'];
+    const v = r.rps / bare.rps;
+    return [`${(v * 100).toFixed(1)} % (${rps(r.rps)} of ${rps(bare.rps)} req/s)`, yes(v >= min)];
+  };
+  const p95 = (id: string, max: number) => (run: DatabaseRun) => {
+    const r = get(run, id);
+    if (!r) return ['–', '–'];
+    return [`${ms(r.probeServer.p95)} ms`, yes(r.probeServer.p95 <= max)];
+  };
+  const t = MISS_TARGETS;
+  const rows: [string, (run: DatabaseRun) => string[]][] = [
+    [
+      `city + section, ${input.connections} connections: req/s ≥ ${t.listShareOfBare * 100} % of the bare route's`,
+      share('list-miss', t.listShareOfBare),
+    ],
+    [`city + section, 1 connection: server-time p95 ≤ ${t.listProbeP95Ms} ms`, p95('list-miss', t.listProbeP95Ms)],
+    [`free-text search, 1 connection: server-time p95 ≤ ${t.searchProbeP95Ms} ms`, p95('search-miss', t.searchProbeP95Ms)],
+    [
+      `free-text search, ${input.connections} connections: req/s ≥ ${t.searchShareOfBare * 100} % of the bare route's`,
+      share('search-miss', t.searchShareOfBare),
+    ],
+    [`typo search, 1 connection: server-time p95 ≤ ${t.typoProbeP95Ms} ms`, p95('typo', t.typoProbeP95Ms)],
+  ];
+  for (const [label, cell] of rows) out.push(`| ${label} | ${runs.map((run) => cell(run).join(' | ')).join(' | ')} |`);
+  return out.join('\n');
 }
 
 function targets(input: ReportInput): string {
@@ -183,11 +246,11 @@ function bundleSection(b: BundleReport | undefined): string {
   return lines.join('\n');
 }
 
-export function renderReport(input: ReportInput): string {
-  const m = input.machine;
-  const kept = input.previous.includes(NOTES_MARKER)
-    ? input.previous.slice(input.previous.indexOf(NOTES_MARKER) + NOTES_MARKER.length)
-    : '\n';
+/**
+ * "## Targets" and "## Browse API": what `npm run bench -- --only api` rewrites. `buildTargets` replaces the build
+ * rows of the targets (kept from the previous file when the bundle was not measured in this run).
+ */
+export function renderApiSections(input: ReportInput, buildTargets?: string): string {
   const runs = input.runs
     .map((run) =>
       [
@@ -200,6 +263,43 @@ export function renderReport(input: ReportInput): string {
       ].join('\n'),
     )
     .join('\n\n');
+  return `## Targets
+
+${missTargets(input)}
+
+${targets(input)}${buildTargets ? `\n\n${buildTargets}` : ''}
+
+## Browse API
+
+Measured ${input.machine.date.slice(0, 16).replace('T', ' ')} UTC. Every scenario: 2 s warm-up (10 connections), then ${input.probeSeconds} s on a single connection (unloaded latency),
+then ${input.duration} s with ${input.connections} connections. *Server time* = onRequest → onResponse hook in the app
+(process.hrtime), so it includes waiting for a database connection but not time spent before Fastify sees the request.
+*Cache hit* = the real app with its 5 s micro-cache, same query every time (one miss per 5 s). *Cache miss* = the same
+app with \`LISTINGS_CACHE_TTL_MS=0\`, connections cycling through different queries. "Matches" = \`meta.total\` of the
+first query. *CPU per request* = CPU time used during the ${input.connections}-connection run (and the drain after it) divided by
+the requests answered: the app's main thread (not the load generator's worker; with PGlite it includes the database)
+and, on PostgreSQL, every process of the throwaway cluster. On a shared machine it is steadier than req/s, which also
+counts the time other work held the cores.
+
+${runs}
+`;
+}
+
+/** Replaces the "## Targets" … "## Browse API" part of an earlier report (up to "## Home route bundle"). */
+export function spliceApiSections(previous: string, input: ReportInput): string {
+  const start = previous.indexOf('## Targets');
+  const end = previous.indexOf('## Home route bundle');
+  if (start < 0 || end < start) throw new Error('--only api: the report has no "## Targets" … "## Home route bundle" part to replace');
+  const old = previous.slice(start, end);
+  const build = old.match(/\| Target \(build\)[^\n]*\n(?:\|[^\n]*\n?)*/)?.[0]?.trimEnd();
+  return `${previous.slice(0, start)}${renderApiSections(input, build)}\n${previous.slice(end)}`;
+}
+
+export function renderReport(input: ReportInput): string {
+  const m = input.machine;
+  const kept = input.previous.includes(NOTES_MARKER)
+    ? input.previous.slice(input.previous.indexOf(NOTES_MARKER) + NOTES_MARKER.length)
+    : '\n';
   return `# Benchmarks
 
 Written by \`npm run bench\` (bench/run.ts) — ${m.date.slice(0, 16).replace('T', ' ')} UTC, ${input.minutes.toFixed(1)} minutes. One run on one machine:
@@ -214,21 +314,7 @@ treat the figures as orders of magnitude, and re-run before comparing. Not part 
 | Databases | ${input.runs.map((r) => r.version).join('; ') || '–'} |
 | Load | autocannon 9 (programmatic API, in a worker thread of the same process), on the same machine as the server |
 
-## Targets
-
-${targets(input)}
-
-## Browse API
-
-Every scenario: 2 s warm-up (10 connections), then ${input.probeSeconds} s on a single connection (unloaded latency),
-then ${input.duration} s with ${input.connections} connections. *Server time* = onRequest → onResponse hook in the app
-(process.hrtime), so it includes waiting for a database connection but not time spent before Fastify sees the request.
-*Cache hit* = the real app with its 5 s micro-cache, same query every time (one miss per 5 s). *Cache miss* = the same
-app with \`LISTINGS_CACHE_TTL_MS=0\`, connections cycling through different queries. "Matches" = \`meta.total\` of the
-first query.
-
-${runs}
-
+${renderApiSections(input)}
 ## Home route bundle
 
 ${bundleSection(input.bundle)}
