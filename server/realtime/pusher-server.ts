@@ -112,7 +112,8 @@ export class PusherServer {
       return true;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      if (decodeURIComponent(match[1]!) !== this.opts.app.key) return this.refuse(ws, CLOSE.appNotFound, 'App key not found');
+      // Compared as sent: a key is [A-Za-z0-9] (and a malformed escape must not reach decodeURIComponent and throw).
+      if (match[1] !== this.opts.app.key) return this.refuse(ws, CLOSE.appNotFound, 'App key not found');
       const protocol = url.searchParams.get('protocol');
       if (protocol === null) return this.refuse(ws, CLOSE.noProtocol, 'No protocol version supplied');
       if (!/^[5-7]$/.test(protocol)) return this.refuse(ws, CLOSE.unsupportedProtocol, 'Unsupported protocol version');
