@@ -60,7 +60,7 @@ export const staffQueryOptions = () =>
 export const userPanelQueryOptions = (conversationId: number) =>
   queryOptions({
     queryKey: [...MESSENGER_KEY, 'user-panel', conversationId],
-    queryFn: ({ signal }) => apiGet<ChatUserPanel>(API.supportUserPanel(conversationId), signal),
+    queryFn: async ({ signal }) => recordOf<ChatUserPanel>(await apiGet<unknown>(API.supportUserPanel(conversationId), signal)),
   });
 
 export const chatUsersQueryOptions = (search: string, page = 1) =>

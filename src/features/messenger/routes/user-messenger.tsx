@@ -31,8 +31,8 @@ export function UserMessenger({ me }: { me: Me }) {
   const onSend = async (content: string) => {
     setOpenError(null);
     let id = conversationId;
-    // The first message opens the conversation; one after it was resolved reopens it.
-    if (id == null || conversation?.status === 'resolved') {
+    // The first message opens the conversation (posting to a resolved one reopens it on the server).
+    if (id == null) {
       try {
         const opened = await openConversation();
         id = opened.id;
