@@ -27,6 +27,9 @@
  * socket, fan-out p50/p99 to 1,000 subscribers, the same through Redis with two processes) and rewrites only that
  * section; the full run includes it unless BENCH_SKIP_REALTIME=1.
  *
+ * `npm run bench -- --only chat` measures only a support-chat message from its POST to the other side's socket, p95
+ * (bench/lib/chat.ts), and rewrites only that section; the full run includes it unless BENCH_SKIP_CHAT=1.
+ *
  * `npm run bench -- --only lighthouse` runs Lighthouse mobile (npx lighthouse@12.8.2) on the home and a model page of
  * the existing build (dist/, or BENCH_DIST_DIR; it builds nothing) and rewrites only that section
  * (bench/lib/lighthouse.ts); the full run includes it unless BENCH_SKIP_LIGHTHOUSE=1.
@@ -54,6 +57,7 @@ import { benchPhotos, renderPhotoSection, spliceSection, type PhotoReport } from
 import { benchTransfer, renderTransferSection, spliceTransferSection } from './lib/transfer.ts';
 import { benchLighthouse, previousBefore, renderLighthouseSection, spliceLighthouseSection } from './lib/lighthouse.ts';
 import { benchRealtime, renderRealtimeSection, spliceRealtimeSection } from './lib/realtime.ts';
+import { benchChat, renderChatSection, spliceChatSection } from './lib/chat.ts';
 import { renderReport, spliceApiSections, type CpuPerRequest, type DatabaseRun, type ScenarioResult } from './lib/report.ts';
 import { installServerTiming, serverThreadCpuMs, type ServerTiming } from './lib/server-timing.ts';
 import { summarize } from './lib/stats.ts';
@@ -413,6 +417,14 @@ async function realtimeOnly(): Promise<void> {
   log(`wrote the realtime section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
 }
 
+/** `--only chat`: a support-chat message from its POST to the other side's socket (bench/lib/chat.ts), spliced in. */
+async function chatOnly(): Promise<void> {
+  const started = performance.now();
+  const section = renderChatSection(await benchChat(log));
+  await writeFormatted(spliceChatSection(fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '# Benchmarks\n', section));
+  log(`wrote the chat section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+}
+
 /** `--only api`: the browse API on both databases (BENCH_ONLY, BENCH_SCENARIOS apply), spliced into the report. */
 async function apiOnly(): Promise<void> {
   const started = performance.now();
@@ -462,7 +474,8 @@ async function main() {
     if (part === 'lighthouse') return lighthouseOnly();
     if (part === 'api') return apiOnly();
     if (part === 'realtime') return realtimeOnly();
-    if (part !== 'photos') throw new Error('--only takes one value: photos, transfer, lighthouse or realtime');
+    if (part === 'chat') return chatOnly();
+    if (part !== 'photos') throw new Error('--only takes one value: api, photos, transfer, lighthouse, realtime or chat');
     return photosOnly();
   }
   const started = performance.now();
@@ -484,6 +497,7 @@ async function main() {
   const transfer = process.env.BENCH_SKIP_TRANSFER ? undefined : renderTransferSection(await benchTransfer(ROOT, log));
 
   const realtime = process.env.BENCH_SKIP_REALTIME ? undefined : renderRealtimeSection(await benchRealtime(ROOT, log));
+  const chat = process.env.BENCH_SKIP_CHAT ? undefined : renderChatSection(await benchChat(log));
 
   const previous = fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '';
   // This scenario measures an existing build: without one it is left out, not the reason a long run fails.
@@ -506,7 +520,8 @@ async function main() {
   // The report keeps what is below its notes marker as it was (an earlier transfer section included): replace it there.
   const withTransfer = transfer ? spliceTransferSection(report, transfer) : report;
   const withLighthouse = lighthouse ? spliceLighthouseSection(withTransfer, lighthouse) : withTransfer;
-  await writeFormatted(realtime ? spliceRealtimeSection(withLighthouse, realtime) : withLighthouse);
+  const withRealtime = realtime ? spliceRealtimeSection(withLighthouse, realtime) : withLighthouse;
+  await writeFormatted(chat ? spliceChatSection(withRealtime, chat) : withRealtime);
   log(`wrote ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
 }
 
