@@ -42,8 +42,14 @@ export default fp(async (app) => {
     pongTimeoutMs: config.pongTimeoutMs,
   });
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (!server.handleUpgrade(req, socket, head)) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    // An exception in an 'upgrade' listener would end the process: a request we cannot read is cut instead.
+    try {
+      if (!server.handleUpgrade(req, socket, head)) {
+        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      }
+    } catch (err) {
+      app.log.warn({ err }, 'realtime: refused an upgrade request');
+      socket.destroy();
     }
   };
   app.server.on('upgrade', onUpgrade);

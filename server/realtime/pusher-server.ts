@@ -139,7 +139,14 @@ export class PusherServer {
       eventsInWindow: 0,
     };
     this.connections.set(conn.id, conn);
-    ws.on('message', (data, isBinary) => this.message(conn, data, isBinary));
+    ws.on('message', (data, isBinary) => {
+      // A listener that throws would end the process: whatever a client sends, it gets an error frame at worst.
+      try {
+        this.message(conn, data, isBinary);
+      } catch (err) {
+        this.failed(conn, err);
+      }
+    });
     ws.on('pong', () => this.alive(conn));
     ws.on('close', () => this.track(this.disconnect(conn)));
     ws.on('error', (err) => this.opts.log.debug({ err, socketId: conn.id }, 'realtime: socket error'));

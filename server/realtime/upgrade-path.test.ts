@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RawClient, listeningApp, type ListeningApp } from './test-helpers.ts';
 
@@ -17,6 +18,18 @@ describe('websocket upgrade path', () => {
   it('refuses a key with a malformed escape with 4001, and the server keeps serving', async () => {
     const bad = new RawClient(`ws://127.0.0.1:${t.port}/app/%E0%A4%A?protocol=7`);
     expect((await bad.closed).code).toBe(4001);
+    const good = await RawClient.connect(t.port, t.app.config.realtime.key);
+    expect(good.socketId).toMatch(/^\d+\.\d+$/);
+    good.ws.close();
+  });
+
+  it('cuts an upgrade whose target cannot be read as a URL (absolute form, bad host) and keeps serving', async () => {
+    const socket = net.connect(t.port, '127.0.0.1');
+    socket.write(
+      'GET http://[bad/app/key?protocol=7 HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+    );
+    await new Promise((resolve) => socket.on('close', resolve).on('error', resolve));
     const good = await RawClient.connect(t.port, t.app.config.realtime.key);
     expect(good.socketId).toMatch(/^\d+\.\d+$/);
     good.ws.close();
