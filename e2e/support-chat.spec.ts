@@ -5,16 +5,20 @@
  * notification. Then an admin decision: approving a pending model profile reaches the model's open dashboard (status
  * card and notification) without a reload, and the bell lists it. 360 px and desktop screenshots, axe.
  *
- * Accounts no other spec touches: demo-model-3 chats (an active demo profile), demo-model-8 waits for approval
- * (server/db/seed/demo-catalogue.ts: i = 7 is `pending`).
+ * Staff also start a conversation with a user found by search; and a phone whose socket went quiet (the test drops what
+ * the server sends, then closes the socket) gets every message it missed once it reconnects.
+ *
+ * Accounts no other spec touches: demo-model-3 and demo-model-4 chat (active demo profiles), demo-model-8 waits for
+ * approval (server/db/seed/demo-catalogue.ts: i = 7 is `pending`).
  */
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page, type WebSocketRoute } from '@playwright/test';
 import { expectNoAxeViolations, presetConsent, submitLogin, tr } from './helpers.ts';
 
 const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password-123';
 const ADMIN = 'admin@vitrina.test';
 const CHATTING_MODEL = 'demo-model-3@vitrina.test';
 const PENDING_MODEL = 'demo-model-8@vitrina.test';
+const SLEEPING_MODEL = 'demo-model-4@vitrina.test';
 
 const es = (key: string, vars: Record<string, string | number> = {}) =>
   Object.entries(vars).reduce((s, [k, v]) => s.replace(`{{${k}}}`, String(v)), tr('es', key));
@@ -171,4 +175,73 @@ test('an admin approves a pending model profile: the model’s open dashboard ch
   await model.keyboard.press('Escape');
   await expect(panel).toBeHidden();
   await expect(model.getByRole('button', { name: es('bell.open'), exact: true })).toBeFocused();
+});
+
+test('staff start a conversation with a user found by search; a phone that slept misses nothing once it reconnects', async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const stamp = `${Date.now()}`.slice(-6);
+  const hello = `Hola, te escribimos desde soporte (${stamp}).`;
+  const missed = [`Primer aviso mientras dormía (${stamp})`, `Segundo aviso mientras dormía (${stamp})`];
+
+  // The model's websocket goes through the test, which can stop passing on what the server sends and then close it.
+  const model = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  const sockets: { page: WebSocketRoute; asleep: boolean }[] = [];
+  await model.routeWebSocket(/\/app\//, (page) => {
+    const server = page.connectToServer();
+    const socket = { page, asleep: false };
+    sockets.push(socket);
+    server.onMessage((message) => {
+      if (!socket.asleep) page.send(message);
+    });
+  });
+  await presetConsent(model);
+  await submitLogin(model, SLEEPING_MODEL, PASSWORD);
+  await expect(model).toHaveURL(/\/es\/model\/dashboard$/);
+
+  const admin = await signIn(browser, ADMIN, /\/es\/admin\/dashboard$/);
+  await admin.goto('/es/messenger');
+  await admin.getByRole('button', { name: es('messenger.staff.new') }).click();
+  const dialog = admin.getByRole('dialog', { name: es('messenger.staff.startTitle') });
+  await dialog.getByRole('textbox', { name: es('messenger.staff.userSearch') }).fill(SLEEPING_MODEL);
+  // Found by e-mail: the one button names the person and the address (several demo models share a first name).
+  const start = dialog.getByRole('button', { name: new RegExp(`${escapeRe(`(${SLEEPING_MODEL})`)}$`) });
+  await expect(start).toHaveCount(1);
+  await expect(dialog.getByRole('listitem')).toHaveCount(1);
+  await start.click();
+  await expect(admin).toHaveURL(/\/es\/messenger\/\d+$/);
+  const adminBox = admin.getByRole('textbox', { name: es('messenger.composer.label') });
+  await adminBox.fill(hello);
+  await adminBox.press('Enter');
+  await expect(admin.getByTestId('chat-message').filter({ hasText: hello })).toHaveCount(1);
+
+  // The model hears of it in the header, and reads it.
+  await expect(messengerNav(model)).toHaveAccessibleName(es('messenger.nav.openUnread_one', { count: 1 }));
+  await messengerNav(model).click();
+  await expect(model.getByTestId('chat-message').filter({ hasText: hello })).toHaveCount(1);
+  await expect(admin.getByTestId('chat-message').filter({ hasText: hello }).getByTestId('receipt')).toHaveAccessibleName(
+    es('messenger.thread.read'),
+  );
+
+  // Asleep: nothing the server sends reaches the page, while the admin writes twice.
+  expect(sockets.length).toBeGreaterThan(0);
+  for (const socket of sockets) socket.asleep = true;
+  for (const text of missed) {
+    await adminBox.fill(text);
+    await adminBox.press('Enter');
+    await expect(admin.getByTestId('chat-message').filter({ hasText: text })).toHaveCount(1);
+  }
+  await expect(model.getByTestId('chat-message').filter({ hasText: stamp })).toHaveCount(1);
+
+  // Awake: the dead socket closes (4200: reconnect at once), pusher-js opens another, and the thread catches up.
+  const before = sockets.length;
+  for (const socket of sockets) await socket.page.close({ code: 4200, reason: 'woke up' });
+  await expect.poll(() => sockets.length).toBeGreaterThan(before);
+  for (const text of missed) await expect(model.getByTestId('chat-message').filter({ hasText: text })).toHaveCount(1);
+  await expect(model.getByTestId('chat-message').filter({ hasText: stamp })).toHaveCount(3);
+  // Once on her screen, the admin sees them read.
+  await expect(admin.getByTestId('chat-message').filter({ hasText: missed[1]! }).getByTestId('receipt')).toHaveAccessibleName(
+    es('messenger.thread.read'),
+  );
 });

@@ -147,7 +147,7 @@ function StartConversation({ opened, onClose }: { opened: boolean; onClose: () =
                       variant="light"
                       loading={busy === u.id}
                       onClick={() => void start(u.id, u.conversation_id)}
-                      aria-label={t('messenger.staff.startWith', { name: u.name })}
+                      aria-label={t('messenger.staff.startWith', { name: u.email ? `${u.name} (${u.email})` : u.name })}
                     >
                       {u.conversation_id ? t('messenger.staff.open') : t('messenger.staff.start')}
                     </Button>
