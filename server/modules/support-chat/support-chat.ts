@@ -297,9 +297,11 @@ export async function postMessage(
       })
       .where(eq(supportConversations.id, conversationId))
       .returning();
+    // Erased since it was loaded (the account was deleted meanwhile).
+    if (!c) throw notFound();
     const [m] = await tx
       .insert(supportMessages)
-      .values({ conversationId, seq: c!.lastSeq, senderId: viewer.id, isStaff: staff, content, createdAt: now })
+      .values({ conversationId, seq: c.lastSeq, senderId: viewer.id, isStaff: staff, content, createdAt: now })
       .returning();
     const read = await tx
       .update(supportMessages)
