@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn, type Agent } from '#tests/agent.ts';
 import { buildModel, buildUser } from '#tests/factories.ts';
-import { RawClient, listeningApp, type ListeningApp } from './test-helpers.ts';
+import { RawClient, connected, httpAuthorizedPusher, listeningApp, until, type ListeningApp } from './test-helpers.ts';
 
 let t: ListeningApp;
 let admin: Agent;
@@ -44,6 +44,42 @@ describe('ending an account ends its websockets', () => {
     expect((await laptop.closed).code).toBe(4009);
     await bystander.roundTrip();
     await bystander.close();
+  });
+
+  it('end to end: pusher-js signs in through POST /broadcasting/user-auth, and the suspension disconnects it', async () => {
+    const { agent, user } = await signedIn(t.app, t.database.db, { role: 'model' });
+    const client = httpAuthorizedPusher(t.port, t.config.realtime.key, agent);
+    try {
+      await connected(client);
+      client.signin();
+      await client.user.signinDonePromise;
+      expect(client.user.user_data).toMatchObject({ id: String(user.id) });
+      // Its own notifications channel, authorized by the real route; another user's is refused.
+      const own = client.subscribe(`private-App.Models.User.${user.id}`);
+      await new Promise((resolve, reject) => {
+        own.bind('pusher:subscription_succeeded', resolve);
+        own.bind('pusher:subscription_error', reject);
+      });
+      const other = client.subscribe('private-App.Models.User.999999');
+      const refused = await new Promise<{ type: string; error: string }>((resolve) => other.bind('pusher:subscription_error', resolve));
+      expect(refused).toMatchObject({ type: 'AuthError', error: expect.stringContaining('403') as unknown });
+
+      const left = new Promise<string>((resolve) =>
+        client.connection.bind('state_change', (s: { current: string }) => (s.current !== 'connected' ? resolve(s.current) : undefined)),
+      );
+      const res = await admin.post('/api/admin/decisions', {
+        subject_type: 'user',
+        subject_id: user.id,
+        action: 'suspend',
+        reason_codes: ['spam'],
+        text: 'Anuncios repetidos.',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(['disconnected', 'failed', 'unavailable']).toContain(await left);
+      await until(() => (t.app.realtime?.localSubscriberCount(`private-App.Models.User.${user.id}`) ?? 0) === 0);
+    } finally {
+      client.disconnect();
+    }
   });
 
   it('staff deleting an account closes its sockets', async () => {

@@ -133,6 +133,55 @@ export function pusherJs(port: number, key: string, broadcaster: Broadcaster, us
   });
 }
 
+/**
+ * pusher-js authorizing as the PWA does: channel auth and user auth posted over HTTP to the app's real
+ * /broadcasting routes, form-encoded, with the session cookie, the CSRF token and X-Requested-With of `agent`.
+ */
+export function httpAuthorizedPusher(port: number, key: string, agent: { cookies: Map<string, string> }): Pusher {
+  const post = async (path: string, fields: Record<string, string>) => {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-requested-with': 'XMLHttpRequest',
+        'x-xsrf-token': agent.cookies.get('XSRF-TOKEN') ?? '',
+        cookie: [...agent.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      },
+      body: new URLSearchParams(fields),
+    });
+    if (!res.ok) throw Object.assign(new Error(`auth ${res.status}`), { status: res.status });
+    return (await res.json()) as never;
+  };
+  return new Pusher(key, {
+    cluster: 'local',
+    wsHost: '127.0.0.1',
+    wsPort: port,
+    forceTLS: false,
+    enabledTransports: ['ws'],
+    disableStats: true,
+    channelAuthorization: {
+      endpoint: '/broadcasting/auth',
+      transport: 'ajax',
+      customHandler: ({ socketId, channelName }, callback) => {
+        post('/broadcasting/auth', { socket_id: socketId, channel_name: channelName }).then(
+          (data) => callback(null, data),
+          (err: Error) => callback(err, null),
+        );
+      },
+    },
+    userAuthentication: {
+      endpoint: '/broadcasting/user-auth',
+      transport: 'ajax',
+      customHandler: ({ socketId }, callback) => {
+        post('/broadcasting/user-auth', { socket_id: socketId }).then(
+          (data) => callback(null, data),
+          (err: Error) => callback(err, null),
+        );
+      },
+    },
+  });
+}
+
 export function connected(client: Pusher): Promise<string> {
   return new Promise((resolve) => {
     if (client.connection.state === 'connected') return resolve(client.connection.socket_id);
