@@ -100,6 +100,7 @@ test('a model and an admin chat live: unread counts, read receipts, typing, and 
   );
   await admin.screenshot({ path: testInfo.outputPath('staff-conversation-1280.png'), fullPage: true });
   await fits360(admin, 'staff-conversation-360.png', testInfo);
+  await expectNoAxeViolations(admin, 'staff conversation');
   await model.screenshot({ path: testInfo.outputPath('user-messenger-1280.png'), fullPage: true });
   await fits360(model, 'user-messenger-360.png', testInfo);
   await expectNoAxeViolations(model, 'user messenger');
@@ -170,6 +171,7 @@ test('an admin approves a pending model profile: the model’s open dashboard ch
   expect(await model.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await model.setViewportSize({ width: 1280, height: 900 });
   await model.screenshot({ path: testInfo.outputPath('bell-1280.png') });
+  await expectNoAxeViolations(model, 'bell panel');
   await panel.getByRole('button', { name: es('bell.markAllRead') }).click();
   await expect(model.getByRole('button', { name: es('bell.open'), exact: true })).toBeVisible();
   await model.keyboard.press('Escape');

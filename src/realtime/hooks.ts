@@ -67,8 +67,13 @@ export function useUserNotifications<T>(userId: number | null | undefined, cb: (
     const channel = realtime.acquirePrivate(name);
     if (!channel) return;
     const handler = (notification: T) => ref.current(notification);
+    // What was broadcast before this channel was (re)subscribed never reached us: every consumer fetches again.
+    // That covers a page that loaded its lists just before its socket was ready, as well as reconnections.
+    const onSubscribed = () => realtime.runCatchUps();
     channel.notification(handler);
+    channel.listen('.pusher:subscription_succeeded', onSubscribed);
     return () => {
+      channel.stopListening('.pusher:subscription_succeeded', onSubscribed);
       channel.stopListeningForNotification(handler);
       realtime.release(name, 'private', echo);
     };

@@ -48,6 +48,11 @@ export function useThread(conversationId: number | null, me: Me) {
   const threadRef = useRef(thread);
   const idRef = useRef(conversationId);
   idRef.current = conversationId;
+  // A catch-up asked for while the first page is on its way waits for it: with nothing held yet, "after the last
+  // seq" would mean the whole history from the start.
+  const firstPageLoading = useRef(false);
+  const catchUpDeferred = useRef(false);
+  const catchUpRef = useRef<() => Promise<void>>(async () => undefined);
 
   const update = useCallback((fn: (t: Thread) => Thread) => {
     threadRef.current = fn(threadRef.current);
@@ -65,14 +70,19 @@ export function useThread(conversationId: number | null, me: Me) {
     }
     const ctrl = new AbortController();
     setStatus('loading');
+    firstPageLoading.current = true;
+    catchUpDeferred.current = false;
     fetchMessages(conversationId, {}, ctrl.signal).then(
       (page) => {
+        firstPageLoading.current = false;
         // Live messages that came before this answer are kept.
         update((t) => ({ messages: mergeMessages(page.data, t.messages), hasMoreBefore: page.meta.has_more_before }));
         setConversation(page.conversation);
         setStatus('ready');
+        if (catchUpDeferred.current) void catchUpRef.current();
       },
       () => {
+        firstPageLoading.current = false;
         if (!ctrl.signal.aborted) setStatus('error');
       },
     );
@@ -85,6 +95,11 @@ export function useThread(conversationId: number | null, me: Me) {
   const catchUp = useCallback(async () => {
     const id = idRef.current;
     if (id == null) return;
+    if (firstPageLoading.current) {
+      catchUpDeferred.current = true;
+      return;
+    }
+    catchUpDeferred.current = false;
     if (catchingUp.current) {
       again.current = true;
       return;
@@ -110,6 +125,7 @@ export function useThread(conversationId: number | null, me: Me) {
     }
   }, [update]);
 
+  catchUpRef.current = catchUp;
   useCatchUp(() => void catchUp());
 
   const typingTimers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
