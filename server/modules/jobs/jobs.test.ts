@@ -151,6 +151,32 @@ describe('job runner', () => {
     expect(await cancelJob(db(), 'k1')).toBe(false);
   });
 
+  it('scheduled again while its job runs, or after it failed for good, a key gets a new job', async () => {
+    const runner = new JobRunner(db(), log());
+    const now = new Date();
+    const later = new Date(now.getTime() + 10 * MIN);
+    const seen: unknown[] = [];
+    runner.register('mail', async (p) => {
+      seen.push(p.v);
+      // A new reply arrives while this run is mailing about the earlier ones.
+      if (p.v === 1) await scheduleJob(db(), { name: 'mail', key: 'k2', payload: { v: 2 }, runAt: later });
+    });
+    await scheduleJob(db(), { name: 'mail', key: 'k2', payload: { v: 1 }, runAt: now });
+    await runner.runDue(now);
+    const [next] = await db().select().from(jobs).where(eq(jobs.key, 'k2'));
+    expect(next).toMatchObject({ payload: { v: 2 }, attempts: 0, lockedUntil: null });
+    expect(next!.runAt.getTime()).toBe(later.getTime());
+    await runner.runDue(later);
+    expect(seen).toEqual([1, 2]);
+
+    await db()
+      .insert(jobs)
+      .values({ name: 'mail', key: 'k3', payload: { v: 3 }, failedAt: new Date(), attempts: 5 });
+    await scheduleJob(db(), { name: 'mail', key: 'k3', payload: { v: 4 }, runAt: now });
+    expect(await runner.runDue(now)).toBe(1);
+    expect(seen).toEqual([1, 2, 4]);
+  });
+
   it('a job cancelled while it runs is not retried when it fails', async () => {
     const runner = new JobRunner(db(), log());
     const now = new Date();

@@ -30,7 +30,7 @@ export interface ScheduleOptions {
   runAt?: Date;
   key?: string;
   maxAttempts?: number;
-  /** With a key already scheduled: `keep` the earlier job (default) or `replace` it. */
+  /** With a key already scheduled: `keep` the earlier job (default; unless it is running or failed) or `replace` it. */
   onConflict?: 'keep' | 'replace';
 }
 
@@ -51,7 +51,13 @@ export async function scheduleJob(db: Db, opts: ScheduleOptions): Promise<void> 
       set: { ...values, attempts: 0, lockedUntil: null, lastError: null, failedAt: null, createdAt: new Date() },
     });
   } else {
-    await insert.onConflictDoNothing({ target: jobs.key });
+    // Kept unless it can no longer do the new job's work: already running (it may have looked before this change)
+    // or failed for good. Then the new one takes its place, and the running one's settling leaves it alone.
+    await insert.onConflictDoUpdate({
+      target: jobs.key,
+      set: { ...values, attempts: 0, lockedUntil: null, lastError: null, failedAt: null, createdAt: new Date() },
+      setWhere: sql`${jobs.lockedUntil} > now() or ${jobs.failedAt} is not null`,
+    });
   }
 }
 
