@@ -47,6 +47,15 @@ describe('connection', () => {
     await raw.close();
   });
 
+  it('GET /api/config gives the browser the key, host, port and TLS flag of APP_URL — never the app id or secret', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/config', headers: { 'x-requested-with': 'XMLHttpRequest' } });
+    const { realtime } = res.json<{ realtime: Record<string, unknown> }>();
+    const url = new URL(t.config.appUrl);
+    expect(realtime).toEqual({ key, host: url.hostname, port: Number(url.port || 80), force_tls: url.protocol === 'https:' });
+    expect(res.body).not.toContain(t.config.realtime.secret);
+    expect(res.body).not.toContain(`"${t.config.realtime.appId}"`);
+  });
+
   it('answers pusher:ping with pusher:pong', async () => {
     const raw = await RawClient.connect(t.port, key);
     raw.send({ event: 'pusher:ping', data: {} });
