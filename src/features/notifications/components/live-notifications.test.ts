@@ -70,13 +70,19 @@ describe('a broadcast notification', () => {
     expect(withRead(list, [7]).meta.unread).toBe(0);
   });
 
-  it('is listed without a notice when the screen already shows it', () => {
-    const { notify, deps } = setup();
+  it('is listed read, without a notice, when the screen already shows it', () => {
+    const { notify, queryClient, deps } = setup();
+    const markRead = vi.fn(() => Promise.resolve());
     applyLiveNotification(notification({ kind: 'support.reply', data: { refresh: ['support_chat'] } }), {
       ...deps,
       quiet: (n) => n.kind === 'support.reply',
+      markRead,
     });
     expect(notify).not.toHaveBeenCalled();
+    expect(markRead).toHaveBeenCalledWith(7);
+    const list = queryClient.getQueryData<NotificationList>(notificationsQueryOptions().queryKey)!;
+    expect(list.data[0]!.read).toBe(true);
+    expect(list.meta.unread).toBe(0);
   });
 
   it('ignores a payload that is not a notification', () => {

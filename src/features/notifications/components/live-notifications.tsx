@@ -10,7 +10,7 @@ import { notificationBroadcastSchema, type Notification, type RefreshScope } fro
 import { showNotice } from '#src/lib/presenter.tsx';
 import type { Notice } from '#src/lib/response-handler.ts';
 import { useCatchUp, useUserNotifications } from '#src/realtime/hooks.ts';
-import { NOTIFICATIONS_KEY, updateNotifications, withNotification } from '../api/notifications-api.ts';
+import { markNotificationRead, NOTIFICATIONS_KEY, updateNotifications, withNotification, withRead } from '../api/notifications-api.ts';
 
 export type RefreshKeys = Record<RefreshScope, readonly QueryKey[]>;
 
@@ -18,8 +18,12 @@ export interface LiveNotificationDeps {
   notify: (notice: Notice) => void;
   queryClient: QueryClient;
   refreshKeys: RefreshKeys;
-  /** Notifications to list without a notice on screen (e.g. a chat reply while the chat is open). */
+  /**
+   * Notifications whose subject is already on screen (a chat reply while the chat is open): no notice, and marked
+   * read at once, so the bell does not count what the user is reading.
+   */
   quiet?: (n: Notification) => boolean;
+  markRead?: (id: number) => Promise<unknown>;
 }
 
 /** What one broadcast does; returns the notification, or null when the payload is not one. */
@@ -27,9 +31,14 @@ export function applyLiveNotification(payload: unknown, deps: LiveNotificationDe
   const parsed = notificationBroadcastSchema.safeParse(payload);
   if (!parsed.success) return null;
   const n = parsed.data;
-  if (!deps.quiet?.(n))
+  const quiet = deps.quiet?.(n) ?? false;
+  if (!quiet)
     deps.notify({ type: n.type, message: n.message, ...(n.description ? { description: n.description } : {}), placement: n.placement });
   updateNotifications(deps.queryClient, (list) => withNotification(list, n));
+  if (quiet && deps.markRead) {
+    updateNotifications(deps.queryClient, (list) => withRead(list, [n.id]));
+    void deps.markRead(n.id).catch(() => deps.queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY }));
+  }
   // Scopes may name the same query (an ad's status shows on the model's profile too): refresh each once.
   const keys = new Map<string, QueryKey>();
   for (const scope of n.data.refresh ?? []) for (const key of deps.refreshKeys[scope]) keys.set(JSON.stringify(key), key);
@@ -48,7 +57,7 @@ export function LiveNotifications({
 }) {
   const queryClient = useQueryClient();
   useUserNotifications<unknown>(userId, (payload) => {
-    applyLiveNotification(payload, { notify: showNotice, queryClient, refreshKeys, quiet });
+    applyLiveNotification(payload, { notify: showNotice, queryClient, refreshKeys, quiet, markRead: markNotificationRead });
   });
   // What was broadcast while the socket was down is in the list: ask for it again.
   useCatchUp(() => void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY }));
