@@ -2,10 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '#server/db/client.ts';
 import { jobs } from '#server/db/schema.ts';
 import { createTestApp, type TestApp } from '../../../tests/test-app.ts';
+import jobsPlugin from './jobs.plugin.ts';
 import { backoffMs, cancelJob, JobRunner, scheduleJob } from './jobs.ts';
 
 let t: TestApp;
@@ -206,19 +208,31 @@ describe('job runner', () => {
     expect(await db().select().from(jobs)).toHaveLength(1);
   });
 
-  it('the app has a runner, not polling in tests, stopped when the app closes', async () => {
+  it('the app has a runner; the plugin starts it once the app is ready (not in tests) and stops it on close', async () => {
     expect(t.app.jobs).toBeInstanceOf(JobRunner);
-    const stop = vi.spyOn(t.app.jobs, 'stop');
-    const other = await createTestApp();
-    const otherStop = vi.spyOn(other.app.jobs, 'stop');
-    await other.close();
-    expect(otherStop).toHaveBeenCalled();
-    expect(stop).not.toHaveBeenCalled();
+    const host = async (env: 'test' | 'production') => {
+      const app = Fastify();
+      app.decorate('db', db());
+      app.decorate('config', { env } as never);
+      await app.register(jobsPlugin, { pollMs: 60_000 });
+      return app;
+    };
+    for (const env of ['test', 'production'] as const) {
+      const app = await host(env);
+      const start = vi.spyOn(JobRunner.prototype, 'start');
+      const stop = vi.spyOn(JobRunner.prototype, 'stop');
+      await app.ready();
+      expect(start).toHaveBeenCalledTimes(env === 'test' ? 0 : 1);
+      await app.close();
+      expect(stop).toHaveBeenCalledTimes(1);
+      start.mockRestore();
+      stop.mockRestore();
+    }
   });
 });
 
 describe('durability', () => {
-  it('a job scheduled before a restart runs after it', async () => {
+  it('a job scheduled before a restart runs after it', { timeout: 120_000 }, async () => {
     if (process.env.DATABASE_URL) return; // the PostgreSQL server keeps rows by nature; this checks PGlite on disk
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-jobs-'));
     try {

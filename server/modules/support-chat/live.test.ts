@@ -83,72 +83,76 @@ function subscribed(echo: Echo<'pusher'>, name: string): Promise<void> {
 }
 
 describe('live chat through laravel-echo and pusher-js', () => {
-  it('a staff reply arrives as MessageSent and as a notification; a read receipt comes back; other channels are refused', async () => {
-    const model = await signedIn(t.app, t.database.db, { role: 'model', name: 'Lola Live' });
-    const admin = await signedIn(t.app, t.database.db, { role: 'admin', name: 'Ana Live' });
-    const conversation = (await model.agent.post(API.supportConversations, {})).json<{ data: Conversation }>().data;
+  it(
+    'a staff reply arrives as MessageSent and as a notification; a read receipt comes back; other channels are refused',
+    { timeout: 90_000 },
+    async () => {
+      const model = await signedIn(t.app, t.database.db, { role: 'model', name: 'Lola Live' });
+      const admin = await signedIn(t.app, t.database.db, { role: 'admin', name: 'Ana Live' });
+      const conversation = (await model.agent.post(API.supportConversations, {})).json<{ data: Conversation }>().data;
 
-    const m = echoFor(model.agent);
-    const a = echoFor(admin.agent);
-    const messages: Message[] = [];
-    const adminSaw: Message[] = [];
-    const receipts: MessagesReadPayload[] = [];
-    const heard: Notification[] = [];
-    m.echo.private(chatChannel(conversation.id)).listen('MessageSent', (e: MessageSentPayload) => messages.push(e.message));
-    m.echo.private(userChannel(model.user.id)).notification((n: Notification) => heard.push(n));
-    a.echo
-      .private(chatChannel(conversation.id))
-      .listen('MessageSent', (e: MessageSentPayload) => adminSaw.push(e.message))
-      .listen('MessagesRead', (e: MessagesReadPayload) => receipts.push(e));
-    await Promise.all([
-      subscribed(m.echo, chatChannel(conversation.id)),
-      subscribed(m.echo, userChannel(model.user.id)),
-      subscribed(a.echo, chatChannel(conversation.id)),
-    ]);
+      const m = echoFor(model.agent);
+      const a = echoFor(admin.agent);
+      const messages: Message[] = [];
+      const adminSaw: Message[] = [];
+      const receipts: MessagesReadPayload[] = [];
+      const heard: Notification[] = [];
+      m.echo.private(chatChannel(conversation.id)).listen('MessageSent', (e: MessageSentPayload) => messages.push(e.message));
+      m.echo.private(userChannel(model.user.id)).notification((n: Notification) => heard.push(n));
+      a.echo
+        .private(chatChannel(conversation.id))
+        .listen('MessageSent', (e: MessageSentPayload) => adminSaw.push(e.message))
+        .listen('MessagesRead', (e: MessagesReadPayload) => receipts.push(e));
+      await Promise.all([
+        subscribed(m.echo, chatChannel(conversation.id)),
+        subscribed(m.echo, userChannel(model.user.id)),
+        subscribed(a.echo, chatChannel(conversation.id)),
+      ]);
 
-    // The admin posts from the socket they listen on: toOthers keeps it from coming back to them.
-    const adminSocket = await connected(a.client);
-    const posted = await admin.agent.post(
-      API.supportMessages(conversation.id),
-      { content: 'Hola Lola, ¿en qué te ayudo?' },
-      {
-        'x-socket-id': adminSocket,
-      },
-    );
-    expect(posted.statusCode, posted.body).toBe(201);
-    await until(() => messages.length === 1 && heard.length === 1);
-    expect(messages[0]).toMatchObject({
-      conversation_id: conversation.id,
-      seq: 1,
-      is_staff: true,
-      content: 'Hola Lola, ¿en qué te ayudo?',
-    });
-    expect(heard[0]).toMatchObject({ kind: 'support.reply', message: 'Nueva respuesta del equipo de soporte', read: false });
+      // The admin posts from the socket they listen on: toOthers keeps it from coming back to them.
+      const adminSocket = await connected(a.client);
+      const posted = await admin.agent.post(
+        API.supportMessages(conversation.id),
+        { content: 'Hola Lola, ¿en qué te ayudo?' },
+        {
+          'x-socket-id': adminSocket,
+        },
+      );
+      expect(posted.statusCode, posted.body).toBe(201);
+      await until(() => messages.length === 1 && heard.length === 1);
+      expect(messages[0]).toMatchObject({
+        conversation_id: conversation.id,
+        seq: 1,
+        is_staff: true,
+        content: 'Hola Lola, ¿en qué te ayudo?',
+      });
+      expect(heard[0]).toMatchObject({ kind: 'support.reply', message: 'Nueva respuesta del equipo de soporte', read: false });
 
-    // The model reads it: the admin's screen gets the receipt (✓✓).
-    await model.agent.post(API.supportRead(conversation.id), { seq: 1 });
-    await until(() => receipts.length === 1);
-    expect(receipts[0]).toMatchObject({ conversation_id: conversation.id, reader_id: model.user.id, up_to_seq: 1 });
+      // The model reads it: the admin's screen gets the receipt (✓✓).
+      await model.agent.post(API.supportRead(conversation.id), { seq: 1 });
+      await until(() => receipts.length === 1);
+      expect(receipts[0]).toMatchObject({ conversation_id: conversation.id, reader_id: model.user.id, up_to_seq: 1 });
 
-    // The model answers; the admin gets it, and had not got their own message.
-    await model.agent.post(API.supportMessages(conversation.id), { content: 'No puedo subir fotos' });
-    await until(() => adminSaw.length === 1);
-    expect(adminSaw.map((x) => x.seq)).toEqual([2]);
+      // The model answers; the admin gets it, and had not got their own message.
+      await model.agent.post(API.supportMessages(conversation.id), { content: 'No puedo subir fotos' });
+      await until(() => adminSaw.length === 1);
+      expect(adminSaw.map((x) => x.seq)).toEqual([2]);
 
-    // Another user's channel and the staff presence channel are refused to the model (403 from /broadcasting/auth).
-    const other = await signedIn(t.app, t.database.db, { role: 'client' });
-    await expect(subscribed(m.echo, userChannel(other.user.id))).rejects.toThrow(/refused/);
-    await expect(
-      new Promise<void>((resolve, reject) => {
-        m.echo
-          .join('support.staff')
-          .here(() => resolve())
-          .error(() => reject(new Error('refused')));
-      }),
-    ).rejects.toThrow('refused');
-  });
+      // Another user's channel and the staff presence channel are refused to the model (403 from /broadcasting/auth).
+      const other = await signedIn(t.app, t.database.db, { role: 'client' });
+      await expect(subscribed(m.echo, userChannel(other.user.id))).rejects.toThrow(/refused/);
+      await expect(
+        new Promise<void>((resolve, reject) => {
+          m.echo
+            .join('support.staff')
+            .here(() => resolve())
+            .error(() => reject(new Error('refused')));
+        }),
+      ).rejects.toThrow('refused');
+    },
+  );
 
-  it('staff on presence-support.staff make support "online" for users', async () => {
+  it('staff on presence-support.staff make support "online" for users', { timeout: 90_000 }, async () => {
     const user = await signedIn(t.app, t.database.db, { role: 'client' });
     const admin = await signedIn(t.app, t.database.db, { role: 'super_admin', name: 'Sofía Live' });
     expect((await user.agent.get(API.supportStatus)).json()).toMatchObject({ online: false });
