@@ -105,8 +105,10 @@ test('a model and an admin chat live: unread counts, read receipts, typing, and 
   await fits360(model, 'user-messenger-360.png', testInfo);
   await expectNoAxeViolations(model, 'user messenger');
 
-  // Elsewhere in the app, the next answer raises her unread count and shows a notification.
-  await model.goto('/es/model/dashboard');
+  // Elsewhere in the app (the home page, through the header: the socket stays open), the next answer raises her unread
+  // count and shows a notification.
+  await model.getByRole('link', { name: `${es('app.name')} — ${es('nav.home')}` }).click();
+  await expect(model.getByRole('heading', { level: 1, name: es('home.heading') })).toBeVisible();
   await expect(messengerNav(model)).toHaveAccessibleName(es('messenger.nav.open'));
   await adminBox.fill(followUp);
   await adminBox.press('Enter');

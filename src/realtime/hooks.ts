@@ -130,10 +130,12 @@ export function useChatChannel<W extends Record<string, unknown>>(
   }, [echo, conversationId]);
 
   return {
-    /** Sends a `client-typing` whisper; nothing when not subscribed (typing is best effort). */
-    whisper: (payload: W) => {
+    /** Sends a `client-typing` whisper; false when the channel is not subscribed yet (typing is best effort). */
+    whisper: (payload: W): boolean => {
       const channel = channelRef.current;
-      if (channel?.subscription.subscribed) channel.whisper('typing', payload);
+      if (!channel?.subscription.subscribed) return false;
+      channel.whisper('typing', payload);
+      return true;
     },
   };
 }

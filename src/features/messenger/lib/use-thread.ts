@@ -192,9 +192,10 @@ export function useThread(conversationId: number | null, me: Me) {
       if (typing) {
         const now = Date.now();
         if (now - lastTypingSent.current < TYPING_THROTTLE_MS) return;
+        // Not sent (the channel is still subscribing): the next keystroke tries again.
+        if (!whisper({ user_id: me.id, name: me.name, typing: true })) return;
         lastTypingSent.current = now;
         typingSent.current = true;
-        whisper({ user_id: me.id, name: me.name, typing: true });
       } else if (typingSent.current) {
         typingSent.current = false;
         lastTypingSent.current = 0;
