@@ -34,7 +34,8 @@ function precompress(): Plugin {
       async handler() {
         const files = (fs.readdirSync(outDir, { recursive: true, withFileTypes: false }) as string[])
           .map((f) => path.join(outDir, f))
-          .filter((f) => COMPRESSIBLE.test(f) && fs.statSync(f).size >= MIN_BYTES);
+          // Not the server's renderer (.ssr): it is never sent.
+          .filter((f) => COMPRESSIBLE.test(f) && !f.includes(`${path.sep}.ssr${path.sep}`) && fs.statSync(f).size >= MIN_BYTES);
         await Promise.all(
           files.map(async (file) => {
             const data = await fs.promises.readFile(file);
@@ -58,6 +59,53 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * After the browser's build, the server's rendering of the first screen: src/app/entry-server.tsx and everything it
+ * imports, bundled whole (it runs from DIST_DIR, wherever that is, without node_modules) into <outDir>/.ssr, which
+ * the server never serves (a dot folder) and the service worker never precaches. server/plugins/first-screen.ts loads
+ * it when present.
+ */
+function ssrFirstScreen(): Plugin {
+  let outDir = '';
+  let root = '';
+  let skip = false;
+  return {
+    name: 'vitrina-ssr-first-screen',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+      outDir = path.resolve(config.root, config.build.outDir);
+      skip = !!config.build.ssr;
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        if (skip) return;
+        const { build } = await import('vite');
+        await build({
+          configFile: false,
+          root,
+          mode: 'production',
+          logLevel: 'warn',
+          publicDir: false,
+          plugins: [react()],
+          define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+          ssr: { noExternal: true, target: 'node' },
+          build: {
+            ssr: 'src/app/entry-server.tsx',
+            outDir: path.join(outDir, '.ssr'),
+            emptyOutDir: true,
+            target: 'node20',
+            minify: false,
+            rolldownOptions: { output: { entryFileNames: 'entry-server.js' } },
+          },
+        });
+      },
+    },
+  };
+}
+
 // The PWA build. The service worker is ours (sw/sw.ts, injectManifest): Workbox precaches the shell that
 // Vite emits, and sw.ts adds the reference data and translations.
 export default defineConfig({
@@ -73,7 +121,7 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2}'],
         // The face detector (TensorFlow.js inside, 1.3 MB) is fetched only by people who upload photos, when they do:
         // precaching it would make every visitor download it at install.
-        globIgnores: ['**/face-api*.js'],
+        globIgnores: ['**/face-api*.js', '.ssr/**'],
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
       },
       manifest: {
@@ -96,12 +144,16 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    ssrFirstScreen(),
     precompress(),
   ],
   build: {
     target: 'es2022',
     sourcemap: true,
     chunkSizeWarningLimit: 700,
+    // .vite/manifest.json (never served: a dot folder): the server links the landing screen's CSS and code from the
+    // shell (server/plugins/first-screen.ts).
+    manifest: true,
     rolldownOptions: {
       output: {
         codeSplitting: {

@@ -1,7 +1,8 @@
 /**
  * First visit on a phone (issue 13 point 2): what Lighthouse held against the home and model pages, checked in the
  * browser — no Content-Security-Policy violation (Zod's `new Function` probe, Best Practices 96), the footer does not
- * jump down in sight when the cards arrive (CLS 0.107), and the first row's photos are fetched with high priority.
+ * jump down in sight when the cards arrive (CLS 0.107), the first row's photos are fetched with high priority, and the
+ * home is rendered by the server (its largest paint does not wait for the JavaScript).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { presetConsent } from './helpers.ts';
@@ -48,6 +49,42 @@ test('the footer starts below the fold before the cards arrive, and stays there'
   expect(topWhileLoading).toBeGreaterThanOrEqual(viewportHeight);
   release();
   await expect(page.getByTestId('model-card').first()).toBeVisible();
+});
+
+test('the home paints before its JavaScript: rendered by the server, then taken over by the app as it is', async ({ page }) => {
+  await presetConsent(page);
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.text().startsWith('hydration')) problems.push(m.text());
+  });
+  // Without any of the app's code: the cards and their photos are in the page the server sent.
+  await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+  await page.goto('/es');
+  const cards = page.getByTestId('model-card');
+  await expect(cards.first()).toBeVisible();
+  expect(await cards.count()).toBeGreaterThan(1);
+  await expect
+    .poll(() =>
+      cards
+        .first()
+        .locator('img')
+        .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+    )
+    .toBe(true);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  problems.length = 0;
+
+  // With it: the server's elements stay (a mismatch would make React render them again), and the page works.
+  await page.unroute(/\/assets\/.*\.js$/);
+  await page.goto('/es');
+  await cards.first().evaluate((el) => el.setAttribute('data-server-rendered', ''));
+  await page.getByRole('searchbox').fill('Lucía');
+  await expect(page).toHaveURL(/search=Luc%C3%ADa/);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await page.getByRole('searchbox').fill('');
+  await expect(page).not.toHaveURL(/search=/);
+  await expect(cards.first()).toHaveAttribute('data-server-rendered', '');
+  expect(problems).toEqual([]);
 });
 
 test('the first row of cards: photos fetched eagerly with high priority, the rest lazily', async ({ page }) => {

@@ -2,7 +2,7 @@
 import './app/mantine-shell.css';
 import './app/global.css';
 import { startTransition, StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { preloadLandingScreen } from './app/router.tsx';
 import { createI18n } from './lib/i18n.ts';
@@ -25,13 +25,20 @@ if (import.meta.env.PROD && 'serviceWorker' in navigator) {
 // The rest of Mantine's styles (other screens), once the first visit's page has loaded: not render-blocking.
 window.addEventListener('load', () => setTimeout(() => void import('./app/mantine-all.ts'), 0), { once: true });
 
-// In a transition, React renders the first screen in slices of a few milliseconds, yielding to the browser between
-// them, instead of one long task that holds input on a slow phone (Lighthouse's Total Blocking Time).
-const root = createRoot(document.getElementById('root')!);
-startTransition(() =>
-  root.render(
-    <StrictMode>
-      <App i18n={i18n} />
-    </StrictMode>,
-  ),
+const container = document.getElementById('root')!;
+const app = (
+  <StrictMode>
+    <App i18n={i18n} />
+  </StrictMode>
 );
+if (container.firstElementChild) {
+  // The server rendered this page's first screen (server/plugins/first-screen.ts): React takes over that markup. Were
+  // it to differ (a saved light theme or list view, on a browser the service worker does not serve yet), React renders
+  // that part again: worth a warning, not an error.
+  hydrateRoot(container, app, { onRecoverableError: (error) => console.warn('hydration:', error) });
+} else {
+  // In a transition, React renders the first screen in slices of a few milliseconds, yielding to the browser between
+  // them, instead of one long task that holds input on a slow phone (Lighthouse's Total Blocking Time).
+  const root = createRoot(container);
+  startTransition(() => root.render(app));
+}

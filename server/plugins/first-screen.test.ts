@@ -5,9 +5,17 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModel, type BuiltModel } from '#tests/factories.ts';
 import { createTestApp, XHR, type TestApp } from '#tests/test-app.ts';
-import { CARD_SIZES, FIRST_SCREEN_ID, jsonForHtml, SLIDE_SIZES } from './first-screen.ts';
+import {
+  CARD_SIZES,
+  FIRST_SCREEN_ID,
+  firstScreenPage,
+  jsonForHtml,
+  ROOT_ELEMENT,
+  SLIDE_SIZES,
+  type FirstScreenBuild,
+} from './first-screen.ts';
 
-const SHELL = '<!doctype html><html><head><title>Vitrina</title></head><body><div id="root"></div></body></html>';
+const SHELL = `<!doctype html><html><head><title>Vitrina</title></head><body>${ROOT_ELEMENT}</body></html>`;
 
 let t: TestApp;
 let distDir: string;
@@ -119,5 +127,66 @@ describe('the first screen inside the page', () => {
     const res = await page('/es', { 'accept-encoding': 'br' });
     expect(res.headers['content-encoding']).toBe('br');
     expect(block(zlib.brotliDecompressSync(res.rawPayload).toString('utf8'))).toBeDefined();
+  });
+});
+
+describe('the home rendered on the server (with a build that has the renderer)', () => {
+  const build = (
+    render: (input: {
+      url: string;
+      lng: string;
+      translations: Record<string, unknown>;
+      answers: Record<string, unknown>;
+    }) => Promise<string | undefined>,
+  ) => {
+    const calls: { url: string; lng: string; translations: Record<string, unknown>; answers: Record<string, unknown> }[] = [];
+    const b: FirstScreenBuild = {
+      renderer: {
+        renderFirstScreen: (input) => {
+          calls.push(input);
+          return render(input);
+        },
+      },
+      files: (screen) =>
+        screen.endsWith('home.tsx') ? { css: ['assets/home-1.css'], js: ['assets/home-1.js', 'assets/Card-1.js'] } : { css: [], js: [] },
+    };
+    return { b, calls };
+  };
+
+  it("puts the markup in the root, links the screen's stylesheets (render-blocking) and code, and renders with the page's answers", async () => {
+    const { b, calls } = build(async ({ lng }) => `<main lang-was="${lng}">cards</main>`);
+    const html = (await firstScreenPage(t.app, SHELL, '/de', b))!;
+    expect(html).toContain('<div id="root"><main lang-was="de">cards</main></div>');
+    expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/home-1.css" />');
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/Card-1.js" />');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.answers).toEqual(block(html)!.answers);
+    // The translations of the page's language, as the API serves them.
+    const de = await t.app.inject({ method: 'GET', url: '/api/language/de', headers: XHR });
+    expect(calls[0]!.translations).toEqual(de.json());
+  });
+
+  it('renders the same URL with the same answers once (later pages reuse the markup)', async () => {
+    const { b, calls } = build(async () => '<p>once</p>');
+    await firstScreenPage(t.app, SHELL, '/pt_BR', b);
+    const again = (await firstScreenPage(t.app, SHELL, '/pt_BR', b))!;
+    expect(again).toContain('<div id="root"><p>once</p></div>');
+    expect(calls).toHaveLength(1);
+  });
+
+  it('a renderer that fails or gives up leaves the root empty; the data block still goes out', async () => {
+    for (const render of [() => Promise.reject(new Error('boom')), () => Promise.resolve(undefined)]) {
+      const { b } = build(render);
+      const html = (await firstScreenPage(t.app, SHELL, '/es', b))!;
+      expect(html).toContain(ROOT_ELEMENT);
+      expect(block(html)?.answers['/api/models?']).toBeDefined();
+    }
+  });
+
+  it("the model page is not rendered on the server (it reads the window while rendering), but links its screen's files", async () => {
+    const { b, calls } = build(async () => '<p>never</p>');
+    const html = (await firstScreenPage(t.app, SHELL, `/es/models/${lucia.adId}`, b))!;
+    expect(html).toContain(ROOT_ELEMENT);
+    expect(calls).toHaveLength(0);
   });
 });

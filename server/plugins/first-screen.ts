@@ -9,8 +9,17 @@
  * passed on): the page may be kept by caches and the answers are the same for everyone. Each answer is produced by
  * the API route itself (app.inject), so it is exactly what the client would have fetched. A failing or slow answer
  * is simply left out: the client then fetches it as usual.
+ *
+ * The home is also rendered here, with the build's own components (DIST_DIR/.ssr/entry-server.js, made by the build
+ * from src/app/entry-server.tsx) and those same answers, and the browser hydrates over that markup: the page and its
+ * photos paint before the JavaScript has arrived. Without that file (a build from before it, the tests) or if
+ * rendering fails, the page goes out with the data block only.
  */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { isLanguage } from '#contract/languages.ts';
 
@@ -26,6 +35,10 @@ interface Preload {
 
 interface Plan {
   lng: string;
+  /** The screen's module, as Vite's manifest names it: its CSS and code are linked from the page. */
+  screen: string;
+  /** Rendered on the server too (when the build has the renderer): the model page reads the window while rendering. */
+  render: boolean;
   /** API paths, exactly as the client asks for them (the block is keyed by them). */
   paths: string[];
   /** The photos to preload, from the answers. */
@@ -60,6 +73,8 @@ function planFor(pathname: string, search: string): Plan | undefined {
     const models = '/api/models?';
     return {
       lng,
+      screen: 'src/features/listings/routes/home.tsx',
+      render: true,
       paths: [models, '/api/sections', '/api/fetchAllPublicityAds'],
       preloads: (answers) =>
         listOf(answers[models])
@@ -73,6 +88,8 @@ function planFor(pathname: string, search: string): Plan | undefined {
     const images = `/api/getImagesByAd/${parts[2]}`;
     return {
       lng,
+      screen: 'src/features/models/routes/model-show.tsx',
+      render: false,
       paths: [`/api/models/${parts[2]}`, images],
       preloads: (answers) =>
         listOf(answers[images])
@@ -107,11 +124,81 @@ async function answer(app: FastifyInstance, lng: string, path: string): Promise<
   return res.json();
 }
 
+/** The build's server renderer (src/app/entry-server.tsx, built to DIST_DIR/.ssr/entry-server.js). */
+export interface FirstScreenRenderer {
+  renderFirstScreen(input: {
+    url: string;
+    lng: string;
+    translations: Record<string, unknown>;
+    answers: Record<string, unknown>;
+  }): Promise<string | undefined>;
+}
+
+/** What the build offers: the server renderer, and the files of each screen (from Vite's manifest). */
+export interface FirstScreenBuild {
+  renderer?: FirstScreenRenderer;
+  /** A screen's stylesheets and code (its chunk and the chunks it imports), for links in the page's head. */
+  files(screen: string): { css: string[]; js: string[] };
+}
+
+export const ROOT_ELEMENT = '<div id="root"></div>';
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+  css?: string[];
+}
+
+/** Reads the build's renderer and manifest, when the build has them; what does not load is left out (logged). */
+export async function loadFirstScreenBuild(app: FastifyInstance, distDir: string): Promise<FirstScreenBuild> {
+  let manifest: Record<string, ManifestChunk> = {};
+  try {
+    manifest = JSON.parse(fs.readFileSync(path.join(distDir, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  } catch {
+    // A build without a manifest: the screen's files are found by the app as usual.
+  }
+  const files = (screen: string) => {
+    const css = new Set<string>();
+    const js = new Set<string>();
+    const visit = (key: string) => {
+      const chunk = manifest[key];
+      // The entry's own files are in the shell already.
+      if (!chunk || chunk.isEntry || js.has(chunk.file)) return;
+      js.add(chunk.file);
+      for (const c of chunk.css ?? []) css.add(c);
+      for (const i of chunk.imports ?? []) visit(i);
+    };
+    visit(screen);
+    return { css: [...css], js: [...js] };
+  };
+  let renderer: FirstScreenRenderer | undefined;
+  const file = path.join(distDir, '.ssr', 'entry-server.js');
+  if (fs.existsSync(file)) {
+    try {
+      const mod = (await import(pathToFileURL(file).href)) as Partial<FirstScreenRenderer>;
+      if (typeof mod.renderFirstScreen === 'function') renderer = mod as FirstScreenRenderer;
+    } catch (err) {
+      app.log.warn({ err }, 'first screen: the server renderer did not load; pages go out without it');
+    }
+  }
+  return { renderer, files };
+}
+
+/** Rendered pages by URL and answers: the same answers (the listing's micro-cache) give the same markup. */
+const rendered = new Map<string, string>();
+const RENDERED_MAX = 50;
+
 /**
- * The shell with the first screen's answers and photo preloads in it, or undefined when the URL has no first screen
- * of ours or nothing could be added.
+ * The shell with the first screen's answers and photo preloads in it, and for the home its server-rendered markup,
+ * or undefined when the URL has no first screen of ours or nothing could be added.
  */
-export async function firstScreenPage(app: FastifyInstance, shell: string, url: string): Promise<string | undefined> {
+export async function firstScreenPage(
+  app: FastifyInstance,
+  shell: string,
+  url: string,
+  build?: FirstScreenBuild,
+): Promise<string | undefined> {
   const [pathname = '/', search = ''] = url.split('?', 2);
   const plan = planFor(pathname.replace(/\/+$/, '') || '/', search);
   if (!plan) return undefined;
@@ -132,7 +219,47 @@ export async function firstScreenPage(app: FastifyInstance, shell: string, url: 
     )
     .join('');
   const block = `<script type="application/json" id="${FIRST_SCREEN_ID}">${jsonForHtml({ lng: plan.lng, answers })}</script>`;
+  // The screen's stylesheets before its markup paints (else the server-rendered cards would move when they arrive),
+  // and its code fetched with the entry's instead of after it.
+  const files = build?.files(plan.screen) ?? { css: [], js: [] };
+  const links =
+    files.css.map((f) => `<link rel="stylesheet" crossorigin href="/${attr(f)}" />`).join('') +
+    files.js.map((f) => `<link rel="modulepreload" crossorigin href="/${attr(f)}" />`).join('');
   const at = shell.indexOf('</head>');
   if (at < 0) return undefined;
-  return `${shell.slice(0, at)}${preloads}${block}${shell.slice(at)}`;
+  let page = `${shell.slice(0, at)}${preloads}${links}${block}${shell.slice(at)}`;
+  const markup = plan.render && build?.renderer ? await renderScreen(app, build.renderer, plan, url, answers) : undefined;
+  if (markup) page = page.replace(ROOT_ELEMENT, `<div id="root">${markup}</div>`);
+  return page;
+}
+
+async function renderScreen(
+  app: FastifyInstance,
+  renderer: FirstScreenRenderer,
+  plan: Plan,
+  url: string,
+  answers: Record<string, unknown>,
+): Promise<string | undefined> {
+  // Every answer the screen needs, or the browser would render something else than the server did.
+  if (plan.paths.some((p) => !(p in answers))) return undefined;
+  const key = createHash('sha256').update(url).update('\0').update(JSON.stringify(answers)).digest('base64');
+  const cached = rendered.get(key);
+  if (cached !== undefined) return cached;
+  const translations = await answer(app, plan.lng, `/api/language/${plan.lng}`).catch(() => undefined);
+  if (!translations || typeof translations !== 'object') return undefined;
+  try {
+    const timeout = delay(ANSWER_TIMEOUT_MS, undefined, { ref: false });
+    const html = await Promise.race([
+      renderer.renderFirstScreen({ url, lng: plan.lng, translations: translations as Record<string, unknown>, answers }),
+      timeout,
+    ]);
+    if (html !== undefined) {
+      if (rendered.size >= RENDERED_MAX) rendered.delete(rendered.keys().next().value!);
+      rendered.set(key, html);
+    }
+    return html;
+  } catch (err) {
+    app.log.warn({ err, url }, 'first screen: server rendering failed; the page goes out without it');
+    return undefined;
+  }
 }

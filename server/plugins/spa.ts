@@ -15,7 +15,7 @@ import fastifyStatic, { type FastifyStaticOptions } from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendError } from './errors.ts';
-import { firstScreenPage } from './first-screen.ts';
+import { firstScreenPage, loadFirstScreenBuild } from './first-screen.ts';
 
 /** Content-hashed by Vite: a new build gives a new name, so the old one can be kept for good. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -41,6 +41,7 @@ export default fp<{ distDir: string }>(async (app, opts) => {
 
   // Read once: a new build comes with a restart.
   const shellHtml = hasDist ? fs.readFileSync(indexFile, 'utf8') : '';
+  const firstScreen = hasDist ? await loadFirstScreenBuild(app, opts.distDir) : undefined;
   // Through the static plugin, so the shell goes out precompressed too (setHeaders: no-cache).
   const sendShell = (_req: FastifyRequest, reply: FastifyReply) => reply.type('text/html; charset=utf-8').sendFile('index.html');
   // The directory root would be a 403 from the static plugin: it is the shell.
@@ -50,7 +51,7 @@ export default fp<{ distDir: string }>(async (app, opts) => {
     const url = req.url.split('?')[0] ?? '/';
     const wantsPage = (req.method === 'GET' || req.method === 'HEAD') && !url.startsWith('/api/') && !path.extname(url);
     if (wantsPage && hasDist) {
-      const page = req.method === 'GET' ? await firstScreenPage(app, shellHtml, req.url) : undefined;
+      const page = req.method === 'GET' ? await firstScreenPage(app, shellHtml, req.url, firstScreen) : undefined;
       if (page) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
       return sendShell(req, reply);
     }

@@ -5,7 +5,7 @@
  */
 import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { Suspense, useMemo } from 'react';
+import { Suspense, useMemo, type ComponentType, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import type { i18n as I18n } from 'i18next';
 import { PageLoader } from '#src/components/page-loader.tsx';
@@ -29,7 +29,11 @@ function createQueryClient() {
   });
 }
 
-export function App({ i18n }: { i18n: I18n }) {
+/**
+ * `Router` is the browser's history router; the server's rendering of the first screen (entry-server.tsx) passes a
+ * static one for the requested URL. Neither adds markup, so the page hydrates over what the server rendered.
+ */
+export function App({ i18n, Router = AppBrowserRouter }: { i18n: I18n; Router?: ComponentType<{ children: ReactNode }> }) {
   const queryClient = useMemo(() => createQueryClient(), []);
   return (
     <MantineProvider
@@ -42,9 +46,9 @@ export function App({ i18n }: { i18n: I18n }) {
         <QueryClientProvider client={queryClient}>
           <Suspense fallback={<PageLoader />}>
             <OverlayHost />
-            <AppBrowserRouter>
+            <Router>
               <AppRoutes />
-            </AppBrowserRouter>
+            </Router>
           </Suspense>
         </QueryClientProvider>
       </I18nextProvider>

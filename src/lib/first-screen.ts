@@ -17,6 +17,8 @@ const FRESH_MS = 60_000;
 
 let block: Block | null | undefined;
 let paths: string[] = [];
+/** Set while the server renders the first screen (src/app/entry-server.tsx): no page clock to check there. */
+let rendering = false;
 
 function read(): Block | null {
   if (block !== undefined) return block;
@@ -38,7 +40,9 @@ function read(): Block | null {
 /** The answer to `GET path` the page came with, the first time it is asked for; otherwise undefined. */
 export function firstScreenAnswer<T>(path: string): T | undefined {
   const b = read();
-  if (!b || b.lng !== apiLanguage() || performance.now() > FRESH_MS || !Object.hasOwn(b.answers, path)) return undefined;
+  if (!b || b.lng !== apiLanguage() || (!rendering && performance.now() > FRESH_MS) || !Object.hasOwn(b.answers, path)) {
+    return undefined;
+  }
   const value = b.answers[path] as T;
   delete b.answers[path];
   return value;
@@ -54,4 +58,15 @@ export function firstScreenPaths(): string[] {
 export function resetFirstScreen(): void {
   block = undefined;
   paths = [];
+  rendering = false;
+}
+
+/**
+ * The server's rendering of the first screen gives the same answers it puts into the page, so that what it renders
+ * is what the browser's first render will be (one render at a time; `null` when done).
+ */
+export function provideFirstScreen(value: Block | null): void {
+  block = value ? { lng: value.lng, answers: { ...value.answers } } : undefined;
+  paths = value ? Object.keys(value.answers) : [];
+  rendering = !!value;
 }
