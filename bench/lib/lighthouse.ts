@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startAppServer, type AppServer } from './app-server.ts';
+import { measureHomeBundle } from './bundle.ts';
 
 export const LIGHTHOUSE_START = '<!-- lighthouse:start -->';
 export const LIGHTHOUSE_END = '<!-- lighthouse:end -->';
@@ -36,6 +37,8 @@ export interface LighthouseRun {
   findings: string[];
   /** Audits that failed in Accessibility or Best Practices. */
   failed: string[];
+  /** Lighthouse's LCP breakdown (observed, unthrottled times): where the largest paint waits. */
+  lcpBreakdown: string;
 }
 
 export interface LighthousePage {
@@ -48,6 +51,8 @@ export interface LighthousePage {
 export interface LighthouseReport {
   chromium: string;
   pages: LighthousePage[];
+  /** The home route's JS (gzip, bytes) of a fresh build, or why it could not be measured. */
+  homeJs: number | string;
 }
 
 const run = promisify(execFile);
@@ -64,7 +69,12 @@ interface Audit {
   score: number | null;
   scoreDisplayMode: string;
   numericValue?: number;
-  details?: { type?: string; overallSavingsMs?: number; overallSavingsBytes?: number };
+  details?: {
+    type?: string;
+    overallSavingsMs?: number;
+    overallSavingsBytes?: number;
+    items?: { items?: { subpart?: string; label?: string; duration?: number }[] }[];
+  };
   metricSavings?: Record<string, number>;
 }
 interface Lhr {
@@ -96,7 +106,13 @@ function summarizeLhr(lhr: Lhr): LighthouseRun {
       .filter((x): x is Audit => !!x && x.score !== null && x.score < 1)
       .map((x) => x.title),
   );
+  const subparts = a['lcp-breakdown-insight']?.details?.items?.[0]?.items ?? [];
+  const lcpBreakdown = subparts
+    .filter((p) => p.label && typeof p.duration === 'number')
+    .map((p) => `${p.label!.toLowerCase()} ${Math.round(p.duration!)} ms`)
+    .join(', ');
   return {
+    lcpBreakdown,
     performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
     accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
     bestPractices: Math.round((lhr.categories['best-practices']?.score ?? 0) * 100),
@@ -141,6 +157,21 @@ async function lighthouse(url: string, log: (msg: string) => void): Promise<{ ru
   }
 }
 
+/**
+ * On a loaded machine Lighthouse now and then gives up on the browser ("Waiting for DevTools protocol response has
+ * exceeded the allotted time"): that run is made again, twice at most, rather than losing the whole benchmark.
+ */
+async function withRetries<T>(attempt: () => Promise<T>, log: (msg: string) => void, retries = 2): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (i >= retries) throw err;
+      log(`lighthouse: run failed (${(err as Error).message.split('\n')[0]}), trying again`);
+    }
+  }
+}
+
 /** The median run: by Performance score, ties by LCP. */
 function median(runs: LighthouseRun[]): LighthouseRun {
   const sorted = [...runs].sort((p, q) => p.performance - q.performance || q.lcpMs - p.lcpMs);
@@ -167,13 +198,14 @@ export async function benchLighthouse(root: string, log: (msg: string) => void):
     for (const target of targets) {
       const pageRuns: LighthouseRun[] = [];
       for (let i = 0; i < runs; i++) {
-        const r = await lighthouse(`${server.origin}${target.path}`, log);
+        const r = await withRetries(() => lighthouse(`${server.origin}${target.path}`, log), log);
         chromium = r.chromium;
         pageRuns.push(r.run);
       }
       pages.push({ ...target, runs: pageRuns, median: median(pageRuns) });
     }
-    return { chromium, pages };
+    const bundle = measureHomeBundle(root);
+    return { chromium, pages, homeJs: bundle.ok ? bundle.js : `${bundle.source}: ${bundle.error}` };
   } finally {
     server.stop();
   }
@@ -201,7 +233,8 @@ export function renderLighthouseSection(report: LighthouseReport, before?: strin
   const details = report.pages
     .map((p) => {
       const failed = p.median.failed.length ? p.median.failed.join('; ') : 'none';
-      return `- ${p.label}: top findings — ${p.median.findings.join('; ') || 'none'}. Failed accessibility / best-practice audits: ${failed}.`;
+      const lcp = p.median.lcpBreakdown ? ` LCP breakdown (observed): ${p.median.lcpBreakdown}.` : '';
+      return `- ${p.label}: top findings — ${p.median.findings.join('; ') || 'none'}. Failed accessibility / best-practice audits: ${failed}.${lcp}`;
     })
     .join('\n');
   return `${LIGHTHOUSE_START}
@@ -220,6 +253,7 @@ Targets: ${TARGETS}.
 ${report.pages.map(row).join('\n')}
 
 ${details}
+- The home route's JS (bench/lib/bundle.ts, fresh build, gzip): ${typeof report.homeJs === 'number' ? `${(report.homeJs / 1000).toFixed(1)} KB — target ≤ 170 KB: ${report.homeJs <= 170_000 ? '**met**' : 'not met'}` : `not measured (${report.homeJs})`}.
 ${before ? `\n${before}\n` : ''}${LIGHTHOUSE_END}`;
 }
 
