@@ -14,9 +14,9 @@ let admin: Agent;
 beforeAll(async () => {
   t = await listeningApp();
   admin = (await signedIn(t.app, t.database.db, { role: 'admin' })).agent;
-});
+}, 180_000);
 afterAll(async () => {
-  await t.close();
+  await t?.close();
 });
 
 /** A socket signed in (pusher:signin) as `userId`, as the PWA's is after /broadcasting/user-auth. */

@@ -19,7 +19,7 @@ beforeAll(async () => {
   viaPusher = await createTestApp({
     realtime: { ...testConfig().realtime, driver: 'pusher', appId, key, secret, host: '127.0.0.1', port: serving.port, scheme: 'http' },
   });
-});
+}, 180_000);
 
 afterAll(async () => {
   await viaPusher?.close();

@@ -31,11 +31,11 @@ function subscribed(channel: ReturnType<Pusher['subscribe']>): Promise<unknown> 
 beforeAll(async () => {
   t = await listeningApp();
   key = t.config.realtime.key;
-});
+}, 180_000);
 
 afterAll(async () => {
   for (const c of clients) c.disconnect();
-  await t.close();
+  await t?.close();
 });
 
 describe('connection', () => {

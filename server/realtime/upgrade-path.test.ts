@@ -10,7 +10,7 @@ describe('websocket upgrade path', () => {
   let t: ListeningApp;
   beforeAll(async () => {
     t = await listeningApp();
-  });
+  }, 180_000);
   afterAll(async () => {
     await t.app.close();
   });
