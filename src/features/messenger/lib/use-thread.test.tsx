@@ -97,3 +97,16 @@ describe('useThread', () => {
     expect(fetchMessages.mock.calls.map((c) => c[1])).toEqual([{}, { after_seq: 40 }]);
   });
 });
+
+describe('useThread, reading', () => {
+  it('reading a staff reply refreshes the bell, whose reply notifications the server has just marked read', async () => {
+    const client = new QueryClient();
+    const invalidate = vi.spyOn(client, 'invalidateQueries');
+    const own = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+    fetchMessages.mockResolvedValueOnce(page([1, 2]));
+    const { result } = renderHook(() => useThread(1, me), { wrapper: own });
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    await act(() => result.current.markSeen());
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['notifications'] });
+  });
+});

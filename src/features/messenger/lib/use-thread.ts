@@ -20,6 +20,7 @@ import {
 import { ApiError } from '#src/lib/api-client.ts';
 import { useCatchUp, useChatChannel } from '#src/realtime/hooks.ts';
 import { fetchMessages, markRead, MESSENGER_KEY, postMessage } from '../api/messenger-api.ts';
+import { NOTIFICATIONS_KEY } from '#src/lib/query-keys.ts';
 import { applyRead, emptyThread, firstSeq, gapAfter, lastSeq, mergeMessages, unreadUpTo, type Thread } from './thread.ts';
 
 export interface PendingMessage {
@@ -270,6 +271,8 @@ export function useThread(conversationId: number | null, me: Me) {
       setConversation((was) => (was ? { ...was, unread: 0 } : was));
       void queryClient.invalidateQueries({ queryKey: [...MESSENGER_KEY, 'unread'] });
       void queryClient.invalidateQueries({ queryKey: [...MESSENGER_KEY, 'conversations'] });
+      // The server marked this chat's reply notifications read too: the bell's count follows.
+      if (!me.isStaff) void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY });
     } catch {
       marked.current = 0;
     }

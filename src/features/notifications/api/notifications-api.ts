@@ -4,8 +4,9 @@ import type { Answer } from '#contract/answers.ts';
 import { NOTIFICATIONS_PER_PAGE, type Notification, type NotificationList } from '#contract/notifications.ts';
 import { API } from '#contract/routes.ts';
 import { apiGet, apiRequest } from '#src/lib/api-client.ts';
+import { NOTIFICATIONS_KEY } from '#src/lib/query-keys.ts';
 
-export const NOTIFICATIONS_KEY = ['notifications'] as const;
+export { NOTIFICATIONS_KEY };
 const LIST_KEY = [...NOTIFICATIONS_KEY, 'list'] as const;
 
 export const notificationsQueryOptions = () =>
