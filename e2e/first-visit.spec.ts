@@ -85,6 +85,29 @@ test('the home paints before its JavaScript: rendered by the server, then taken 
   await expect(page).not.toHaveURL(/search=/);
   await expect(cards.first()).toHaveAttribute('data-server-rendered', '');
   expect(problems).toEqual([]);
+
+  // A model's page likewise: its name and first photo without the app's code, then the gallery works.
+  const modelPath = new URL((await cards.first().getAttribute('href'))!, page.url()).pathname;
+  await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+  await page.goto(modelPath);
+  await expect(page.locator('h1#model-name')).toBeVisible();
+  await expect
+    .poll(() =>
+      page
+        .locator('main img')
+        .first()
+        .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+    )
+    .toBe(true);
+  await page.unroute(/\/assets\/.*\.js$/);
+  problems.length = 0;
+  await page.goto(modelPath);
+  await page.locator('h1#model-name').evaluate((el) => el.setAttribute('data-server-rendered', ''));
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(page.getByTestId('back-to-listing')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('h1#model-name')).toHaveAttribute('data-server-rendered', '');
+  expect(problems).toEqual([]);
 });
 
 test('the first row of cards: photos fetched eagerly with high priority, the rest lazily', async ({ page }) => {

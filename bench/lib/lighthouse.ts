@@ -79,6 +79,7 @@ interface Audit {
 }
 interface Lhr {
   environment: { hostUserAgent: string };
+  runtimeError?: { code: string; message: string };
   categories: Record<string, { score: number; auditRefs: { id: string; weight: number }[] }>;
   audits: Record<string, Audit>;
 }
@@ -147,6 +148,8 @@ async function lighthouse(url: string, log: (msg: string) => void): Promise<{ ru
       { maxBuffer: 64 * 1024 * 1024, timeout: 240_000 },
     );
     const lhr = JSON.parse(fs.readFileSync(out, 'utf8')) as Lhr;
+    // A run whose trace went wrong (NO_NAVSTART and the like on a loaded machine) has no metrics: made again.
+    if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
     const summary = summarizeLhr(lhr);
     log(
       `lighthouse: ${url}: P ${summary.performance} A ${summary.accessibility} BP ${summary.bestPractices}, LCP ${Math.round(summary.lcpMs)} ms, TBT ${Math.round(summary.tbtMs)} ms, CLS ${summary.cls.toFixed(3)}`,

@@ -183,10 +183,10 @@ describe('the home rendered on the server (with a build that has the renderer)',
     }
   });
 
-  it("the model page is not rendered on the server (it reads the window while rendering), but links its screen's files", async () => {
-    const { b, calls } = build(async () => '<p>never</p>');
+  it("a model's page is rendered too, with its ad and gallery, and links its screen's files", async () => {
+    const { b, calls } = build(async () => '<article>Lucía</article>');
     const html = (await firstScreenPage(t.app, SHELL, `/es/models/${lucia.adId}`, b))!;
-    expect(html).toContain(ROOT_ELEMENT);
-    expect(calls).toHaveLength(0);
+    expect(html).toContain('<div id="root"><article>Lucía</article></div>');
+    expect(Object.keys(calls[0]!.answers).sort()).toEqual([`/api/getImagesByAd/${lucia.adId}`, `/api/models/${lucia.adId}`]);
   });
 });

@@ -37,7 +37,7 @@ interface Plan {
   lng: string;
   /** The screen's module, as Vite's manifest names it: its CSS and code are linked from the page. */
   screen: string;
-  /** Rendered on the server too (when the build has the renderer): the model page reads the window while rendering. */
+  /** Rendered on the server too (when the build has the renderer). */
   render: boolean;
   /** API paths, exactly as the client asks for them (the block is keyed by them). */
   paths: string[];
@@ -89,7 +89,7 @@ function planFor(pathname: string, search: string): Plan | undefined {
     return {
       lng,
       screen: 'src/features/models/routes/model-show.tsx',
-      render: false,
+      render: true,
       paths: [`/api/models/${parts[2]}`, images],
       preloads: (answers) =>
         listOf(answers[images])

@@ -113,7 +113,7 @@ function ModelDetails({ model, lng }: { model: ModelDetail; lng: Language }) {
         </Text>
       </section>
 
-      <ReportAd adId={model.id} adUrl={`${window.location.origin}/${lng}/models/${model.id}`} />
+      <ReportAd adId={model.id} />
     </div>
   );
 }
