@@ -24,6 +24,11 @@ let lucia: BuiltModel;
 beforeAll(async () => {
   distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-first-screen-test-'));
   fs.writeFileSync(path.join(distDir, 'index.html'), SHELL);
+  // The build's folders for the server: a manifest, and a "renderer" that does not load (a syntax error).
+  fs.mkdirSync(path.join(distDir, '.vite'));
+  fs.writeFileSync(path.join(distDir, '.vite', 'manifest.json'), '{}');
+  fs.mkdirSync(path.join(distDir, '.ssr'));
+  fs.writeFileSync(path.join(distDir, '.ssr', 'entry-server.js'), 'export const renderFirstScreen = (;');
   t = await createTestApp({ distDir });
   // A name the block must escape: it could otherwise close the <script> element.
   lucia = await buildModel(t.app.db, { name: 'Lucía </script><b>', photos: 2, coverIndex: 1 });
@@ -121,6 +126,16 @@ describe('the first screen inside the page', () => {
     const res = await page('/es', { cookie: 'vitrina_session=whatever' });
     expect(block(res.body)?.answers['/api/models?']).toBeDefined();
     expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it("the build's folders for the server are never served, and a renderer that does not load is left out", async () => {
+    for (const url of ['/.vite/manifest.json', '/.ssr/entry-server.js', '/.ssr/']) {
+      const res = await page(url);
+      expect(res.statusCode, url).toBe(url.endsWith('/') ? 200 : 404);
+      expect(res.body, url).not.toContain('renderFirstScreen');
+      expect(res.body, url).not.toBe('{}');
+    }
+    expect((await page('/es')).body).toContain(ROOT_ELEMENT);
   });
 
   it('goes out compressed like any dynamic answer', async () => {

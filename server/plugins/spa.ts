@@ -28,6 +28,8 @@ export default fp<{ distDir: string }>(async (app, opts) => {
       root: opts.distDir,
       index: false,
       preCompressed: true,
+      // The build's own folders (.vite/manifest.json, .ssr/: the server's renderer) are for the server, not the web.
+      dotfiles: 'ignore',
       // @fastify/static 10 hands us the Fastify reply here, not the raw response. filePath may be the .br/.gz copy.
       setHeaders(reply: FastifyReply, filePath: string) {
         const rel = path.relative(opts.distDir, filePath);
