@@ -51,63 +51,69 @@ test('the footer starts below the fold before the cards arrive, and stays there'
   await expect(page.getByTestId('model-card').first()).toBeVisible();
 });
 
-test('the home paints before its JavaScript: rendered by the server, then taken over by the app as it is', async ({ page }) => {
-  await presetConsent(page);
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.text().startsWith('hydration')) problems.push(m.text());
+// Every visit here is a first visit: once the service worker is installed it serves its precached plain shell, which
+// the client renders itself (what the server rendered is for browsers it does not serve yet).
+test.describe(() => {
+  test.use({ serviceWorkers: 'block' });
+
+  test('the home paints before its JavaScript: rendered by the server, then taken over by the app as it is', async ({ page }) => {
+    await presetConsent(page);
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.text().startsWith('hydration')) problems.push(m.text());
+    });
+    // Without any of the app's code: the cards and their photos are in the page the server sent.
+    await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+    await page.goto('/es');
+    const cards = page.getByTestId('model-card');
+    await expect(cards.first()).toBeVisible();
+    expect(await cards.count()).toBeGreaterThan(1);
+    await expect
+      .poll(() =>
+        cards
+          .first()
+          .locator('img')
+          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      )
+      .toBe(true);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    problems.length = 0;
+
+    // With it: the server's elements stay (a mismatch would make React render them again), and the page works.
+    await page.unroute(/\/assets\/.*\.js$/);
+    await page.goto('/es');
+    await cards.first().evaluate((el) => el.setAttribute('data-server-rendered', ''));
+    await page.getByRole('searchbox').fill('Lucía');
+    await expect(page).toHaveURL(/search=Luc%C3%ADa/);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await page.getByRole('searchbox').fill('');
+    await expect(page).not.toHaveURL(/search=/);
+    await expect(cards.first()).toHaveAttribute('data-server-rendered', '');
+    expect(problems).toEqual([]);
+
+    // A model's page likewise: its name and first photo without the app's code, then the gallery works.
+    const modelPath = new URL((await cards.first().getAttribute('href'))!, page.url()).pathname;
+    await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+    await page.goto(modelPath);
+    await expect(page.locator('h1#model-name')).toBeVisible();
+    await expect
+      .poll(() =>
+        page
+          .locator('main img')
+          .first()
+          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      )
+      .toBe(true);
+    await page.unroute(/\/assets\/.*\.js$/);
+    problems.length = 0;
+    await page.goto(modelPath);
+    await page.locator('h1#model-name').evaluate((el) => el.setAttribute('data-server-rendered', ''));
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await expect(page.getByTestId('back-to-listing')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await expect(page.locator('h1#model-name')).toHaveAttribute('data-server-rendered', '');
+    expect(problems).toEqual([]);
   });
-  // Without any of the app's code: the cards and their photos are in the page the server sent.
-  await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
-  await page.goto('/es');
-  const cards = page.getByTestId('model-card');
-  await expect(cards.first()).toBeVisible();
-  expect(await cards.count()).toBeGreaterThan(1);
-  await expect
-    .poll(() =>
-      cards
-        .first()
-        .locator('img')
-        .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
-    )
-    .toBe(true);
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  problems.length = 0;
-
-  // With it: the server's elements stay (a mismatch would make React render them again), and the page works.
-  await page.unroute(/\/assets\/.*\.js$/);
-  await page.goto('/es');
-  await cards.first().evaluate((el) => el.setAttribute('data-server-rendered', ''));
-  await page.getByRole('searchbox').fill('Lucía');
-  await expect(page).toHaveURL(/search=Luc%C3%ADa/);
-  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
-  await page.getByRole('searchbox').fill('');
-  await expect(page).not.toHaveURL(/search=/);
-  await expect(cards.first()).toHaveAttribute('data-server-rendered', '');
-  expect(problems).toEqual([]);
-
-  // A model's page likewise: its name and first photo without the app's code, then the gallery works.
-  const modelPath = new URL((await cards.first().getAttribute('href'))!, page.url()).pathname;
-  await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
-  await page.goto(modelPath);
-  await expect(page.locator('h1#model-name')).toBeVisible();
-  await expect
-    .poll(() =>
-      page
-        .locator('main img')
-        .first()
-        .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
-    )
-    .toBe(true);
-  await page.unroute(/\/assets\/.*\.js$/);
-  problems.length = 0;
-  await page.goto(modelPath);
-  await page.locator('h1#model-name').evaluate((el) => el.setAttribute('data-server-rendered', ''));
-  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
-  await expect(page.getByTestId('back-to-listing')).toBeVisible();
-  await page.waitForLoadState('networkidle');
-  await expect(page.locator('h1#model-name')).toHaveAttribute('data-server-rendered', '');
-  expect(problems).toEqual([]);
 });
 
 test('the first row of cards: photos fetched eagerly with high priority, the rest lazily', async ({ page }) => {

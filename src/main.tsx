@@ -15,7 +15,7 @@ document.addEventListener('contextmenu', (event) => {
 });
 
 const i18n = createI18n();
-preloadLandingScreen(location.pathname);
+const landingScreen = preloadLandingScreen(location.pathname);
 
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   void import('virtual:pwa-register').then(({ registerSW }) => registerSW({ immediate: true }));
@@ -35,7 +35,10 @@ if (container.firstElementChild) {
   // The server rendered this page's first screen (server/plugins/first-screen.ts): React takes over that markup. Were
   // it to differ (a saved light theme or list view, on a browser the service worker does not serve yet), React renders
   // that part again: worth a warning, not an error.
-  hydrateRoot(container, app, { onRecoverableError: (error) => console.warn('hydration:', error) });
+  // Once the screen's code is in (see preloadLandingScreen); if it fails to load, hydration goes ahead all the same.
+  void landingScreen
+    .catch(() => undefined)
+    .then(() => hydrateRoot(container, app, { onRecoverableError: (error) => console.warn('hydration:', error) }));
 } else {
   // In a transition, React renders the first screen in slices of a few milliseconds, yielding to the browser between
   // them, instead of one long task that holds input on a slow phone (Lighthouse's Total Blocking Time).

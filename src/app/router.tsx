@@ -6,7 +6,7 @@
  * (the server checks again on every call). Each level has an error boundary, as the data router's
  * errorElement gave us: a failing screen shows the error page inside the shell.
  */
-import { lazy, type ComponentType } from 'react';
+import { createElement, lazy, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, Route, Routes } from 'react-router';
 import { isLanguage } from '#contract/languages.ts';
@@ -37,18 +37,36 @@ function screen<K extends string>(load: () => Promise<Record<K, ComponentType>>,
 // A first visit lands here: these use only what mantine-shell.css holds.
 const homeScreen = () => import('#src/features/listings/routes/home.tsx');
 const modelShowScreen = () => import('#src/features/models/routes/model-show.tsx');
-const Home = screen(homeScreen, 'HomeRoute', 'shell');
-const ModelShow = screen(modelShowScreen, 'ModelShowRoute', 'shell');
+const HomeLazy = screen(homeScreen, 'HomeRoute', 'shell');
+const ModelShowLazy = screen(modelShowScreen, 'ModelShowRoute', 'shell');
 
 /**
- * Starts loading the code of the screen a first visit lands on (the home, a model's page) at start-up, alongside the
- * translations, instead of once they have arrived and the router reaches it. The lazy screens import the same modules.
+ * A landing screen whose code is already here renders at once instead of through React.lazy (which suspends at least
+ * once). Hydrating over the server's markup (main.tsx) waits for that code, so the page's boundary hydrates in the same
+ * pass as the layout: a boundary left waiting could be thrown away and rendered again, loader first, if the layout
+ * re-rendered meanwhile.
  */
-export function preloadLandingScreen(pathname: string): void {
+function landing(Lazy: ComponentType, load: () => Promise<ComponentType>) {
+  let loaded: ComponentType | undefined;
+  const preload = () => load().then((component) => (loaded = component));
+  const Screen = () => (loaded ? createElement(loaded) : <Lazy />);
+  return { Screen, preload };
+}
+const home = landing(HomeLazy, async () => (await homeScreen()).HomeRoute);
+const modelShow = landing(ModelShowLazy, async () => (await modelShowScreen()).ModelShowRoute);
+const Home = home.Screen;
+const ModelShow = modelShow.Screen;
+
+/**
+ * Loads the code of the screen a first visit lands on (the home, a model's page) at start-up, alongside the
+ * translations, instead of once they have arrived and the router reaches it; resolves when it is in.
+ */
+export function preloadLandingScreen(pathname: string): Promise<unknown> {
   const parts = pathname.split('/').filter(Boolean);
-  if (!isLanguage(parts[0])) return;
-  if (parts.length === 1) void homeScreen();
-  else if (parts.length === 3 && parts[1] === 'models') void modelShowScreen();
+  if (!isLanguage(parts[0])) return Promise.resolve();
+  if (parts.length === 1) return home.preload();
+  if (parts.length === 3 && parts[1] === 'models') return modelShow.preload();
+  return Promise.resolve();
 }
 const LegalPage = screen(() => import('#src/features/legal/routes/legal-page.tsx'), 'LegalPageRoute', 'shell');
 
