@@ -242,7 +242,12 @@ async function renderScreen(
 ): Promise<string | undefined> {
   // Every answer the screen needs, or the browser would render something else than the server did.
   if (plan.paths.some((p) => !(p in answers))) return undefined;
-  const key = createHash('sha256').update(url).update('\0').update(JSON.stringify(answers)).digest('base64');
+  // In the plan's order: `answers` is filled in the order the answers arrived, which varies from call to call.
+  const key = createHash('sha256')
+    .update(url)
+    .update('\0')
+    .update(JSON.stringify(plan.paths.map((p) => answers[p])))
+    .digest('base64');
   const cached = rendered.get(key);
   if (cached !== undefined) return cached;
   const translations = await answer(app, plan.lng, `/api/language/${plan.lng}`).catch(() => undefined);
