@@ -17,13 +17,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import PusherSdk from 'pusher';
 import WebSocket from 'ws';
+import { freePort, startRedis } from '#tests/local-processes.ts';
 
 const START = '<!-- realtime:start -->';
 const END = '<!-- realtime:end -->';
@@ -60,17 +61,6 @@ function summary(values: number[]): LatencySummary {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
   return { samples: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 interface Credentials {
@@ -354,31 +344,6 @@ async function fanout(nodes: Node[], creds: Credentials, subscribers: number, ro
   } finally {
     await Promise.all(clients.map((c) => c.close()));
   }
-}
-
-async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
-  const binary = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => fs.existsSync(p));
-  if (!binary) throw new Error('redis-server not installed');
-  const port = await freePort();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-bench-redis-'));
-  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir]);
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited (${code})`)));
-  });
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    async stop() {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 const errorOf = (err: unknown) => ({ error: err instanceof Error ? err.message : String(err) });

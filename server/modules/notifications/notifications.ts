@@ -142,19 +142,19 @@ export async function markAllRead(db: Db, userId: number): Promise<{ unread: num
   return { unread: 0 };
 }
 
+/** The user's unread notifications of a staff reply in one conversation. */
+function unreadReplyNotifications(userId: number, conversationId: number) {
+  return and(
+    eq(notifications.userId, userId),
+    eq(notifications.kind, 'support.reply'),
+    isNull(notifications.readAt),
+    sql`(${notifications.data} ->> 'conversation_id')::int = ${conversationId}`,
+  );
+}
+
 /** Marks read the user's notifications of `kind` about one conversation (they have now seen the chat). */
 export async function markConversationNotificationsRead(db: Db, userId: number, conversationId: number): Promise<void> {
-  await db
-    .update(notifications)
-    .set({ readAt: new Date() })
-    .where(
-      and(
-        eq(notifications.userId, userId),
-        eq(notifications.kind, 'support.reply'),
-        isNull(notifications.readAt),
-        sql`(${notifications.data} ->> 'conversation_id')::int = ${conversationId}`,
-      ),
-    );
+  await db.update(notifications).set({ readAt: new Date() }).where(unreadReplyNotifications(userId, conversationId));
 }
 
 /** Whether the user has an unread notification of a staff reply in this conversation (one is enough in the bell). */
@@ -162,14 +162,7 @@ export async function hasUnreadReplyNotification(db: Db, userId: number, convers
   const [row] = await db
     .select({ id: notifications.id })
     .from(notifications)
-    .where(
-      and(
-        eq(notifications.userId, userId),
-        eq(notifications.kind, 'support.reply'),
-        isNull(notifications.readAt),
-        sql`(${notifications.data} ->> 'conversation_id')::int = ${conversationId}`,
-      ),
-    )
+    .where(unreadReplyNotifications(userId, conversationId))
     .limit(1);
   return !!row;
 }
