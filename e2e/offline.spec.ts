@@ -112,10 +112,13 @@ test('what a first visit showed (the home, one model) is there offline, without 
         page.evaluate(async () => {
           const keys = await Promise.all((await caches.keys()).map(async (name) => (await caches.open(name)).keys()));
           const urls = keys.flat().map((r) => new URL(r.url).pathname);
+          const kept = new Set(keys.flat().map((r) => r.url));
+          // Every photo this page shows, not just any: the home's may be kept before the model's.
+          const shown = [...document.querySelectorAll<HTMLImageElement>('main img')].map((img) => img.currentSrc).filter(Boolean);
           return {
             listing: urls.includes('/api/models'),
             model: urls.includes(new URL(location.href).pathname.replace(/^\/es\/models\//, '/api/models/')),
-            photos: urls.some((u) => u.startsWith('/media/')),
+            photos: urls.some((u) => u.startsWith('/media/')) && shown.length > 0 && shown.every((u) => kept.has(u)),
           };
         }),
       { timeout: 15_000 },

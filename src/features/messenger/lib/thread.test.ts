@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '#contract/support-chat.ts';
 import { safeHref } from './linkify-text.tsx';
-import { applyRead, gapAfter, lastSeq, mergeMessages, unreadUpTo } from './thread.ts';
+import { applyRead, applyReads, gapAfter, lastSeq, mergeMessages, rememberRead, unreadUpTo } from './thread.ts';
 
 const msg = (seq: number, over: Partial<Message> = {}): Message => ({
   id: 100 + seq,
@@ -52,6 +52,22 @@ describe('read receipts', () => {
       read_at: 'T',
     });
     expect(after.map((m) => m.read_at)).toEqual(['T', null, 'T', null]);
+  });
+
+  it('shows as read a message of mine that the other side read before the answer to my post brought it here', () => {
+    // The user reads the staff answer (seq 2) over the socket before the staff's own POST answer arrives.
+    const reads = rememberRead([], { conversation_id: 1, reader_id: 9, reader_is_staff: false, up_to_seq: 2, read_at: 'T' });
+    const mine = msg(2, { is_staff: true, sender_id: 2 });
+    expect(applyReads(mergeMessages([msg(1)], [mine]), reads).map((m) => m.read_at)).toEqual([null, 'T']);
+  });
+
+  it('keeps the newest receipt per side', () => {
+    const user = (seq: number) => ({ conversation_id: 1, reader_id: 9, reader_is_staff: false, up_to_seq: seq, read_at: `T${seq}` });
+    const staff = { conversation_id: 1, reader_id: 2, reader_is_staff: true, up_to_seq: 1, read_at: 'S' };
+    let reads = rememberRead(rememberRead([], user(3)), staff);
+    reads = rememberRead(reads, user(2));
+    expect(reads).toEqual([user(3), staff]);
+    expect(rememberRead(reads, user(5))).toEqual([staff, user(5)]);
   });
 
   it('knows up to which seq the other side’s messages are unread by me', () => {

@@ -45,6 +45,18 @@ export function applyRead(messages: readonly Message[], read: MessagesReadPayloa
   );
 }
 
+/** `read` kept as the newest receipt from its side (one per side: a later receipt covers every earlier seq). */
+export function rememberRead(reads: readonly MessagesReadPayload[], read: MessagesReadPayload): MessagesReadPayload[] {
+  const same = reads.find((r) => r.reader_is_staff === read.reader_is_staff);
+  if (same && same.up_to_seq >= read.up_to_seq) return reads as MessagesReadPayload[];
+  return [...reads.filter((r) => r !== same), read];
+}
+
+/** Every remembered receipt applied: messages that arrived after their receipt are shown read too. */
+export function applyReads(messages: readonly Message[], reads: readonly MessagesReadPayload[]): Message[] {
+  return reads.reduce<Message[]>((all, read) => applyRead(all, read), messages as Message[]);
+}
+
 /** The highest seq of the other side's messages that is still unread by me, or 0. */
 export function unreadUpTo(messages: readonly Message[], meIsStaff: boolean): number {
   let seq = 0;

@@ -15,13 +15,14 @@ import {
   TYPING_TIMEOUT_MS,
   type Conversation,
   type Message,
+  type MessagesReadPayload,
   type TypingPayload,
 } from '#contract/support-chat.ts';
 import { ApiError } from '#src/lib/api-client.ts';
 import { useCatchUp, useChatChannel } from '#src/realtime/hooks.ts';
 import { fetchMessages, markRead, MESSENGER_KEY, postMessage } from '../api/messenger-api.ts';
 import { NOTIFICATIONS_KEY } from '#src/lib/query-keys.ts';
-import { applyRead, emptyThread, firstSeq, gapAfter, lastSeq, mergeMessages, unreadUpTo, type Thread } from './thread.ts';
+import { applyRead, applyReads, emptyThread, firstSeq, gapAfter, lastSeq, mergeMessages, rememberRead, unreadUpTo, type Thread } from './thread.ts';
 
 export interface PendingMessage {
   key: string;
@@ -55,12 +56,17 @@ export function useThread(conversationId: number | null, me: Me) {
   const catchUpDeferred = useRef(false);
   const catchUpRef = useRef<() => Promise<void>>(async () => undefined);
 
+  // The newest read receipt from each side, re-applied to whatever arrives later: the other side can read our
+  // message (its MessagesRead comes over the socket) before the answer to our own POST brings the message here.
+  const readsRef = useRef<MessagesReadPayload[]>([]);
   const update = useCallback((fn: (t: Thread) => Thread) => {
-    threadRef.current = fn(threadRef.current);
+    const next = fn(threadRef.current);
+    threadRef.current = { ...next, messages: applyReads(next.messages, readsRef.current) };
     setThread(threadRef.current);
   }, []);
 
   useEffect(() => {
+    readsRef.current = [];
     threadRef.current = emptyThread;
     setThread(emptyThread);
     setTypers({});
@@ -158,8 +164,8 @@ export function useThread(conversationId: number | null, me: Me) {
     onRead: (payload) => {
       const parsed = messagesReadPayloadSchema.safeParse(payload);
       if (parsed.success && parsed.data.conversation_id === idRef.current) {
-        const read = parsed.data;
-        update((t) => ({ ...t, messages: applyRead(t.messages, read) }));
+        readsRef.current = rememberRead(readsRef.current, parsed.data);
+        update((t) => t);
       }
     },
     onUpdated: (payload) => {
@@ -231,7 +237,17 @@ export function useThread(conversationId: number | null, me: Me) {
       notifyTyping(false);
       try {
         const message = await postMessage(id, content, key);
-        if (idRef.current === id) update((t) => ({ ...t, messages: mergeMessages(t.messages, [message]) }));
+        if (idRef.current === id) {
+          update((t) => ({ ...t, messages: mergeMessages(t.messages, [message]) }));
+          // Staff take an unassigned conversation by answering (the server's rule); the update about it goes to the
+          // staff list, not to this screen.
+          if (me.isStaff)
+            setConversation((was) =>
+              was && was.assigned_to === null
+                ? { ...was, assigned_to: me.id, assignee: { id: me.id, name: message.sender_name ?? me.name } }
+                : was,
+            );
+        }
         setPending((all) => all.filter((p) => p.key !== key));
         void queryClient.invalidateQueries({ queryKey: [...MESSENGER_KEY, 'conversations'] });
       } catch (err) {
@@ -239,7 +255,7 @@ export function useThread(conversationId: number | null, me: Me) {
         setPending((all) => all.map((p) => (p.key === key ? { ...p, failed } : p)));
       }
     },
-    [notifyTyping, queryClient, update],
+    [notifyTyping, queryClient, update, me.id, me.isStaff, me.name],
   );
 
   const discard = useCallback((key: string) => setPending((all) => all.filter((p) => p.key !== key)), []);
