@@ -4,7 +4,8 @@
  * to every tab through the BroadcastChannel (the worker's replays included), which updates the query caches.
  *
  * Order: per scope, in `seq` order; a scope stops at its first op that is not done (waiting for back-off, a
- * conflict, a refusal), the other scopes go on. Each request carries `Idempotency-Key` = the op's id, so a request
+ * conflict, a refusal), the other scopes go on. An op with `after` (added by the photos' outbox: a cover change of a
+ * photo still queued for upload) waits for that op's answer, whose value replay writes into it (resolveAfter). Each request carries `Idempotency-Key` = the op's id, so a request
  * whose answer was lost is answered again by the server, never applied twice.
  *
  * Outcomes: 2xx → deleted, `done` broadcast (later edits of the same record based on the version we had are moved
@@ -21,7 +22,7 @@
 import { backoffDelay, retryAfterMs } from './backoff.ts';
 import { outboxDb, type OutboxDb } from './outbox-db.ts';
 import { broadcast } from './outbox.ts';
-import { OUTBOX_LOCK, type OpError, type OutboxOp } from './types.ts';
+import { AFTER_TOKEN, OUTBOX_LOCK, type OpError, type OutboxOp } from './types.ts';
 
 export interface SendResult {
   status: number;
@@ -129,6 +130,37 @@ function versionOf(data: unknown): number | undefined {
   return typeof v === 'number' ? v : undefined;
 }
 
+/** The value at `pick` in an answer, if it is a string or a number. */
+function pickValue(data: unknown, pick: readonly (string | number)[]): string | number | undefined {
+  let v: unknown = data;
+  for (const k of pick) v = v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[k] : undefined;
+  return typeof v === 'string' || typeof v === 'number' ? v : undefined;
+}
+
+/**
+ * `done` answered: the ops that waited for a value of its answer (`after`) get it in their path and body. Call inside
+ * the transaction that deletes `done`, so a crash leaves either both as they were or both updated.
+ */
+async function resolveAfter(db: OutboxDb, done: OutboxOp, data: unknown) {
+  await db.ops
+    .where('scope')
+    .equals(done.scope)
+    .filter((o) => o.after?.op === done.id)
+    .modify((o) => {
+      const value = pickValue(data, o.after!.pick);
+      if (value === undefined) {
+        o.status = 'failed';
+        o.error = { code: 'after_missing' };
+        return;
+      }
+      o.path = o.path.replace(AFTER_TOKEN, encodeURIComponent(String(value)));
+      if (o.body && typeof o.body === 'object' && !Array.isArray(o.body)) {
+        o.body = Object.fromEntries(Object.entries(o.body).map(([k, v]) => [k, v === AFTER_TOKEN ? value : v]));
+      }
+      delete o.after;
+    });
+}
+
 /** One pass over the user's queue. Call it under the lock (replayWithLock) unless the caller is the only sender. */
 export async function replayOnce(env: ReplayEnv): Promise<ReplaySummary> {
   const db = env.db ?? outboxDb();
@@ -149,6 +181,16 @@ export async function replayOnce(env: ReplayEnv): Promise<ReplaySummary> {
       continue;
     }
     if (op.nextAttemptAt > now()) {
+      blocked.add(op.scope);
+      continue;
+    }
+    if (op.after) {
+      // Its value is still to come: the earlier op is not done yet, or it was discarded (then this cannot be sent).
+      const gone = !(await db.ops.get(op.after.op));
+      if (gone) {
+        await db.ops.update(op.id, { status: 'failed', error: { code: 'after_discarded' }, updatedAt: now() });
+        broadcast({ type: 'changed', id: op.id, status: 'failed' });
+      }
       blocked.add(op.scope);
       continue;
     }
@@ -179,6 +221,7 @@ export async function replayOnce(env: ReplayEnv): Promise<ReplaySummary> {
     if (status >= 200 && status < 300) {
       await db.transaction('rw', db.ops, async () => {
         await db.ops.delete(op.id);
+        await resolveAfter(db, op, data);
         // Our own write made a new version: later edits of the record that were based on the old one follow it.
         const made = versionOf(data);
         if (op.baseVersion !== undefined && made !== undefined) {

@@ -68,6 +68,14 @@ export interface OutboxOp {
   invalidate?: Json[][];
   /** GET path of the record's current state, fetched on a version conflict when the 409 does not carry it. */
   currentPath?: string;
+  /**
+   * An op that needs a value only an earlier op's answer has (the cover change of a photo still queued for upload
+   * needs the media id the upload gets): `op` is that earlier op's id, `pick` the path to the value in its 2xx answer
+   * (e.g. ['data', 'media', 0, 'media_id']). When `op` is done, replay writes the value into this op's `path` in place
+   * of AFTER_TOKEN (and into `body` fields whose value is AFTER_TOKEN) and drops `after`, in the same transaction.
+   * Put both ops in one scope so the earlier goes first; if `op` is discarded, this one fails instead of being sent.
+   */
+  after?: { op: string; pick: (string | number)[] };
   status: OpStatus;
   attempts: number;
   /** Epoch ms: not sent before. */
@@ -81,7 +89,12 @@ export interface OutboxOp {
 
 /** What a feature gives `enqueue`; the outbox fills in the rest. */
 export type NewOp = Pick<OutboxOp, 'userId' | 'scope' | 'kind' | 'method' | 'path' | 'label'> &
-  Partial<Pick<OutboxOp, 'id' | 'body' | 'parts' | 'baseVersion' | 'labelParams' | 'summary' | 'meta' | 'invalidate' | 'currentPath'>>;
+  Partial<
+    Pick<OutboxOp, 'id' | 'body' | 'parts' | 'baseVersion' | 'labelParams' | 'summary' | 'meta' | 'invalidate' | 'currentPath' | 'after'>
+  >;
+
+/** Stands in an op's path (or a body field) for the value its `after` op's answer gives. */
+export const AFTER_TOKEN = '{after}';
 
 /** What replay tells every tab (BroadcastChannel) about an op it handled. */
 export type OutboxEvent =
