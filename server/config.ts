@@ -53,6 +53,7 @@ const envSchema = z.object({
   VERIFY_CODES_PER_HOUR: z.coerce.number().int().min(1).max(100).default(5),
   LISTINGS_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   FORBIDDEN_WORDS_FILE: optionalString,
+  VITRINA_FAULT_AFTER_COMMIT: optionalString,
   DEMO_PASSWORD: z
     .string()
     .min(8, 'must be at least 8 characters')
@@ -128,6 +129,11 @@ export type Config = {
   demoAds: number;
   /** Registrations allowed per IP and hour. */
   registerLimitPerHour: number;
+  /**
+   * Tests only: `METHOD /route/:pattern` whose request kills the process once its change and idempotent answer are
+   * committed, before the answer leaves (plugins/idempotency.ts). Refused in production.
+   */
+  faultAfterCommit: string | undefined;
   /** Ads one model profile may have: every ad is re-derived when the model is renamed, so this bounds that work. */
   maxAdsPerModel: number;
   /** Models one publicist may manage (agencies not yet approved: UNAPPROVED_AGENCY_MODEL_LIMIT, lower). */
@@ -211,6 +217,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const appUrl = e.APP_URL ?? `http://localhost:${e.PORT}`;
   if (!e.APP_KEY && e.NODE_ENV === 'production')
     throw new ConfigError('Invalid configuration:\n  APP_KEY: required in production (32+ random characters)');
+  if (e.VITRINA_FAULT_AFTER_COMMIT && e.NODE_ENV === 'production')
+    throw new ConfigError('Invalid configuration:\n  VITRINA_FAULT_AFTER_COMMIT: a test hook, refused in production');
   const dataDir = e.DATA_DIR === ':memory:' ? ':memory:' : path.resolve(e.DATA_DIR);
   if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS)
     throw new ConfigError('Invalid configuration:\n  HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
@@ -241,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     demoPassword: e.DEMO_PASSWORD,
     registerLimitPerHour: e.REGISTER_LIMIT_PER_HOUR,
+    faultAfterCommit: e.VITRINA_FAULT_AFTER_COMMIT,
     maxAdsPerModel: e.MAX_ADS_PER_MODEL,
     maxModelsPerPublicist: e.MAX_MODELS_PER_PUBLICIST,
     verificationCodesPerHour: e.VERIFY_CODES_PER_HOUR,

@@ -1,36 +1,102 @@
 /**
  * Idempotency-Key for every state-changing /api call (design guide: the offline outbox replays requests, and a
- * replayed ad edit, photo upload or report must never be applied twice).
+ * replayed ad edit, photo upload or chat message must never be applied twice).
  *
  * The first request with a key is recorded (key + actor + method + path + a hash of the request) before its handler
- * runs, and its answer is stored when it is sent. A retry with the same key and the same request gets the stored answer
- * again (header `Idempotent-Replayed: true`); the same key with another request is 422 `idempotency_mismatch`; a retry
- * while the first is still running is 409 `idempotency_in_progress`. Server errors (5xx) and rate limits (429) are not
- * stored: the retry runs again. Keys are kept 24 hours. Requests without the header behave as before.
+ * runs. A retry with the same key and the same request gets the stored answer again (header `Idempotent-Replayed:
+ * true`); the same key with another request is 422 `idempotency_mismatch`; a retry while the first is still running is
+ * 409 `idempotency_in_progress`. Server errors (5xx) and rate limits (429) are not stored: the retry runs again. Keys
+ * are kept 24 hours. Requests without the header behave as before.
+ *
+ * Where the answer is stored (docs/decisions/0012): the writes the outbox replays store it inside their own
+ * transaction (`answerOnce`), so the change and its answer commit together — a process killed after the commit
+ * replays the answer on retry instead of making the change again. Other routes keep storing it when it is sent
+ * (onSend), a separate write.
  */
 import crypto from 'node:crypto';
-import { and, eq, lt } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import { and, eq, isNull, lt } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Db } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
+import { AppError } from '../errors.ts';
 import { sendError } from './errors.ts';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** A client-made UUID, or any opaque token of the same alphabet. */
 const KEY = /^[A-Za-z0-9_-]{8,64}$/;
 const KEEP_MS = 24 * 60 * 60 * 1000;
-/** A first request that never answered (the process died mid-way) stops blocking its retries after this long. */
+/** A first request that never answered (the process died before its commit) stops blocking its retries after this long. */
 const ABANDONED_MS = 2 * 60 * 1000;
 
 interface Pending {
   key: string;
   actor: string;
+  /**
+   * The row's created_at as this request wrote it (milliseconds, set here rather than by the database): it tells this
+   * attempt's row from a retry's that took over an abandoned key, so a late first attempt cannot answer for it.
+   */
+  createdAt: Date;
+  /** `METHOD /route/:pattern`, what the test-only fault hook names. */
+  route: string;
+  /** Set by answerOnce's commit: the answer written in the service's transaction, exactly as it is then sent. */
+  stored?: { status: number; text: string };
+  /** Set when the route sends that stored answer: its transaction has committed. */
+  committed?: boolean;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     idempotency?: Pending;
   }
+}
+
+const rowOf = (p: Pending) =>
+  and(eq(idempotencyKeys.key, p.key), eq(idempotencyKeys.actor, p.actor), eq(idempotencyKeys.createdAt, p.createdAt));
+
+/**
+ * Makes a write's answer commit with the write. The route builds it and hands `commit` to its service, which calls it
+ * as the last step inside its own transaction (with that transaction, and what it returns); the route then answers
+ * with `send`. Without an Idempotency-Key `commit` is undefined and `send` answers as the route always did, so
+ * services stay callable from jobs and tests without one.
+ *
+ * `build` makes the answer's body from the service's result; inside the transaction it is given the transaction to
+ * read through (a read on the app's `db` would wait for the transaction's own connection on PGlite). The body is
+ * serialized once, with the route's own response schema, and those bytes are both stored and sent: a replay answers
+ * exactly what the first client got.
+ */
+export function answerOnce<T>(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  build: (result: T, db: Db) => unknown,
+): { commit: ((tx: Db, result: T) => Promise<void>) | undefined; send: (result: T) => Promise<FastifyReply> } {
+  const pending = req.idempotency;
+  const commit = pending
+    ? async (tx: Db, result: T) => {
+        const body = await build(result, tx);
+        const out: unknown = reply.code(status).serialize(body);
+        const text = typeof out === 'string' ? out : Buffer.from(out as Uint8Array).toString('utf8');
+        const [row] = await tx
+          .update(idempotencyKeys)
+          .set({ statusCode: status, responseBody: text })
+          .where(and(rowOf(pending), isNull(idempotencyKeys.statusCode)))
+          .returning({ key: idempotencyKeys.key });
+        // The key was given up as abandoned and a retry holds it now: this attempt must not commit its change too.
+        if (!row) throw new AppError(409, 'idempotency_in_progress');
+        pending.stored = { status, text };
+      }
+    : undefined;
+  return {
+    commit,
+    async send(result: T) {
+      if (pending?.stored) {
+        pending.committed = true;
+        return reply.code(pending.stored.status).type('application/json; charset=utf-8').send(pending.stored.text);
+      }
+      return reply.code(status).send(await build(result, req.server.db));
+    },
+  };
 }
 
 function requestHash(req: FastifyRequest): string {
@@ -49,6 +115,8 @@ function requestHash(req: FastifyRequest): string {
 
 export default fp(async (app) => {
   const db = app.db;
+  const fault = app.config.faultAfterCommit;
+  if (fault) app.log.warn({ route: fault }, 'idempotency: test fault hook armed, the process dies after this route commits');
   const actorOf = (req: FastifyRequest) =>
     req.user ? `user:${req.user.id}` : `anon:${crypto.createHmac('sha256', app.config.appKey).update(req.ip).digest('hex')}`;
 
@@ -74,13 +142,14 @@ export default fp(async (app) => {
     const where = and(eq(idempotencyKeys.key, key), eq(idempotencyKeys.actor, actor));
 
     for (let attempt = 0; attempt < 2; attempt++) {
+      const createdAt = new Date();
       const inserted = await db
         .insert(idempotencyKeys)
-        .values({ key, actor, method: req.method, path, requestHash: hash })
+        .values({ key, actor, method: req.method, path, requestHash: hash, createdAt })
         .onConflictDoNothing()
         .returning({ key: idempotencyKeys.key });
       if (inserted.length) {
-        req.idempotency = { key, actor };
+        req.idempotency = { key, actor, createdAt, route: `${req.method} ${req.routeOptions.url ?? ''}` };
         return;
       }
       const [seen] = await db.select().from(idempotencyKeys).where(where);
@@ -106,7 +175,13 @@ export default fp(async (app) => {
     const pending = req.idempotency;
     if (!pending) return payload;
     req.idempotency = undefined;
-    const where = and(eq(idempotencyKeys.key, pending.key), eq(idempotencyKeys.actor, pending.actor));
+    // Test-only (config refuses it in production): die between the commit and the answer, as a crash would.
+    if (fault && fault === pending.route) process.kill(process.pid, 'SIGKILL');
+    // Stored with the change, and these are its bytes: nothing left to write.
+    if (pending.committed && pending.stored && payload === pending.stored.text) return payload;
+    // Only a row still without an answer: one committed with its change is never replaced or deleted (whatever went
+    // wrong after the commit, the change is made, and the retry must be told so).
+    const where = and(rowOf(pending), isNull(idempotencyKeys.statusCode));
     const status = reply.statusCode;
     try {
       if (status >= 500 || status === 429 || (typeof payload !== 'string' && !Buffer.isBuffer(payload) && payload != null)) {

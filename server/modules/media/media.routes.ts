@@ -28,15 +28,39 @@ import {
   type RefusedFile,
   type UploadedImage,
 } from '#contract/media.ts';
-import type { MediaModeration } from '../../db/schema.ts';
+import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { answerOnce } from '../../plugins/idempotency.ts';
 import { recordAudit, staffActsForOthers } from '../audit/audit.ts';
 import { mediaKey, toImage } from '../listings/images.ts';
 import { loadEditableAd, loadEditableMedia, type EditableAd } from './ad-access.ts';
 import { processImage } from './image-pipeline.ts';
 import { registerMediaFiles } from './media-files.routes.ts';
-import { countAdPhotos, deletePhoto, insertPhoto, listAdPhotos, markAdPendingReview, setCover } from './media.repository.ts';
+import {
+  countAdPhotos,
+  deletePhoto,
+  insertPhoto,
+  listAdPhotos,
+  markAdPendingReview,
+  setCover,
+  type MediaRecord,
+  type NewPhoto,
+} from './media.repository.ts';
 import { createVisibilityCache } from './media-visibility.ts';
+
+/** A file processed, screened and written to storage, waiting to be recorded with the others. */
+interface StoredFile {
+  name: string;
+  index: number;
+  prefix: string;
+  started: number;
+  photo: Omit<NewPhoto, 'adId' | 'createdBy'>;
+}
+
+interface UploadData {
+  media: UploadedImage[];
+  refused: RefusedFile[];
+}
 
 const adIdSchema = z
   .string()
@@ -101,9 +125,18 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
       const refused: RefusedFile[] = [];
       const refuse = (file: string, index: number, reason: RefusalReason) =>
         refused.push({ file, index, reason, message: reasonMessage(t, reason) });
+      /** Files processed and written to storage, not yet recorded. */
+      const stored: StoredFile[] = [];
       let ad: EditableAd | undefined;
       let existing = 0;
       let index = 0;
+      const once = answerOnce(req, reply, 201, (data: UploadData) => ({
+        channel: 'notification' as const,
+        type: data.refused.length ? ('warning' as const) : ('success' as const),
+        message: t(ad?.status === 'suspended' ? 'notices.updated' : 'notices.adPendingReview'),
+        ...(data.refused.length ? { description: t('media.upload.someRefused', { count: data.refused.length }) } : {}),
+        data,
+      }));
 
       const handleFile = async (part: MultipartFile, adRow: EditableAd, i: number, name: string) => {
         const started = performance.now();
@@ -134,55 +167,95 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
           await app.storage.remove(prefix).catch(() => {});
           return refuse(name, i, 'failed');
         }
-        const moderation: MediaModeration = {
-          provider: screening.provider,
-          scores: screening.scores,
-          ...(screening.details ? { details: screening.details } : {}),
-          source_format: image.sourceFormat,
-          checked_at: new Date().toISOString(),
-        };
-        let row;
+        stored.push({
+          name,
+          index: i,
+          prefix,
+          started,
+          photo: {
+            uid,
+            width: image.width,
+            height: image.height,
+            variants: image.variants.map((v) => v.width),
+            moderation: {
+              provider: screening.provider,
+              scores: screening.scores,
+              ...(screening.details ? { details: screening.details } : {}),
+              source_format: image.sourceFormat,
+              checked_at: new Date().toISOString(),
+            },
+          },
+        });
+      };
+
+      /**
+       * Records the stored files in one transaction, with the request's idempotent answer (a retry after a crash finds
+       * the answer, never a second copy of the photos). Files whose row is not recorded are removed; a process killed
+       * before the commit leaves its files to the start-up sweep (orphans.ts).
+       */
+      const record = async (adRow: EditableAd) => {
+        let rows: (MediaRecord | null)[];
         try {
-          row = await app.db.transaction(async (tx) => {
+          rows = await app.db.transaction(async (tx) => {
             // Ownership again, under the ad's row lock: the ad may have changed hands or gone while we worked.
             const locked = await loadEditableAd(tx, user, adRow.id, { forUpdate: true });
-            if ((await countAdPhotos(tx, locked.id)) >= AD_MAX_PHOTOS) return null;
-            // Back to review before the new photo can be seen by anyone.
-            await markAdPendingReview(tx, locked.id);
-            const photo = await insertPhoto(tx, {
-              adId: locked.id,
-              uid,
-              width: image.width,
-              height: image.height,
-              variants: image.variants.map((v) => v.width),
-              moderation,
-              createdBy: user.id,
-            });
-            if (staffActsForOthers(user, locked.ownerUserId, locked.publicistUserId)) {
-              await recordAudit(tx, {
-                actor: user,
-                action: 'media.upload',
-                subjectType: 'media',
-                subjectId: photo.id,
-                after: { ad_id: locked.id, uid, width: photo.width, height: photo.height, is_cover: photo.isCover },
-                req,
-              });
+            let count = await countAdPhotos(tx, locked.id);
+            const out: (MediaRecord | null)[] = [];
+            for (const file of stored) {
+              if (count >= AD_MAX_PHOTOS) {
+                out.push(null);
+                continue;
+              }
+              // Back to review before the new photo can be seen by anyone.
+              await markAdPendingReview(tx, locked.id);
+              const photo = await insertPhoto(tx, { ...file.photo, adId: locked.id, createdBy: user.id });
+              if (staffActsForOthers(user, locked.ownerUserId, locked.publicistUserId)) {
+                await recordAudit(tx, {
+                  actor: user,
+                  action: 'media.upload',
+                  subjectType: 'media',
+                  subjectId: photo.id,
+                  after: { ad_id: locked.id, uid: photo.uid, width: photo.width, height: photo.height, is_cover: photo.isCover },
+                  req,
+                });
+              }
+              out.push(photo);
+              count++;
             }
-            return photo;
+            const data = answerData(out);
+            if (data.media.length) await once.commit?.(tx, data);
+            return out;
           });
         } catch (err) {
-          await app.storage.remove(prefix).catch(() => {});
+          for (const file of stored) await app.storage.remove(file.prefix).catch(() => {});
           if (err instanceof AppError) throw err;
-          req.log.error({ err }, 'upload: recording the photo failed');
-          return refuse(name, i, 'failed');
+          req.log.error({ err }, 'upload: recording the photos failed');
+          for (const file of stored) refuse(file.name, file.index, 'failed');
+          return;
         }
-        if (!row) {
-          await app.storage.remove(prefix).catch(() => {});
-          return refuse(name, i, 'too_many_files');
-        }
-        visibility.forget(adRow.id);
-        accepted.push({ ...toImage(app.storage, row), file: name, index: i });
-        req.log.info({ file: name, mediaId: row.id, ms: Math.round(performance.now() - started) }, 'upload: photo accepted');
+        stored.forEach((file, k) => {
+          const row = rows[k];
+          if (!row) {
+            void app.storage.remove(file.prefix).catch(() => {});
+            return refuse(file.name, file.index, 'too_many_files');
+          }
+          accepted.push({ ...toImage(app.storage, row), file: file.name, index: file.index });
+          req.log.info({ file: file.name, mediaId: row.id, ms: Math.round(performance.now() - file.started) }, 'upload: photo accepted');
+        });
+        if (accepted.length) visibility.forget(adRow.id);
+      };
+
+      /** The answer's data: the accepted photos (from `rows`, in stored order) and every refusal, in file order. */
+      const answerData = (rows: (MediaRecord | null)[]) => {
+        const media: UploadedImage[] = [];
+        const refusedHere = [...refused];
+        stored.forEach((file, k) => {
+          const row = rows[k];
+          if (row) media.push({ ...toImage(app.storage, row), file: file.name, index: file.index });
+          else
+            refusedHere.push({ file: file.name, index: file.index, reason: 'too_many_files', message: reasonMessage(t, 'too_many_files') });
+        });
+        return { media, refused: refusedHere.sort((a, b) => a.index - b.index) };
       };
 
       try {
@@ -206,7 +279,7 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
           }
           const i = index++;
           const name = displayName(part.filename);
-          if (i >= UPLOAD_MAX_FILES || existing + accepted.length >= AD_MAX_PHOTOS) {
+          if (i >= UPLOAD_MAX_FILES || existing + stored.length >= AD_MAX_PHOTOS) {
             await drain(part);
             refuse(name, i, 'too_many_files');
             continue;
@@ -222,6 +295,8 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
 
       if (!ad) throw new AppError(422, 'validation_failed', 'errors.validation_failed', { ad_id: [t('media.upload.adRequired')] });
       if (index === 0) throw new AppError(422, 'validation_failed', 'errors.validation_failed', { images: [t('media.upload.noFiles')] });
+      if (stored.length) await record(ad);
+      refused.sort((a, b) => a.index - b.index);
       const data = { media: accepted, refused };
       if (!accepted.length)
         throw new AppError(
@@ -231,20 +306,20 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
           { images: refused.map((r) => (r.file ? `${r.file}: ${r.message}` : r.message)) },
           data,
         );
-      return reply.status(201).send({
-        channel: 'notification' as const,
-        type: refused.length ? ('warning' as const) : ('success' as const),
-        message: t(ad.status === 'suspended' ? 'notices.updated' : 'notices.adPendingReview'),
-        ...(refused.length ? { description: t('media.upload.someRefused', { count: refused.length }) } : {}),
-        data,
-      });
+      return once.send(data);
     },
   );
 
   app.post(
     MEDIA_API.delete,
     { config: { auth: { verified: true } }, schema: { body: deleteMediaBodySchema, response: { 200: mediaChangeAnswerSchema } } },
-    async (req) => {
+    async (req, reply) => {
+      const once = answerOnce(req, reply, 200, async (adId: number, reader: Db) => ({
+        channel: 'notification' as const,
+        type: 'success' as const,
+        message: req.t('notices.photoDeleted'),
+        data: { ad_id: adId, media: (await listAdPhotos(reader, adId)).map((m) => toImage(app.storage, m)) },
+      }));
       const removed = await app.db.transaction(async (tx) => {
         const { ad, media } = await loadEditableMedia(tx, req.user, req.body.media_id, { forUpdate: true });
         await deletePhoto(tx, media);
@@ -258,6 +333,7 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
             req,
           });
         }
+        await once.commit?.(tx, ad.id);
         return { adId: ad.id, uid: media.uid };
       });
       visibility.forget(removed.adId);
@@ -265,23 +341,26 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
       await app.storage
         .remove(`ads/${removed.adId}/${removed.uid}`)
         .catch((err: unknown) => req.log.error({ err }, 'media: removing files failed'));
-      const rows = await listAdPhotos(app.db, removed.adId);
-      return {
-        channel: 'notification' as const,
-        type: 'success' as const,
-        message: req.t('notices.photoDeleted'),
-        data: { ad_id: removed.adId, media: rows.map((m) => toImage(app.storage, m)) },
-      };
+      return once.send(removed.adId);
     },
   );
 
   app.put(
     '/api/change-cover-picture/:id',
     { config: { auth: { verified: true } }, schema: { params: changeCoverParamsSchema, response: { 200: mediaChangeAnswerSchema } } },
-    async (req) => {
+    async (req, reply) => {
+      const once = answerOnce(req, reply, 200, async (adId: number, reader: Db) => ({
+        channel: 'notification' as const,
+        type: 'success' as const,
+        message: req.t('media.coverChanged'),
+        data: { ad_id: adId, media: (await listAdPhotos(reader, adId)).map((m) => toImage(app.storage, m)) },
+      }));
       const adId = await app.db.transaction(async (tx) => {
         const { ad, media } = await loadEditableMedia(tx, req.user, req.params.id, { forUpdate: true });
-        if (media.isCover) return ad.id;
+        if (media.isCover) {
+          await once.commit?.(tx, ad.id);
+          return ad.id;
+        }
         const previous = (await listAdPhotos(tx, ad.id)).find((m) => m.isCover)?.id ?? null;
         await setCover(tx, ad.id, media.id);
         if (staffActsForOthers(req.user!, ad.ownerUserId, ad.publicistUserId)) {
@@ -295,15 +374,10 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
             req,
           });
         }
+        await once.commit?.(tx, ad.id);
         return ad.id;
       });
-      const rows = await listAdPhotos(app.db, adId);
-      return {
-        channel: 'notification' as const,
-        type: 'success' as const,
-        message: req.t('media.coverChanged'),
-        data: { ad_id: adId, media: rows.map((m) => toImage(app.storage, m)) },
-      };
+      return once.send(adId);
     },
   );
 };

@@ -24,13 +24,15 @@ export async function firstAdOf(db: Db, profileId: number): Promise<AdRow | unde
 
 /**
  * Switches an ad on or off (the owner's and the publicist's switch, and staff's). `audit` is given when staff act
- * on someone else's ad; switching to the state the ad is already in changes nothing and records nothing.
+ * on someone else's ad; switching to the state the ad is already in changes nothing and records nothing. `commit`
+ * (plugins/idempotency.ts answerOnce) stores the request's answer in the same transaction.
  */
 export async function switchAd(
   db: Db,
   ad: Pick<AdRow, 'id' | 'isActive'>,
   value: boolean,
   audit: { actor: SessionUser; req: Pick<FastifyRequest, 'ip'> } | null,
+  commit?: (tx: Db, updated: AdRow) => Promise<void>,
 ): Promise<AdRow> {
   return db.transaction(async (tx) => {
     const [row] = await tx.update(ads).set({ isActive: value, updatedAt: new Date() }).where(eq(ads.id, ad.id)).returning();
@@ -45,6 +47,7 @@ export async function switchAd(
         req: audit.req,
       });
     }
+    await commit?.(tx, row!);
     return row!;
   });
 }

@@ -25,6 +25,7 @@ import { STAFF_ROLES } from '#contract/roles.ts';
 import type { Db } from '../../db/client.ts';
 import { ads, modelProfiles } from '../../db/schema.ts';
 import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
+import { answerOnce } from '../../plugins/idempotency.ts';
 import { requireUser, requireVerified, type SessionUser } from '../../plugins/session.ts';
 import { changedFields, recordAudit, staffActsForOthers } from '../audit/audit.ts';
 import { assertNoForbiddenWords } from '../forbidden-words/assert-no-forbidden-words.ts';
@@ -39,6 +40,7 @@ import {
   sectionIdOf,
   switchAd,
   toModelProfile,
+  type AdRow,
   type ProfileRow,
 } from './model-profiles.repository.ts';
 
@@ -159,7 +161,7 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/profile/model-with-ad/update/:id',
     { schema: { params: idParamsSchema, body: modelWithAdUpdateSchema }, config: { auth: true } },
-    async (req) => {
+    async (req, reply) => {
       const user = requireUser(req);
       const input = req.body;
       const profile = await editableProfile(db, user, req.params.id);
@@ -174,6 +176,12 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
       const ad = await firstAdOf(db, profile.id);
       // Read before the write: the entry compares the form's fields as they were with what staff sent.
       const auditedBefore = staffActsForOthers(user, profile.userId) ? formValues(await toModelProfile(db, profile, req.lang)) : null;
+      const once = answerOnce(req, reply, 200, async (profileId: number, reader: Db) => ({
+        channel: 'notification' as const,
+        type: 'success' as const,
+        message: req.t('notices.profileUpdated'),
+        data: await toModelProfile(reader, (await profileById(reader, profileId))!, req.lang),
+      }));
       await db.transaction(async (tx) => {
         const [updated] = await tx
           .update(modelProfiles)
@@ -209,41 +217,40 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
         const adFields = { title: input.title, description: input.description, sectionId, cityId: input.city_id };
         if (!ad) {
           await tx.insert(ads).values({ modelProfileId: profile.id, ...adFields, status: 'pending', isActive: true });
-          return;
-        }
-        const changed =
+        } else if (
           ad.title !== adFields.title ||
           ad.description !== adFields.description ||
           ad.sectionId !== sectionId ||
-          ad.cityId !== adFields.cityId;
-        if (!changed) return;
-        // Edited text goes back to review (staff see new and edited ads in one queue); staff edits do not.
-        await tx
-          .update(ads)
-          .set({ ...adFields, status: isStaff(user) ? ad.status : 'pending', version: ad.version + 1, updatedAt: new Date() })
-          .where(eq(ads.id, ad.id));
+          ad.cityId !== adFields.cityId
+        ) {
+          // Edited text goes back to review (staff see new and edited ads in one queue); staff edits do not.
+          await tx
+            .update(ads)
+            .set({ ...adFields, status: isStaff(user) ? ad.status : 'pending', version: ad.version + 1, updatedAt: new Date() })
+            .where(eq(ads.id, ad.id));
+        }
+        await once.commit?.(tx, profile.id);
       });
-      const fresh = (await profileById(db, profile.id))!;
-      return {
-        channel: 'notification' as const,
-        type: 'success' as const,
-        message: req.t('notices.profileUpdated'),
-        data: await toModelProfile(db, fresh, req.lang),
-      };
+      return once.send(profile.id);
     },
   );
 
-  app.put('/api/profile/model/activate/:id/:value', { schema: { params: activateParamsSchema }, config: { auth: true } }, async (req) => {
-    const user = requireUser(req);
-    const { ad, audited } = await editableAd(db, user, req.params.id);
-    const updated = await switchAd(db, ad, req.params.value, audited ? { actor: user, req } : null);
-    return {
-      channel: 'notification' as const,
-      type: 'success' as const,
-      message: req.t('notices.adStatusChanged'),
-      data: await adSummary(db, updated, req.lang),
-    };
-  });
+  app.put(
+    '/api/profile/model/activate/:id/:value',
+    { schema: { params: activateParamsSchema }, config: { auth: true } },
+    async (req, reply) => {
+      const user = requireUser(req);
+      const { ad, audited } = await editableAd(db, user, req.params.id);
+      const once = answerOnce(req, reply, 200, async (updated: AdRow, reader: Db) => ({
+        channel: 'notification' as const,
+        type: 'success' as const,
+        message: req.t('notices.adStatusChanged'),
+        data: await adSummary(reader, updated, req.lang),
+      }));
+      const updated = await switchAd(db, ad, req.params.value, audited ? { actor: user, req } : null, once.commit);
+      return once.send(updated);
+    },
+  );
 
   app.post(
     '/api/ad/create',

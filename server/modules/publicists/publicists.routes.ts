@@ -24,6 +24,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import { ads, modelConsents, modelProfiles } from '../../db/schema.ts';
 import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
+import { answerOnce } from '../../plugins/idempotency.ts';
 import { requireUser, type SessionUser } from '../../plugins/session.ts';
 import { changedFields, recordAudit } from '../audit/audit.ts';
 import { assertNoForbiddenWords } from '../forbidden-words/assert-no-forbidden-words.ts';
@@ -219,7 +220,7 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/publicist/model/update/:id',
     { schema: { params: idParamsSchema, body: publicistModelUpdateSchema }, config: { auth: PUBLICIST_OR_STAFF } },
-    async (req) => {
+    async (req, reply) => {
       const user = requireUser(req);
       const input = req.body;
       const { model, publicist } = await managedModel(db, user, req.params.id);
@@ -236,6 +237,9 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
       // has one) and never return.
       const { version: _version, ...fields } = input;
       const staffChange = isStaff(user) ? changedFields(formValues(await toPublicistModel(db, model, req.lang)), fields) : null;
+      const once = answerOnce(req, reply, 200, async (id: number, reader: Db) =>
+        okAnswer(req, 'notices.profileUpdated', await toPublicistModel(reader, (await profileById(reader, id))!, req.lang)),
+      );
       const issued = await db.transaction(async (tx) => {
         const [updated] = await tx
           .update(modelProfiles)
@@ -269,24 +273,34 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
           });
         }
         // A new contact means a new person may be behind it: their consent is asked again and the ads wait for it.
-        return contactChanged ? openConsent(tx, updated, publicist) : null;
+        const consent = contactChanged ? await openConsent(tx, updated, publicist) : null;
+        await once.commit?.(tx, model.id);
+        return consent;
       });
       if (issued) await mailRequests(req, publicist, [{ issued, name: input.display_name }]);
-      const fresh = (await profileById(db, model.id))!;
-      return okAnswer(req, 'notices.profileUpdated', await toPublicistModel(db, fresh, req.lang));
+      return once.send(model.id);
     },
   );
 
   app.put(
     '/api/publicist/model/activate/:id/:value',
     { schema: { params: activateParamsSchema }, config: { auth: PUBLICIST_OR_STAFF } },
-    async (req) => {
+    async (req, reply) => {
       const user = requireUser(req);
       const { model } = await managedModel(db, user, req.params.id);
       const ad = await firstAdOf(db, model.id);
       if (!ad) throw notFound();
-      await switchAd(db, ad, req.params.value, isStaff(user) ? { actor: user, req } : null);
-      return okAnswer(req, 'notices.adStatusChanged', await toPublicistModel(db, (await profileById(db, model.id))!, req.lang));
+      const once = answerOnce(req, reply, 200, async (id: number, reader: Db) =>
+        okAnswer(req, 'notices.adStatusChanged', await toPublicistModel(reader, (await profileById(reader, id))!, req.lang)),
+      );
+      await switchAd(
+        db,
+        ad,
+        req.params.value,
+        isStaff(user) ? { actor: user, req } : null,
+        (tx) => once.commit?.(tx, model.id) ?? Promise.resolve(),
+      );
+      return once.send(model.id);
     },
   );
 

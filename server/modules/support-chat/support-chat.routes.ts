@@ -24,8 +24,10 @@ import {
   markReadBodySchema,
   messagesQuerySchema,
   postMessageBodySchema,
+  type Message,
 } from '#contract/support-chat.ts';
 import type { FastifyRequest } from 'fastify';
+import { answerOnce } from '../../plugins/idempotency.ts';
 import { requireUser } from '../../plugins/session.ts';
 import { consume } from '../auth/auth.limits.ts';
 import { sendUnreadReplyMail } from './chat-email.ts';
@@ -102,8 +104,8 @@ export const supportChatRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       const user = requireUser(req);
       await consume(perUser, String(user.id), reply);
-      const message = await postMessage(app, user, req.params.id, req.body.content, socketIdOf(req));
-      return reply.status(201).send(answer(req, 'supportChat.api.sent', message));
+      const once = answerOnce(req, reply, 201, (message: Message) => answer(req, 'supportChat.api.sent', message));
+      return once.send(await postMessage(app, user, req.params.id, req.body.content, socketIdOf(req), once.commit));
     },
   );
 

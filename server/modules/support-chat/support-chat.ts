@@ -280,6 +280,8 @@ export async function postMessage(
   conversationId: number,
   content: string,
   socketId?: string,
+  /** Stores the request's idempotent answer in the message's transaction (plugins/idempotency.ts answerOnce). */
+  commit?: (tx: Db, message: Message) => Promise<void>,
 ): Promise<Message> {
   const staff = isStaff(viewer.role);
   await loadConversation(app.db, viewer, conversationId);
@@ -319,7 +321,9 @@ export async function postMessage(
       // A user who answers has read staff's replies: no e-mail about them.
       await cancelJob(tx, chatEmailKey(conversationId));
     }
-    return { message: toMessage(m!, viewer.name), readUpTo: read.length ? Math.max(...read.map((r) => r.seq)) : 0 };
+    const message = toMessage(m!, viewer.name);
+    await commit?.(tx, message);
+    return { message, readUpTo: read.length ? Math.max(...read.map((r) => r.seq)) : 0 };
   });
 
   await broadcast(app, [chatPusherChannel(conversationId)], CHAT_EVENTS.messageSent, { message }, socketId);
