@@ -44,4 +44,15 @@ export const API = {
   supportStatus: '/api/support/chat/status',
   /** Unread messages for the navigation badge: `{ unread }`. */
   supportUnread: '/api/support/chat/unread',
+  /** The signed-in model's profile with its ad (GET), create, update with the `version` it was based on (409 when stale). */
+  modelProfile: '/api/profile/model',
+  modelWithAdCreate: '/api/profile/model-with-ad/create',
+  modelWithAdUpdate: (id: number | string) => `/api/profile/model-with-ad/update/${id}`,
+  /** The model's ad on/off switch. */
+  modelAdActivate: (adId: number | string, on: boolean) => `/api/profile/model/activate/${adId}/${on ? 1 : 0}`,
+  adDelete: (adId: number | string) => `/api/ad/${adId}`,
+  /** A publicist's model: GET one, update (with `version`), its ad's on/off switch. */
+  publicistModel: (id: number | string) => `/api/publicist/model/${id}`,
+  publicistModelUpdate: (id: number | string) => `/api/publicist/model/update/${id}`,
+  publicistModelActivate: (id: number | string, on: boolean) => `/api/publicist/model/activate/${id}/${on ? 1 : 0}`,
 } as const;

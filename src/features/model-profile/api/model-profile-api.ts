@@ -3,15 +3,16 @@ import { queryOptions } from '@tanstack/react-query';
 import type { Answer } from '#contract/answers.ts';
 import type { Image } from '#contract/listings.ts';
 import { MEDIA_API } from '#contract/media.ts';
+import { API } from '#contract/routes.ts';
 import type { AdSummary, ModelProfile, ModelWithAd } from '#contract/profiles.ts';
 import { ApiError, apiGet, apiRequest } from '#src/lib/api-client.ts';
 
 export const MODEL_PROFILE_API = {
-  profile: '/api/profile/model',
-  create: '/api/profile/model-with-ad/create',
-  update: (id: number) => `/api/profile/model-with-ad/update/${id}`,
-  activate: (adId: number, on: boolean) => `/api/profile/model/activate/${adId}/${on ? 1 : 0}`,
-  deleteAd: (adId: number) => `/api/ad/${adId}`,
+  profile: API.modelProfile,
+  create: API.modelWithAdCreate,
+  update: (id: number) => API.modelWithAdUpdate(id),
+  activate: (adId: number, on: boolean) => API.modelAdActivate(adId, on),
+  deleteAd: (adId: number) => API.adDelete(adId),
 } as const;
 
 export const MODEL_PROFILE_KEY = ['profile', 'model'] as const;

@@ -1,6 +1,7 @@
 /** The publicist's calls (profile with trader details, models under responsibility) as TanStack Query options. */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { Answer } from '#contract/answers.ts';
+import { API } from '#contract/routes.ts';
 import type {
   PublicistModel,
   PublicistModelList,
@@ -16,10 +17,10 @@ export const PUBLICIST_API = {
   createProfile: '/api/publicist/profile/create',
   updateProfile: (id: number) => `/api/publicist/profile/update/${id}`,
   models: '/api/publicist/models-under-responsibility',
-  model: (id: number) => `/api/publicist/model/${id}`,
+  model: (id: number) => API.publicistModel(id),
   createMany: '/api/publicist/models-under-responsibility/create',
-  updateModel: (id: number) => `/api/publicist/model/update/${id}`,
-  activate: (id: number, on: boolean) => `/api/publicist/model/activate/${id}/${on ? 1 : 0}`,
+  updateModel: (id: number) => API.publicistModelUpdate(id),
+  activate: (id: number, on: boolean) => API.publicistModelActivate(id, on),
   deleteAd: (id: number) => `/api/publicist/model/${id}/ad`,
   deleteModel: (id: number) => `/api/publicist/model/${id}`,
   resend: (id: number) => `/api/publicist/model/${id}/consent/resend`,
