@@ -9,7 +9,7 @@
  *
  * Multipart ops go through XMLHttpRequest here so uploads report progress (`progress` events); the worker uses fetch.
  */
-import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { apiLanguage, ensureCsrfToken } from '#src/lib/api-client.ts';
 import { outboxDb } from './outbox-db.ts';
 import { broadcast, onLocalEvent, resumeAuth } from './outbox.ts';
@@ -67,12 +67,15 @@ function xhrSendParts(op: OutboxOp, headers: Record<string, string>): Promise<Se
   });
 }
 
+interface SyncManagerLike {
+  register(tag: string): Promise<void>;
+}
+
 /** Asks the service worker to replay when the connection is back, where Background Sync exists (Chromium). */
 export async function registerBackgroundSync() {
   try {
-    const reg = await navigator.serviceWorker?.getRegistration();
-    const sync = (reg)?.sync;
-    await sync?.register(OUTBOX_SYNC_TAG);
+    const reg: (ServiceWorkerRegistration & { sync?: SyncManagerLike }) | undefined = await navigator.serviceWorker?.getRegistration();
+    await reg?.sync?.register(OUTBOX_SYNC_TAG);
   } catch {
     // Not offered, or refused (permission): the page's own triggers remain.
   }
