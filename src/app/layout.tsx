@@ -19,11 +19,17 @@ import { trackPageView } from '#src/lib/analytics.ts';
 import { setApiLanguage } from '#src/lib/api-client.ts';
 import { clearConsent, getConsent, subscribeConsent } from '#src/lib/consent.ts';
 import { useCurrentUser, useForgetUserAfterSessionEnd } from '#src/lib/session.ts';
+import { hasOutboxAuthFlag } from '#src/offline/auth-flag.ts';
 import { CookieBanner } from './cookie-banner.tsx';
 import { NavProgress } from './nav-progress.tsx';
+import { InstallControl, UpdateControl } from './pwa-controls.tsx';
 
 // The Messenger entry, the notifications bell and the websocket: for signed-in users only, loaded on demand.
 const LiveNav = lazy(async () => ({ default: (await import('./live-nav.tsx')).LiveNav }));
+// The outbox's indicator and replayer (Dexie): signed-in users only, loaded after the first paint.
+const SyncNav = lazy(async () => ({ default: (await import('./sync-nav.tsx')).SyncNav }));
+// Changes queued before the session expired: a signed-out visitor is asked to sign in (no Dexie needed to say so).
+const SyncSignInNotice = lazy(async () => ({ default: (await import('./sync-sign-in-notice.tsx')).SignInNotice }));
 
 const LEGAL_PAGES = [
   ['cookies-policy', 'pages.cookiesPolicy'],
@@ -93,12 +99,19 @@ export function Layout() {
               </Group>
             </UnstyledButton>
             <Group gap={4} component="nav" aria-label={t('nav.mainNavigation')} wrap="nowrap">
+              {/* First: appearing later (when the browser offers it), it moves nothing else (the group is right-aligned). */}
+              <InstallControl />
               <LanguageSwitcher />
               <ThemeToggle />
               {/* A suspended account's restricted view has no Messenger or notifications to call. */}
               {user && user.status !== 'suspended' ? (
                 <Suspense fallback={null}>
                   <LiveNav userId={user.id} role={user.role} />
+                </Suspense>
+              ) : null}
+              {user ? (
+                <Suspense fallback={null}>
+                  <SyncNav userId={user.id} />
                 </Suspense>
               ) : null}
               <AccountNav />
@@ -140,7 +153,13 @@ export function Layout() {
           </Text>
         </Container>
       </Box>
+      {user === null && hasOutboxAuthFlag() && location.pathname !== `/${lng}/login` ? (
+        <Suspense fallback={null}>
+          <SyncSignInNotice next={location.pathname + location.search} />
+        </Suspense>
+      ) : null}
       <CookieBanner />
+      <UpdateControl />
     </>
   );
 }

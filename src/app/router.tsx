@@ -68,6 +68,7 @@ export function preloadLandingScreen(pathname: string): Promise<unknown> {
   if (parts.length === 3 && parts[1] === 'models') return modelShow.preload();
   return Promise.resolve();
 }
+const SyncPage = screen(() => import('./routes/sync-page.tsx'), 'SyncPageRoute');
 const LegalPage = screen(() => import('#src/features/legal/routes/legal-page.tsx'), 'LegalPageRoute', 'shell');
 
 const Login = screen(() => import('#src/features/auth/routes/login.tsx'), 'LoginRoute');
@@ -258,6 +259,8 @@ export function AppRoutes() {
             <Route path="account/suspended" element={<AccountSuspended />} />
             <Route path="messenger" element={<MessengerIndex />} />
             <Route path="messenger/:id" element={<MessengerConversation />} />
+            {/* The outbox: what is queued on this device for this user. */}
+            <Route path="sync" element={<SyncPage />} />
           </Route>
           {/* Named dashboards and profile creation, per role (SPEC §2, §6). */}
           <Route element={<RequireAuth roles={['model']} />}>

@@ -11,6 +11,7 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { apiLanguage, ensureCsrfToken } from '#src/lib/api-client.ts';
+import { clearOutboxAuthFlag, setOutboxAuthFlag } from './auth-flag.ts';
 import { outboxDb } from './outbox-db.ts';
 import { broadcast, onLocalEvent, resumeAuth } from './outbox.ts';
 import { buildFormData, replayWithLock, type ReplaySummary, type SendResult } from './replay.ts';
@@ -115,7 +116,10 @@ export function startOutbox(opts: { userId: number; queryClient: QueryClient }):
     setState({ syncing: true });
     replayWithLock({ userId, csrfToken: ensureCsrfToken, language: apiLanguage(), sendParts: xhrSendParts })
       .then((summary) => {
-        if (summary.stopped === 'auth') setState({ needsSignIn: true });
+        if (summary.stopped === 'auth') {
+          setOutboxAuthFlag(userId);
+          setState({ needsSignIn: true });
+        }
         if (summary.stopped === 'offline') void registerBackgroundSync();
         schedule(summary);
       })
@@ -158,6 +162,7 @@ export function startOutbox(opts: { userId: number; queryClient: QueryClient }):
   document.addEventListener('visibilitychange', onVisible);
 
   // Signed in (again): what stopped for the expired session goes now.
+  clearOutboxAuthFlag();
   setState({ needsSignIn: false, online: navigator.onLine });
   void resumeAuth(userId, outboxDb())
     .catch(() => 0)

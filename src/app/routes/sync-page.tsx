@@ -1,0 +1,207 @@
+/**
+ * The sync page (`/{lng}/sync`, issue 15 point 6): what is waiting in the outbox, in sending order, with its state, the
+ * server's errors, and retry / edit / discard; the space the app uses on this device; a sign-in link when the queue
+ * waits for one. Edit opens the feature's form with the queued values (`meta.editPath`, set by the feature).
+ */
+import { Alert, Badge, Button, Container, Group, List, Modal, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconRefresh, IconTrash } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { usePageTitle } from '#src/lib/page-title.ts';
+import { loginPath, useLng, withLng } from '#src/lib/paths.ts';
+import { useCurrentUser } from '#src/lib/session.ts';
+import { outboxDb } from '#src/offline/outbox-db.ts';
+import { discard, retryNow } from '#src/offline/outbox.ts';
+import { replayNow } from '#src/offline/runtime.ts';
+import type { OutboxOp } from '#src/offline/types.ts';
+import { useOutboxOps, useOutboxState } from '#src/offline/use-outbox.ts';
+
+const STATUS_COLORS: Record<OutboxOp['status'], string> = {
+  pending: 'blue',
+  sending: 'cyan',
+  conflict: 'orange',
+  invalid: 'red',
+  auth: 'orange',
+  failed: 'red',
+};
+
+function useStorageEstimate(deps: unknown) {
+  const [estimate, setEstimate] = useState<{ usage: number; quota: number }>();
+  useEffect(() => {
+    let live = true;
+    void navigator.storage
+      ?.estimate?.()
+      .then((e) => {
+        if (live && e.usage !== undefined && e.quota !== undefined) setEstimate({ usage: e.usage, quota: e.quota });
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [deps]);
+  return estimate;
+}
+
+function bytes(n: number, locale: string): string {
+  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) {
+    n /= 1024;
+    i++;
+  }
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: units[i], unitDisplay: 'short', maximumFractionDigits: 1 }).format(n);
+}
+
+export function SyncPageRoute() {
+  const { t, i18n } = useTranslation();
+  usePageTitle(t('outbox.page.title'));
+  const lng = useLng();
+  const user = useCurrentUser().data;
+  const ops = useOutboxOps(user?.id);
+  const { needsSignIn } = useOutboxState();
+  const estimate = useStorageEstimate(ops?.length);
+  const [discarding, setDiscarding] = useState<OutboxOp | null>(null);
+  const locale = i18n.resolvedLanguage?.replace('_', '-') ?? 'es';
+  const time = (ms: number) => new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }).format(ms);
+  const waitsForAuth = needsSignIn || ops?.some((o) => o.status === 'auth');
+
+  const sendAll = async () => {
+    for (const op of ops ?? []) if (op.status === 'pending' || op.status === 'auth' || op.status === 'failed') await retryNow(op.id);
+    replayNow();
+  };
+
+  return (
+    <Container size={760} py="lg" px="md">
+      <Stack gap="lg">
+        <div>
+          <Title order={1}>{t('outbox.page.heading')}</Title>
+          <Text mt={4} c="dimmed" size="sm">
+            {t('outbox.page.intro')}
+          </Text>
+        </div>
+        {waitsForAuth ? (
+          <Alert color="orange" variant="light" data-testid="sync-sign-in">
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{t('outbox.signIn.text')}</Text>
+              <Button component={Link} to={loginPath(lng, withLng(lng, '/sync'))} size="xs" color="orange">
+                {t('outbox.signIn.button')}
+              </Button>
+            </Stack>
+          </Alert>
+        ) : null}
+        <Group justify="space-between" gap="xs">
+          <Text size="sm" c="dimmed" data-testid="sync-storage">
+            {estimate ? t('outbox.page.storage', { used: bytes(estimate.usage, locale), quota: bytes(estimate.quota, locale) }) : null}
+          </Text>
+          {ops?.length ? (
+            <Button size="xs" variant="light" leftSection={<IconRefresh size={14} aria-hidden />} onClick={() => void sendAll()}>
+              {t('outbox.page.retryAll')}
+            </Button>
+          ) : null}
+        </Group>
+        {ops && ops.length === 0 ? <Text data-testid="sync-empty">{t('outbox.page.empty')}</Text> : null}
+        <Stack gap="sm" component="ul" aria-label={t('outbox.page.list')} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {(ops ?? []).map((op) => {
+            const editPath = typeof op.meta?.editPath === 'string' ? op.meta.editPath : undefined;
+            const fieldErrors = Object.values(op.error?.errors ?? {}).flat();
+            return (
+              <Paper
+                component="li"
+                key={op.id}
+                withBorder
+                radius="md"
+                p="md"
+                data-testid="sync-op"
+                data-status={op.status}
+                data-kind={op.kind}
+              >
+                <Stack gap={6}>
+                  <Group justify="space-between" wrap="nowrap" align="flex-start">
+                    <div style={{ minWidth: 0 }}>
+                      <Text fw={600}>{t(op.label, op.labelParams)}</Text>
+                      {op.summary ? (
+                        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                          {op.summary}
+                        </Text>
+                      ) : null}
+                    </div>
+                    <Badge variant="light" color={STATUS_COLORS[op.status]} tt="none" style={{ flexShrink: 0 }}>
+                      {t(`outbox.status.${op.status}`)}
+                    </Badge>
+                  </Group>
+                  {op.status === 'conflict' ? <Text size="sm">{t('outbox.conflictText')}</Text> : null}
+                  {op.status === 'invalid' || op.status === 'failed' ? (
+                    <Stack gap={2}>
+                      {op.error?.message ? (
+                        <Text size="sm" c="red">
+                          {op.error.message}
+                        </Text>
+                      ) : null}
+                      {fieldErrors.length ? (
+                        <List size="sm" c="red">
+                          {fieldErrors.map((m) => (
+                            <List.Item key={m}>{m}</List.Item>
+                          ))}
+                        </List>
+                      ) : null}
+                    </Stack>
+                  ) : null}
+                  <Text size="xs" c="dimmed">
+                    {t('outbox.page.queuedAt', { time: time(op.createdAt) })}
+                    {op.attempts ? ` · ${t('outbox.page.attempts', { count: op.attempts })}` : ''}
+                    {op.status === 'pending' && op.nextAttemptAt > Date.now()
+                      ? ` · ${t('outbox.page.nextAttempt', { time: time(op.nextAttemptAt) })}`
+                      : ''}
+                  </Text>
+                  <Group gap="xs">
+                    {op.status === 'failed' || op.status === 'auth' || (op.status === 'pending' && op.nextAttemptAt > Date.now()) ? (
+                      <Button size="xs" variant="light" onClick={() => void retryNow(op.id).then(replayNow)}>
+                        {t('outbox.page.retry')}
+                      </Button>
+                    ) : null}
+                    {editPath && (op.status === 'conflict' || op.status === 'invalid' || op.status === 'pending') ? (
+                      <Button size="xs" variant="light" component={Link} to={editPath} data-testid="sync-op-edit">
+                        {op.status === 'conflict' ? t('outbox.page.resolve') : t('outbox.page.edit')}
+                      </Button>
+                    ) : null}
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      color="red"
+                      leftSection={<IconTrash size={14} aria-hidden />}
+                      disabled={op.status === 'sending'}
+                      onClick={() => setDiscarding(op)}
+                    >
+                      {t('outbox.page.discard')}
+                    </Button>
+                  </Group>
+                </Stack>
+              </Paper>
+            );
+          })}
+        </Stack>
+      </Stack>
+      <Modal opened={discarding !== null} onClose={() => setDiscarding(null)} title={t('outbox.page.discardTitle')} centered>
+        <Stack>
+          <Text size="sm">{t('outbox.page.discardText')}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setDiscarding(null)}>
+              {t('outbox.page.cancel')}
+            </Button>
+            <Button
+              color="red"
+              data-testid="sync-discard-confirm"
+              onClick={() => {
+                if (discarding) void discard(discarding.id, outboxDb());
+                setDiscarding(null);
+              }}
+            >
+              {t('outbox.page.discard')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Container>
+  );
+}
