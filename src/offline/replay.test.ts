@@ -29,7 +29,7 @@ function fakeFetch(script: (call: Call, index: number) => Answer) {
   const calls: Call[] = [];
   const impl = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const call: Call = {
-      path: String(input),
+      path: typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
       method: init?.method ?? 'GET',
       headers: (init?.headers ?? {}) as Record<string, string>,
       body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body,
