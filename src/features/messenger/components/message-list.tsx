@@ -5,6 +5,7 @@
  * screen readers one at a time by a live region; the list itself is not live, so loading history announces nothing.
  */
 import { Button, Center, Loader, Text, VisuallyHidden } from '@mantine/core';
+import { IconClock } from '@tabler/icons-react';
 import { Fragment, useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toLocaleTag } from '#contract/languages.ts';
@@ -152,12 +153,17 @@ export function MessageList({
             );
           })}
           {pending.map((p) => (
-            <li key={p.key} className={classes.row} data-mine="" data-testid="chat-pending">
+            <li key={p.key} className={classes.row} data-mine="" data-testid="chat-pending" data-waiting={p.waiting ? '' : undefined}>
               <div className={classes.bubble} data-failed={p.failed !== null ? '' : undefined}>
                 <VisuallyHidden>{t('messenger.thread.you')}: </VisuallyHidden>
                 {p.content}
                 <div className={classes.meta}>
-                  {p.failed === null ? (
+                  {p.failed === null && p.waiting ? (
+                    <>
+                      <IconClock size={12} aria-hidden />
+                      <span data-testid="chat-waiting">{t('messenger.thread.waiting')}</span>
+                    </>
+                  ) : p.failed === null ? (
                     <>
                       <Loader size={10} aria-hidden />
                       <span>{t('messenger.thread.sending')}</span>

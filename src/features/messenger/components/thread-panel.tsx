@@ -54,6 +54,11 @@ export function ThreadPanel({ state, me, senderLabel, onSend, composerDisabled }
   return (
     <Stack gap={4}>
       <ConnectionNotice />
+      {state.offlineCopy ? (
+        <Text size="xs" c="dimmed" role="status" data-testid="chat-offline-copy">
+          {t('messenger.thread.offlineCopy')}
+        </Text>
+      ) : null}
       <MessageList
         thread={state.thread}
         pending={state.pending}

@@ -1,11 +1,14 @@
 /**
  * One conversation's messages on screen, kept complete: the newest page first, older pages on demand, every live
  * message, and after each (re)subscription of the channel — which pusher-js does after every reconnection — and each
- * wake-up, whatever followed the last seq held (`after_seq`, page after page). Sending posts with an Idempotency-Key,
- * so a retry of the same message is stored once; it shows as pending until the server answers.
+ * wake-up, whatever followed the last seq held (`after_seq`, page after page). Sending goes through the outbox
+ * (chat-outbox.ts): the message is stored on the device first and shows as pending (a clock while there is no
+ * network) until the replayer's answer brings it into the thread — after a reload too, in the order typed, once.
+ * Where the outbox cannot store (no IndexedDB, storage full) it is posted directly as before, with the same key.
+ * Offline, the thread shows the copy kept from the last visit (the persisted query cache) instead of an error.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   conversationUpdatedPayloadSchema,
   messageSentPayloadSchema,
@@ -18,17 +21,37 @@ import {
   type MessagesReadPayload,
   type TypingPayload,
 } from '#contract/support-chat.ts';
-import { ApiError } from '#src/lib/api-client.ts';
+import { ApiError, OfflineError } from '#src/lib/api-client.ts';
+import { discard as discardOp, retryNow } from '#src/offline/outbox.ts';
+import { onOutboxEvent } from '#src/offline/runtime.ts';
+import { useOutboxState, useScopeOps } from '#src/offline/use-outbox.ts';
 import { useCatchUp, useChatChannel } from '#src/realtime/hooks.ts';
 import { fetchMessages, markRead, MESSENGER_KEY, postMessage } from '../api/messenger-api.ts';
 import { NOTIFICATIONS_KEY } from '#src/lib/query-keys.ts';
-import { applyRead, applyReads, emptyThread, firstSeq, gapAfter, lastSeq, mergeMessages, rememberRead, unreadUpTo, type Thread } from './thread.ts';
+import { chatScope, messageInAnswer, pendingFromOps, queueMessage, type PendingMessage } from './chat-outbox.ts';
+import {
+  applyRead,
+  applyReads,
+  emptyThread,
+  firstSeq,
+  gapAfter,
+  lastSeq,
+  mergeMessages,
+  rememberRead,
+  unreadUpTo,
+  type Thread,
+} from './thread.ts';
 
-export interface PendingMessage {
-  key: string;
-  content: string;
-  failed: string | null;
+export type { PendingMessage } from './chat-outbox.ts';
+
+/** The thread as kept in the query cache (persisted for the signed-in user), shown when it cannot be loaded offline. */
+const threadCopyKey = (conversationId: number) => [...MESSENGER_KEY, 'thread-copy', conversationId] as const;
+interface ThreadCopy {
+  messages: Message[];
+  conversation: Conversation | null;
 }
+/** The newest messages kept in the copy (the first page's size is enough to pick the conversation up again). */
+const COPY_MESSAGES = 50;
 
 export interface Me {
   id: number;
@@ -41,7 +64,10 @@ export function useThread(conversationId: number | null, me: Me) {
   const [thread, setThread] = useState<Thread>(emptyThread);
   const [status, setStatus] = useState<'loading' | 'ready' | 'error'>('loading');
   const [conversation, setConversation] = useState<Conversation | null>(null);
-  const [pending, setPending] = useState<PendingMessage[]>([]);
+  /** Messages posted directly because the outbox could not store them (see send). */
+  const [localPending, setLocalPending] = useState<PendingMessage[]>([]);
+  /** The thread shown is the copy kept from before: the first page could not be loaded without a network. */
+  const [offlineCopy, setOfflineCopy] = useState(false);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [typers, setTypers] = useState<Record<number, string>>({});
   /** The newest message from the other side that arrived live (for the screen reader's announcement). */
@@ -79,6 +105,7 @@ export function useThread(conversationId: number | null, me: Me) {
     setStatus('loading');
     firstPageLoading.current = true;
     catchUpDeferred.current = false;
+    setOfflineCopy(false);
     fetchMessages(conversationId, {}, ctrl.signal).then(
       (page) => {
         firstPageLoading.current = false;
@@ -88,13 +115,38 @@ export function useThread(conversationId: number | null, me: Me) {
         setStatus('ready');
         if (catchUpDeferred.current) void catchUpRef.current();
       },
-      () => {
+      (err: unknown) => {
         firstPageLoading.current = false;
-        if (!ctrl.signal.aborted) setStatus('error');
+        if (ctrl.signal.aborted) return;
+        // No network: what was seen last time, and the composer (messages wait in the outbox); loaded again online.
+        if (err instanceof OfflineError) {
+          const copy = queryClient.getQueryData<ThreadCopy>(threadCopyKey(conversationId));
+          update(() => ({ messages: copy?.messages ?? [], hasMoreBefore: false }));
+          if (copy?.conversation) setConversation(copy.conversation);
+          setOfflineCopy(true);
+          setStatus('ready');
+        } else setStatus('error');
       },
     );
     return () => ctrl.abort();
-  }, [conversationId, reload, update]);
+  }, [conversationId, reload, update, queryClient]);
+
+  // The copy for next time, once the thread is loaded from the server (never from the copy itself).
+  useEffect(() => {
+    if (conversationId == null || status !== 'ready' || offlineCopy || thread.messages.length === 0) return;
+    queryClient.setQueryData<ThreadCopy>(threadCopyKey(conversationId), {
+      messages: thread.messages.slice(-COPY_MESSAGES),
+      conversation,
+    });
+  }, [conversationId, status, offlineCopy, thread.messages, conversation, queryClient]);
+
+  // Shown from the copy: load it for real when the network is back.
+  useEffect(() => {
+    if (!offlineCopy) return;
+    const again = () => setReload((n) => n + 1);
+    window.addEventListener('online', again);
+    return () => window.removeEventListener('online', again);
+  }, [offlineCopy]);
 
   // One catch-up at a time; a request for another while one runs makes it go round once more.
   const catchingUp = useRef(false);
@@ -228,37 +280,82 @@ export function useThread(conversationId: number | null, me: Me) {
     }
   }, [loadingOlder, update]);
 
+  /** Our own message is stored on the server: into the thread, and staff now hold the conversation. */
+  const arrivedOwn = useCallback(
+    (message: Message) => {
+      if (idRef.current !== message.conversation_id) return;
+      update((t) => ({ ...t, messages: mergeMessages(t.messages, [message]) }));
+      // Staff take an unassigned conversation by answering (the server's rule); the update about it goes to the
+      // staff list, not to this screen.
+      if (me.isStaff)
+        setConversation((was) =>
+          was && was.assigned_to === null
+            ? { ...was, assigned_to: me.id, assignee: { id: me.id, name: message.sender_name ?? me.name } }
+            : was,
+        );
+    },
+    [update, me.id, me.isStaff, me.name],
+  );
+
+  // The replayer's answers, from this tab, another one or the service worker.
+  useEffect(() => {
+    const off = onOutboxEvent((e) => {
+      if (e.type !== 'done' || e.op.kind !== 'chat.message' || e.op.userId !== me.id) return;
+      const message = messageInAnswer(e.data);
+      if (message) arrivedOwn(message);
+    });
+    return () => void off();
+  }, [arrivedOwn, me.id]);
+
+  const queued = useScopeOps(me.id, conversationId == null ? '' : chatScope(conversationId));
+  const { online } = useOutboxState();
+  const pending = useMemo(() => [...pendingFromOps(queued, online, Date.now()), ...localPending], [queued, online, localPending]);
+
+  /** The old path, for a browser whose outbox cannot store: posted now, kept on screen with a retry if it fails. */
+  const postDirectly = useCallback(
+    async (id: number, content: string, key: string) => {
+      setLocalPending((all) => [...all.filter((p) => p.key !== key), { key, content, failed: null, waiting: false }]);
+      try {
+        arrivedOwn(await postMessage(id, content, key));
+        setLocalPending((all) => all.filter((p) => p.key !== key));
+        void queryClient.invalidateQueries({ queryKey: [...MESSENGER_KEY, 'conversations'] });
+      } catch (err) {
+        const failed = err instanceof ApiError && err.data?.message ? err.data.message : '';
+        setLocalPending((all) => all.map((p) => (p.key === key ? { ...p, failed } : p)));
+      }
+    },
+    [arrivedOwn, queryClient],
+  );
+
   const send = useCallback(
     async (content: string, opts: { conversationId?: number; key?: string } = {}) => {
       const id = opts.conversationId ?? idRef.current;
       if (id == null) return;
-      const key = opts.key ?? crypto.randomUUID();
-      setPending((all) => [...all.filter((p) => p.key !== key), { key, content, failed: null }]);
       notifyTyping(false);
+      // A retry: the message is still in the outbox (refused or stopped) — send it again with its own key.
+      if (opts.key && queuedRef.current.some((op) => op.id === opts.key)) {
+        await retryNow(opts.key).catch(() => undefined);
+        return;
+      }
+      const key = opts.key ?? crypto.randomUUID();
+      if (opts.key && localPendingRef.current.some((p) => p.key === key)) return postDirectly(id, content, key);
       try {
-        const message = await postMessage(id, content, key);
-        if (idRef.current === id) {
-          update((t) => ({ ...t, messages: mergeMessages(t.messages, [message]) }));
-          // Staff take an unassigned conversation by answering (the server's rule); the update about it goes to the
-          // staff list, not to this screen.
-          if (me.isStaff)
-            setConversation((was) =>
-              was && was.assigned_to === null
-                ? { ...was, assigned_to: me.id, assignee: { id: me.id, name: message.sender_name ?? me.name } }
-                : was,
-            );
-        }
-        setPending((all) => all.filter((p) => p.key !== key));
-        void queryClient.invalidateQueries({ queryKey: [...MESSENGER_KEY, 'conversations'] });
-      } catch (err) {
-        const failed = err instanceof ApiError && err.data?.message ? err.data.message : '';
-        setPending((all) => all.map((p) => (p.key === key ? { ...p, failed } : p)));
+        await queueMessage(me.id, id, content, key);
+      } catch {
+        await postDirectly(id, content, key);
       }
     },
-    [notifyTyping, queryClient, update, me.id, me.isStaff, me.name],
+    [notifyTyping, postDirectly, me.id],
   );
+  const queuedRef = useRef(queued);
+  queuedRef.current = queued;
+  const localPendingRef = useRef(localPending);
+  localPendingRef.current = localPending;
 
-  const discard = useCallback((key: string) => setPending((all) => all.filter((p) => p.key !== key)), []);
+  const discard = useCallback((key: string) => {
+    if (localPendingRef.current.some((p) => p.key === key)) setLocalPending((all) => all.filter((p) => p.key !== key));
+    else void discardOp(key).catch(() => undefined);
+  }, []);
 
   // Read receipts: what the other side wrote is read once it is on screen (`visible`: the thread's end is in view
   // and the page is shown).
@@ -300,6 +397,7 @@ export function useThread(conversationId: number | null, me: Me) {
     conversation,
     setConversation,
     pending,
+    offlineCopy,
     loadingOlder,
     typers: Object.values(typers),
     arrived,
