@@ -130,8 +130,8 @@ export type Config = {
   /** Registrations allowed per IP and hour. */
   registerLimitPerHour: number;
   /**
-   * Tests only: `METHOD /route/:pattern` whose request kills the process once its change and idempotent answer are
-   * committed, before the answer leaves (plugins/idempotency.ts). Refused in production.
+   * Tests only: `METHOD /route/:pattern` (comma-separated) whose request with an Idempotency-Key kills the process
+   * once its change and answer are committed, before the answer leaves (plugins/idempotency.ts). Refused in production.
    */
   faultAfterCommit: string | undefined;
   /** Ads one model profile may have: every ad is re-derived when the model is renamed, so this bounds that work. */

@@ -21,7 +21,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function createServerDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createServerDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `vitrina_test_${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();

@@ -1,10 +1,22 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactMessages, idempotencyKeys, media, reports } from '#server/db/schema.ts';
+import type { ModelProfile, ModelWithAdInput } from '#contract/profiles.ts';
+import { API } from '#contract/routes.ts';
+import {
+  ads,
+  cities,
+  contactMessages,
+  countries,
+  idempotencyKeys,
+  media,
+  modelProfiles,
+  reports,
+  supportMessages,
+} from '#server/db/schema.ts';
 import { loginAs, uploadBody } from '#server/modules/media/test-helpers.ts';
 import { jpeg } from '#server/modules/media/test-images.ts';
 import { newAgent, signedIn, type Agent } from '#tests/agent.ts';
-import { buildModel } from '#tests/factories.ts';
+import { buildModel, CITY, findCity } from '#tests/factories.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
 
 let t: TestApp;
@@ -178,5 +190,151 @@ describe('Idempotency-Key', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toEqual(first.json());
     expect((await t.database.db.select().from(media).where(eq(media.adId, model.adId))).length).toBe(1);
+  });
+});
+
+describe('Idempotency-Key: the answer commits in the same transaction as the change', () => {
+  const adult = () => `${new Date().getUTCFullYear() - 25}-03-14`;
+  let place: { country_id: number; state_id: number; city_id: number };
+  beforeAll(async () => {
+    const db = t.database.db;
+    const [spain] = await db.select().from(countries).where(eq(countries.iso2, 'ES'));
+    const oviedo = await findCity(db, CITY.oviedo);
+    const [city] = await db.select().from(cities).where(eq(cities.id, oviedo.id));
+    place = { country_id: spain!.id, state_id: city!.stateId, city_id: oviedo.id };
+  });
+
+  const form = (extra: Partial<ModelWithAdInput> = {}): ModelWithAdInput => ({
+    display_name: 'Reintentos',
+    birth_date: adult(),
+    phone_country: 'ES',
+    phone: '612 34 56 78',
+    whatsapp: true,
+    ...place,
+    section: 'women',
+    title: 'Modelo que edita sin red',
+    description: 'Sesiones de fotos en estudio y exteriores, pasarela y catálogo. Disponible entre semana.',
+    ...extra,
+  });
+
+  /** A model with a profile and its ad, and a way to send the form with a key. */
+  async function modelWithProfile() {
+    const { agent } = await signedIn(t.app, t.database.db, { role: 'model' });
+    const created = (await agent.post('/api/profile/model-with-ad/create', form())).json<{ data: ModelProfile }>().data;
+    const edit = (k: string, extra: Partial<ModelWithAdInput>, version = created.version) =>
+      agent.request({
+        method: 'PUT',
+        url: `/api/profile/model-with-ad/update/${created.id}`,
+        payload: { ...form(extra), version },
+        headers: { 'idempotency-key': k },
+      });
+    const versions = async () => {
+      const [profile] = await t.database.db.select().from(modelProfiles).where(eq(modelProfiles.id, created.id));
+      const [ad] = await t.database.db.select().from(ads).where(eq(ads.id, created.ad!.id));
+      return { profile: profile!.version, ad: ad!.version, title: ad!.title };
+    };
+    return { agent, created, edit, versions };
+  }
+
+  it('an edit replayed answers the very bytes of the first answer, and the version moves once', async () => {
+    const { created, edit, versions } = await modelWithProfile();
+    const before = await versions();
+    const k = key();
+    const first = await edit(k, { title: 'Título cambiado sin red' });
+    expect(first.statusCode, first.body).toBe(200);
+    const again = await edit(k, { title: 'Título cambiado sin red' });
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+    expect(await versions()).toEqual({ profile: before.profile + 1, ad: before.ad + 1, title: 'Título cambiado sin red' });
+    expect(first.json<{ data: ModelProfile }>().data.version).toBe(created.version + 1);
+  });
+
+  it('the same key sent twice at once makes one change', async () => {
+    const { edit, versions } = await modelWithProfile();
+    const before = await versions();
+    const k = key();
+    const answers = await Promise.all([edit(k, { title: 'Dos envíos a la vez' }), edit(k, { title: 'Dos envíos a la vez' })]);
+    const codes = answers.map((a) => a.statusCode).sort();
+    // The second either waits its turn (409 in progress) or comes after the first answer (replayed); never a 2nd edit.
+    expect([
+      [200, 200],
+      [200, 409],
+    ]).toContainEqual(codes);
+    expect(await versions()).toEqual({ profile: before.profile + 1, ad: before.ad + 1, title: 'Dos envíos a la vez' });
+    const later = await edit(k, { title: 'Dos envíos a la vez' });
+    expect(later.headers['idempotent-replayed']).toBe('true');
+    expect(later.body).toBe(answers.find((a) => a.statusCode === 200)!.body);
+  });
+
+  it('the same key with another edit is a 422 and changes nothing', async () => {
+    const { edit, versions } = await modelWithProfile();
+    const k = key();
+    expect((await edit(k, { title: 'La primera edición' })).statusCode).toBe(200);
+    const after = await versions();
+    const other = await edit(k, { title: 'Otra edición distinta' });
+    expect(other.statusCode).toBe(422);
+    expect(other.json()).toMatchObject({ error: 'idempotency_mismatch' });
+    expect(await versions()).toEqual(after);
+  });
+
+  it('when the answer cannot be stored the change rolls back with it (5xx, nothing kept), and the retry makes it once', async () => {
+    const db = t.database.db;
+    const { edit, versions } = await modelWithProfile();
+    const before = await versions();
+    // Storing this key's answer fails inside the edit's transaction, as a lost connection at that moment would.
+    await db.execute(
+      sql.raw(`CREATE OR REPLACE FUNCTION test_refuse_answer() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.key LIKE 'boom-%' AND NEW.status_code IS NOT NULL THEN RAISE EXCEPTION 'answer refused by the test'; END IF; RETURN NEW; END $$`),
+    );
+    await db.execute(
+      sql.raw('CREATE TRIGGER test_refuse_answer BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION test_refuse_answer()'),
+    );
+    const k = `boom-${key()}`;
+    try {
+      const failed = await edit(k, { title: 'Un cambio que no se guarda' });
+      expect(failed.statusCode).toBe(500);
+      expect(await versions()).toEqual(before);
+      expect(await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, k))).toEqual([]);
+    } finally {
+      await db.execute(sql.raw('DROP TRIGGER test_refuse_answer ON idempotency_keys'));
+    }
+    const retry = await edit(k, { title: 'Un cambio que no se guarda' });
+    expect(retry.statusCode).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(await versions()).toEqual({ profile: before.profile + 1, ad: before.ad + 1, title: 'Un cambio que no se guarda' });
+  });
+
+  it('the ad switch, a cover change, a photo deletion and a chat message replay their answer and act once', async () => {
+    const model = await buildModel(t.database.db, { name: 'Cuatro reintentos', photos: 3 });
+    const agent = await loginAs(t.app, t.database.db, model.userId);
+    const twice = async (method: string, url: string, payload?: unknown) => {
+      const k = key();
+      const send = () =>
+        agent.request({ method, url, headers: { 'idempotency-key': k }, ...(payload === undefined ? {} : { payload: payload as object }) });
+      const first = await send();
+      const again = await send();
+      expect(first.statusCode, first.body).toBeLessThan(300);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect([again.statusCode, again.body]).toEqual([first.statusCode, first.body]);
+      return first;
+    };
+
+    await twice('PUT', `/api/profile/model/activate/${model.adId}/0`);
+    const [ad] = await t.database.db.select().from(ads).where(eq(ads.id, model.adId));
+    expect(ad!.isActive).toBe(false);
+
+    const [, second, third] = model.mediaIds;
+    await twice('PUT', `/api/change-cover-picture/${third}`);
+    const deleted = await twice('POST', '/api/media/delete', { media_id: second });
+    const rows = await t.database.db.select().from(media).where(eq(media.adId, model.adId));
+    expect(rows.map((m) => m.id).sort()).toEqual(model.mediaIds.filter((id) => id !== second).sort());
+    expect(rows.find((m) => m.isCover)?.id).toBe(third);
+    expect(deleted.json<{ data: { media: unknown[] } }>().data.media).toHaveLength(2);
+
+    const conversation = (await agent.post(API.supportConversations, {})).json<{ data: { id: number } }>().data;
+    await twice('POST', API.supportMessages(conversation.id), { content: 'Escrito en un túnel, enviado al salir.' });
+    const messages = await t.database.db.select().from(supportMessages).where(eq(supportMessages.conversationId, conversation.id));
+    expect(messages.map((m) => m.content)).toEqual(['Escrito en un túnel, enviado al salir.']);
   });
 });

@@ -115,8 +115,13 @@ function requestHash(req: FastifyRequest): string {
 
 export default fp(async (app) => {
   const db = app.db;
-  const fault = app.config.faultAfterCommit;
-  if (fault) app.log.warn({ route: fault }, 'idempotency: test fault hook armed, the process dies after this route commits');
+  const faults = new Set(
+    (app.config.faultAfterCommit ?? '')
+      .split(',')
+      .map((r) => r.trim())
+      .filter(Boolean),
+  );
+  if (faults.size) app.log.warn({ routes: [...faults] }, 'idempotency: test fault hook armed, the process dies after these routes commit');
   const actorOf = (req: FastifyRequest) =>
     req.user ? `user:${req.user.id}` : `anon:${crypto.createHmac('sha256', app.config.appKey).update(req.ip).digest('hex')}`;
 
@@ -176,7 +181,7 @@ export default fp(async (app) => {
     if (!pending) return payload;
     req.idempotency = undefined;
     // Test-only (config refuses it in production): die between the commit and the answer, as a crash would.
-    if (fault && fault === pending.route) process.kill(process.pid, 'SIGKILL');
+    if (faults.has(pending.route)) process.kill(process.pid, 'SIGKILL');
     // Stored with the change, and these are its bytes: nothing left to write.
     if (pending.committed && pending.stored && payload === pending.stored.text) return payload;
     // Only a row still without an answer: one committed with its change is never replaced or deleted (whatever went
