@@ -94,7 +94,7 @@ async function call(method: string, url: string, opts: { json?: unknown; body?: 
       ...opts.headers,
     },
     ...(opts.json === undefined ? {} : { body: JSON.stringify(opts.json) }),
-    ...(opts.body ? { body: opts.body } : {}),
+    ...(opts.body ? { body: new Uint8Array(opts.body) } : {}),
   });
   for (const c of res.headers.getSetCookie()) {
     const [pair] = c.split(';');
