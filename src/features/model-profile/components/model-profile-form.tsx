@@ -44,7 +44,7 @@ import {
   type ProfileAnswer,
 } from '../api/model-profile-api.ts';
 import { useDraftState } from '../lib/draft.ts';
-import { ConflictDialog } from './conflict-dialog.tsx';
+import { ConflictDialog } from '#src/components/conflict-dialog.tsx';
 
 export type Field = (typeof MODEL_WITH_AD_FIELDS)[number];
 

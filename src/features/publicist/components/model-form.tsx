@@ -17,7 +17,7 @@ import {
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Answer } from '#contract/answers.ts';
 import { isLanguage, type Language } from '#contract/languages.ts';
@@ -31,10 +31,14 @@ import {
   type PublicistModelInput,
 } from '#contract/publicists.ts';
 import type { SectionSlug } from '#contract/section-slugs.ts';
+import { ConflictDialog } from '#src/components/conflict-dialog.tsx';
 import { FormError } from '#src/components/form-error.tsx';
 import { ConflictError, type ApiResponse } from '#src/lib/api-client.ts';
-import { useApiForm } from '#src/lib/forms.ts';
-import { handleAnswer } from '#src/lib/response-handler.ts';
+import { serverFieldErrors, useApiForm } from '#src/lib/forms.ts';
+import { DEFAULT_PLACEMENT, handleAnswer } from '#src/lib/response-handler.ts';
+import { OutboxQuotaError } from '#src/offline/outbox.ts';
+import type { SendOrQueueResult } from '#src/offline/send-or-queue.ts';
+import type { OutboxOp } from '#src/offline/types.ts';
 import { citiesQueryOptions, countriesQueryOptions, sectionsQueryOptions, statesQueryOptions } from '../api/publicist-api.ts';
 
 type Field = (typeof PUBLICIST_MODEL_FIELDS)[number];
@@ -370,34 +374,78 @@ export function CreateModelsForm({ submit, onSaved, onCancel }: CreateModelsForm
 
 export interface EditModelFormProps {
   model: PublicistModel;
-  submit: (values: PublicistModelInput & { version: number }) => Promise<ApiResponse<Answer & { data: PublicistModel }>>;
+  /** Sends the edit, or queues it in the outbox (offline, network failure, earlier edits still waiting). */
+  submit: (
+    values: PublicistModelInput & { version: number },
+    formValues: ModelValues,
+  ) => Promise<SendOrQueueResult<ApiResponse<Answer & { data: PublicistModel }>>>;
   onSaved: (model: PublicistModel) => void;
+  /** The edit was stored on the device, to be sent when the network is back. */
+  onQueued: () => void;
   onCancel: () => void;
+  /** A queued edit of this model: its values come back to the form, with the server's errors or the saved record. */
+  queued?: OutboxOp;
+  /** Removes the queued edit (the user's next save, or "take the saved one", replaces it). */
+  dropQueued?: () => Promise<void>;
 }
 
-/** Edit one model with the version it was based on; a stale version (409) loads the saved record. */
-export function EditModelForm({ model, submit, onSaved, onCancel }: EditModelFormProps) {
+/**
+ * Edit one model with the version it was based on; a stale version (409) loads the saved record. An edit that waited
+ * in the outbox and came back stale opens the side-by-side view (keep mine / take the saved one / merge per field);
+ * one the server refused (422) comes back with its errors on the fields.
+ */
+export function EditModelForm({ model, submit, onSaved, onQueued, onCancel, queued, dropQueued }: EditModelFormProps) {
   const { t, i18n } = useTranslation();
   const lng = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'es';
   const form = useApiForm(PUBLICIST_MODEL_FIELDS);
-  const [values, setValues] = useState<ModelValues>(() => modelValues(model));
-  const [version, setVersion] = useState(model.version);
+  const queuedValues = queued?.meta?.values as ModelValues | undefined;
+  const [values, setValues] = useState<ModelValues>(() => queuedValues ?? modelValues(model));
+  const [version, setVersion] = useState(queued?.baseVersion ?? model.version);
   const [conflicted, setConflicted] = useState(false);
+  const current = queued?.status === 'conflict' ? (queued.current as PublicistModel | undefined) : undefined;
+  const [stale, setStale] = useState<PublicistModel | undefined>(current);
+  const { fail } = form;
 
-  const save = async () => {
-    const body = { ...toInput(values), version };
+  useEffect(() => {
+    if (queued?.status === 'invalid' && queued.error) fail(serverFieldErrors(queued.error as Answer, PUBLICIST_MODEL_FIELDS));
+  }, [queued, fail]);
+
+  const save = async (from: ModelValues = values, base: number = version) => {
+    const body = { ...toInput(from), version: base };
     if (!form.validate(publicistModelUpdateSchema, body)) return;
-    const res = await form.run(() => submit(body), {
-      onError: (err) => {
-        const data = (err instanceof ConflictError ? err.data?.data : undefined) as { current?: PublicistModel } | undefined;
-        if (!data?.current) return false;
-        setValues(modelValues(data.current));
-        setVersion(data.current.version);
-        setConflicted(true);
-        return true;
+    let wasQueued = false;
+    const res = await form.run(
+      async () => {
+        // This save replaces what was waiting (or stuck) in the outbox for this model.
+        if (queued) await dropQueued?.();
+        const result = await submit(body, from);
+        if (result.queued) {
+          wasQueued = true;
+          return { status: 202, data: undefined as unknown as Answer & { data: PublicistModel } };
+        }
+        return result.sent;
       },
-    });
+      {
+        onError: (err) => {
+          if (err instanceof OutboxQuotaError) {
+            form.fail({ _: t('outbox.quota') });
+            return true;
+          }
+          const data = (err instanceof ConflictError ? err.data?.data : undefined) as { current?: PublicistModel } | undefined;
+          if (!data?.current) return false;
+          setValues(modelValues(data.current));
+          setVersion(data.current.version);
+          setConflicted(true);
+          return true;
+        },
+      },
+    );
     if (!res) return;
+    if (wasQueued) {
+      form.ui.notify({ type: 'info', message: t('outbox.savedPending'), placement: DEFAULT_PLACEMENT });
+      onQueued();
+      return;
+    }
     handleAnswer({ status: res.status, data: { ...res.data, redirect: undefined } }, form.ui);
     onSaved(res.data.data);
   };
@@ -414,6 +462,11 @@ export function EditModelForm({ model, submit, onSaved, onCancel }: EditModelFor
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
         <Stack gap="lg">
           <FormError message={form.errors._} />
+          {queued?.status === 'invalid' ? (
+            <Alert color="red" variant="light">
+              {t('outbox.invalidText')}
+            </Alert>
+          ) : null}
           {conflicted ? (
             <Alert color="orange" variant="light">
               {t('publicist.form.conflict')}
@@ -439,6 +492,32 @@ export function EditModelForm({ model, submit, onSaved, onCancel }: EditModelFor
           </Group>
         </Stack>
       </Paper>
+      {stale ? (
+        <ConflictDialog
+          mine={{ ...values }}
+          theirs={modelValues(stale)}
+          text={t('outbox.conflictText')}
+          labels={(f) => t(`publicist.form.fields.${f}`)}
+          onKeepMine={() => {
+            setVersion(stale.version);
+            setStale(undefined);
+            void save(values, stale.version);
+          }}
+          onUseTheirs={() => {
+            setValues(modelValues(stale));
+            setVersion(stale.version);
+            setStale(undefined);
+            void dropQueued?.();
+          }}
+          onMerge={(merged) => {
+            setValues(merged);
+            setVersion(stale.version);
+            setStale(undefined);
+            void save(merged, stale.version);
+          }}
+          onClose={() => setStale(undefined)}
+        />
+      ) : null}
     </form>
   );
 }

@@ -21,19 +21,22 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { ModelSort, PublicistModel } from '#contract/publicists.ts';
 import type { Answer } from '#contract/answers.ts';
-import type { ApiResponse } from '#src/lib/api-client.ts';
+import { ApiError, type ApiResponse } from '#src/lib/api-client.ts';
 import { useApiForm } from '#src/lib/forms.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
-import { handleAnswer } from '#src/lib/response-handler.ts';
+import { DEFAULT_PLACEMENT, handleAnswer, handleRejection } from '#src/lib/response-handler.ts';
+import { useCurrentUser } from '#src/lib/session.ts';
+import { OutboxQuotaError } from '#src/offline/outbox.ts';
+import { NEEDS_ATTENTION, useOutboxOps } from '#src/offline/use-outbox.ts';
 import {
   deleteModel,
   deleteModelAd,
   PUBLICIST_KEY,
   publicistModelsQueryOptions,
   resendConsent,
-  setModelAdActive,
   type ModelsQuery,
 } from '../api/publicist-api.ts';
+import { modelEditScope, modelSwitchScope, queueableModelSwitch } from '../lib/offline-writes.ts';
 import { PUBLICIST_PATHS } from '../lib/publicist-paths.ts';
 
 const SORT_OPTIONS = ['created_desc', 'created_asc', 'name_asc', 'name_desc', 'status_asc'] as const;
@@ -98,6 +101,30 @@ function ModelRow({ model, onChanged }: { model: PublicistModel; onChanged: () =
   const [confirm, setConfirm] = useState<'model' | 'ad' | null>(null);
   const ad = model.ad;
 
+  const user = useCurrentUser().data;
+  const queued = useOutboxOps(user?.id);
+  const pendingOps = (queued ?? []).filter((o) => o.scope === modelEditScope(model.id) || o.scope === modelSwitchScope(model.id));
+  // The switch shows the position the user chose while it waits to be sent.
+  const queuedSwitch = pendingOps.filter((o) => o.kind === 'publicist.model.activate').at(-1);
+  const shownActive = queuedSwitch ? queuedSwitch.meta?.on === true : ad?.is_active;
+
+  const toggle = async (on: boolean) => {
+    if (!user) return;
+    setBusy('toggle');
+    try {
+      const res = await queueableModelSwitch(user.id, model, on);
+      if (res.sent) handleAnswer({ status: res.sent.status, data: res.sent.data }, form.ui);
+      else form.ui.notify({ type: 'info', message: t('outbox.savedPending'), placement: DEFAULT_PLACEMENT });
+    } catch (err) {
+      if (err instanceof OutboxQuotaError) form.ui.notify({ type: 'error', message: t('outbox.quota'), placement: DEFAULT_PLACEMENT });
+      else if (err instanceof ApiError) handleAnswer({ status: err.status, data: err.data }, form.ui);
+      else handleRejection(err, form.ui);
+    } finally {
+      setBusy(null);
+    }
+    await onChanged();
+  };
+
   const act = async (name: string, call: () => Promise<ApiResponse<Answer>>) => {
     setBusy(name);
     const res = await form.run(call);
@@ -134,6 +161,16 @@ function ModelRow({ model, onChanged }: { model: PublicistModel; onChanged: () =
             ) : null}
           </Group>
         </Group>
+        {pendingOps.length ? (
+          <Group gap={6} data-testid="model-pending">
+            <Badge variant="outline" color={pendingOps.some((o) => NEEDS_ATTENTION.includes(o.status)) ? 'orange' : 'blue'} tt="none">
+              {t('outbox.pendingChanges')}
+            </Badge>
+            <Anchor component={Link} to={withLng(lng, '/sync')} size="xs">
+              {t('outbox.page.title')}
+            </Anchor>
+          </Group>
+        ) : null}
         {model.reasons && (model.reasons.codes.length || model.reasons.text) ? (
           <Text size="sm" c="red" data-testid="model-reasons">
             {t('publicist.reasons')}:{' '}
@@ -162,12 +199,9 @@ function ModelRow({ model, onChanged }: { model: PublicistModel; onChanged: () =
         ) : null}
         {ad ? (
           <Switch
-            checked={ad.is_active}
+            checked={shownActive}
             disabled={busy !== null}
-            onChange={(e) => {
-              const on = e.currentTarget.checked;
-              void act('toggle', () => setModelAdActive(model.id, on));
-            }}
+            onChange={(e) => void toggle(e.currentTarget.checked)}
             label={t('publicist.list.active')}
             aria-label={`${t('publicist.list.active')}: ${model.display_name}`}
           />

@@ -17,6 +17,8 @@ import { useLng, withLng } from '#src/lib/paths.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';
 import { usePresenter } from '#src/lib/presenter.tsx';
 import { isVerified, useCurrentUser, useEndSession } from '#src/lib/session.ts';
+import { discard } from '#src/offline/outbox.ts';
+import { useOutboxOps } from '#src/offline/use-outbox.ts';
 import {
   createModels,
   createPublicistProfile,
@@ -30,6 +32,7 @@ import {
 import { CreateModelsForm, EditModelForm } from '../components/model-form.tsx';
 import { ModelList } from '../components/model-list.tsx';
 import { EMPTY_TRADER, TraderForm, traderValues } from '../components/trader-form.tsx';
+import { modelEditScope, queueableModelUpdate } from '../lib/offline-writes.ts';
 import { PUBLICIST_PATHS } from '../lib/publicist-paths.ts';
 
 const STATUS_COLORS: Record<string, string> = {
@@ -367,6 +370,10 @@ export function PublicistModelEditRoute() {
   const id = Number(useParams().id);
   const model = useQuery({ ...publicistModelQueryOptions(id), enabled: Number.isInteger(id) && id > 0 });
   const back = () => void navigate(withLng(lng, PUBLICIST_PATHS.index));
+  const user = useCurrentUser().data;
+  const queuedOps = useOutboxOps(user?.id);
+  // The last queued edit of this model not yet in flight (the form works on it; one in flight shows as pending).
+  const queuedEdit = queuedOps?.filter((o) => o.scope === modelEditScope(id) && o.status !== 'sending').at(-1);
   if (model.isPending && model.fetchStatus !== 'idle') return <PageLoader />;
   if (!model.data) {
     return (
@@ -381,16 +388,33 @@ export function PublicistModelEditRoute() {
         <Title order={1}>
           {t('publicist.form.editTitle')}: {model.data.display_name}
         </Title>
-        <EditModelForm
-          key={model.data.id}
-          model={model.data}
-          submit={(body) => updateModel(id, body)}
-          onCancel={back}
-          onSaved={() => {
-            void queryClient.invalidateQueries({ queryKey: PUBLICIST_KEY });
-            back();
-          }}
-        />
+        {queuedOps === undefined ? (
+          <PageLoader />
+        ) : (
+          <EditModelForm
+            // A queued edit coming back (stale, refused) starts the form from its values.
+            key={`${model.data.id}:${queuedEdit?.id ?? ''}:${queuedEdit?.status ?? ''}`}
+            model={model.data}
+            queued={queuedEdit}
+            dropQueued={async () => {
+              if (queuedEdit) await discard(queuedEdit.id);
+            }}
+            submit={(body, formValues) =>
+              user
+                ? queueableModelUpdate(user.id, model.data, body, {
+                    values: formValues,
+                    editPath: withLng(lng, PUBLICIST_PATHS.modelEdit(id)),
+                  })
+                : updateModel(id, body).then((sent) => ({ sent }))
+            }
+            onCancel={back}
+            onQueued={back}
+            onSaved={() => {
+              void queryClient.invalidateQueries({ queryKey: PUBLICIST_KEY });
+              back();
+            }}
+          />
+        )}
       </Stack>
     </Container>
   );
