@@ -38,6 +38,12 @@ describe('loadConfig', () => {
   it('requires APP_KEY in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/APP_KEY/);
   });
+  it('refuses the test-only fault hook in production', () => {
+    const hook = { VITRINA_FAULT_AFTER_COMMIT: 'PUT /api/profile/model/activate/:id/:value' };
+    expect(() => loadConfig({ NODE_ENV: 'production', APP_KEY: 'k'.repeat(32), ...hook })).toThrow(/VITRINA_FAULT_AFTER_COMMIT/);
+    expect(loadConfig({ NODE_ENV: 'test', ...hook }).faultAfterCommit).toBe(hook.VITRINA_FAULT_AFTER_COMMIT);
+    expect(loadConfig({}).faultAfterCommit).toBeUndefined();
+  });
   it('names every bad variable', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);
     try {

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelProfile, ModelWithAdInput } from '#contract/profiles.ts';
+import type { PublicistModel, PublicistModelInput } from '#contract/publicists.ts';
 import { API } from '#contract/routes.ts';
 import {
   ads,
@@ -16,7 +17,8 @@ import {
 import { loginAs, uploadBody } from '#server/modules/media/test-helpers.ts';
 import { jpeg } from '#server/modules/media/test-images.ts';
 import { newAgent, signedIn, type Agent } from '#tests/agent.ts';
-import { buildModel, CITY, findCity } from '#tests/factories.ts';
+import { buildModel, buildPublicist, CITY, findCity } from '#tests/factories.ts';
+import { answerOnce } from './idempotency.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
 
 let t: TestApp;
@@ -336,5 +338,65 @@ describe('Idempotency-Key: the answer commits in the same transaction as the cha
     await twice('POST', API.supportMessages(conversation.id), { content: 'Escrito en un túnel, enviado al salir.' });
     const messages = await t.database.db.select().from(supportMessages).where(eq(supportMessages.conversationId, conversation.id));
     expect(messages.map((m) => m.content)).toEqual(['Escrito en un túnel, enviado al salir.']);
+  });
+
+  it("a publicist's edit of their model and its ad switch replay their answer and act once", async () => {
+    const db = t.database.db;
+    const p = await buildPublicist(db);
+    const agent = await loginAs(t.app, db, p.userId);
+    const model: PublicistModelInput = {
+      display_name: 'Modelo de agencia',
+      birth_date: adult(),
+      contact_email: `agencia-${Date.now()}@example.test`,
+      whatsapp: false,
+      ...place,
+      section: 'women',
+      title: 'Modelo de agencia en Oviedo',
+      description: 'Sesiones de fotos en estudio y exteriores, pasarela y catálogo. Disponible entre semana.',
+    };
+    const created = (await agent.post('/api/publicist/model/create', model)).json<{ data: PublicistModel }>().data;
+    const send = (k: string, method: string, url: string, payload?: object) =>
+      agent.request({ method, url, headers: { 'idempotency-key': k }, ...(payload ? { payload } : {}) });
+
+    const k = key();
+    const edit = { ...model, title: 'Editado por la agencia sin red', version: created.version };
+    const first = await send(k, 'PUT', `/api/publicist/model/update/${created.id}`, edit);
+    expect(first.statusCode, first.body).toBe(200);
+    const again = await send(k, 'PUT', `/api/publicist/model/update/${created.id}`, edit);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect([again.statusCode, again.body]).toEqual([200, first.body]);
+    const [profile] = await db.select().from(modelProfiles).where(eq(modelProfiles.id, created.id));
+    expect(profile!.version).toBe(created.version + 1);
+
+    const s = key();
+    const off = await send(s, 'PUT', `/api/publicist/model/activate/${created.id}/0`);
+    expect(off.statusCode, off.body).toBe(200);
+    const offAgain = await send(s, 'PUT', `/api/publicist/model/activate/${created.id}/0`);
+    expect(offAgain.headers['idempotent-replayed']).toBe('true');
+    expect(offAgain.body).toBe(off.body);
+    const [ad] = await db.select().from(ads).where(eq(ads.modelProfileId, created.id));
+    expect(ad!.isActive).toBe(false);
+  });
+
+  it('a first attempt whose key a retry has taken over (abandoned) cannot commit its change', async () => {
+    const db = t.database.db;
+    const k = key();
+    const claimedAt = new Date(Date.now() - 3 * 60_000);
+    await db
+      .insert(idempotencyKeys)
+      .values({ key: k, actor: 'test', method: 'POST', path: '/api/contact', requestHash: 'x', createdAt: claimedAt });
+    // The retry, after two minutes without an answer, dropped that claim and made its own.
+    await db.update(idempotencyKeys).set({ createdAt: new Date() }).where(eq(idempotencyKeys.key, k));
+    const req = { idempotency: { key: k, actor: 'test', createdAt: claimedAt, route: 'POST /api/contact' }, server: t.app };
+    const reply = { code: () => reply, serialize: (body: unknown) => JSON.stringify(body) };
+    const once = answerOnce(req as never, reply as never, 201, (subject: string) => ({ subject }));
+    const late = db.transaction(async (tx) => {
+      await tx
+        .insert(contactMessages)
+        .values({ kind: 'contact', name: 'Tarde', email: 'tarde@example.test', subject: 'Primer intento tardío', message: 'x' });
+      await once.commit!(tx, 'Primer intento tardío');
+    });
+    await expect(late).rejects.toMatchObject({ status: 409, code: 'idempotency_in_progress' });
+    expect(await countBySubject('Primer intento tardío')).toBe(0);
   });
 });
