@@ -49,7 +49,16 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [serverSide, { regex: '^(#src/|(\\.\\./)+src/)', message: 'The service worker stands alone.' }] },
+        // Except the outbox's replay, which Background Sync runs with the page's own code (design guide: Outbox).
+        {
+          patterns: [
+            serverSide,
+            {
+              regex: '^(#src/(?!offline/)|(\\.\\./)+src/(?!offline/))',
+              message: 'The service worker stands alone (src/offline/ excepted).',
+            },
+          ],
+        },
       ],
     },
   },

@@ -6,7 +6,7 @@
  * fall back to the cached shell offline. As the visitor browses, the public listing answers and their photos
  * are kept too (runtime-cache.ts), so what was seen can be seen again offline — from the first visit on: the worker
  * claims the page that installed it, and that page hands over what it fetched before (see the warm-up message).
- * The outbox comes later.
+ * Background Sync sends the offline outbox (outbox-sync.ts).
  */
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
@@ -15,6 +15,8 @@ import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { clientsClaim, type WorkboxPlugin } from 'workbox-core';
 import { REFERENCE_CACHE, REFERENCE_URLS, isReferenceRequest } from './reference-cache.ts';
+// Background Sync replays the offline outbox with the page's code (registers the `sync` listener).
+import './outbox-sync.ts';
 import {
   isListingRequest,
   isMediaRequest,

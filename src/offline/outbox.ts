@@ -52,9 +52,10 @@ async function askPersistence() {
   persistAsked = true;
   try {
     // Without it the browser may evict the queue under storage pressure. The answer does not change what we do.
-    if (typeof navigator !== 'undefined' && navigator.storage?.persisted && !(await navigator.storage.persisted())) {
-      await navigator.storage.persist?.();
-    }
+    // `persist` is a window API (a worker's StorageManager lacks it): the worker never queues, the page does.
+    const storage =
+      typeof navigator === 'undefined' ? undefined : (navigator.storage as StorageManager & { persist?: () => Promise<boolean> });
+    if (storage?.persisted && !(await storage.persisted())) await storage.persist?.();
   } catch {
     // Not offered (older browsers, some private modes).
   }

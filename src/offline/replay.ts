@@ -285,7 +285,8 @@ export async function replayOnce(env: ReplayEnv): Promise<ReplaySummary> {
  * Idempotency-Key still keeps a double send from applying twice.
  */
 export async function replayWithLock(env: ReplayEnv): Promise<ReplaySummary> {
-  const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+  // The page's Navigator or the worker's WorkerNavigator: both have `locks` where the browser does.
+  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
   if (!locks) return replayOnce(env);
   return locks.request(OUTBOX_LOCK, () => replayOnce(env));
 }
