@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -7,6 +8,19 @@ import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 const API_TARGET = `http://localhost:${process.env.PORT ?? 8080}`;
+
+/**
+ * The build's id: BUILD_ID if set, else the commit built, else the time of the build. The persisted query cache of
+ * another build is dropped (its `buster`, src/lib/query-persist.ts): answers' shapes may have changed.
+ */
+function buildId(): string {
+  if (process.env.BUILD_ID) return process.env.BUILD_ID;
+  try {
+    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return `t${Date.now()}`;
+  }
+}
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -109,13 +123,15 @@ function ssrFirstScreen(): Plugin {
 // The PWA build. The service worker is ours (sw/sw.ts, injectManifest): Workbox precaches the shell that
 // Vite emits, and sw.ts adds the reference data and translations.
 export default defineConfig({
+  define: { __BUILD_ID__: JSON.stringify(buildId()) },
   plugins: [
     react(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',
       filename: 'sw.ts',
-      registerType: 'autoUpdate',
+      // Registered by src/app/sw-updates.ts (workbox-window): a new version waits for the visitor's choice.
+      registerType: 'prompt',
       injectRegister: false,
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2}'],

@@ -36,7 +36,8 @@ declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url:
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 // The first visit is controlled as soon as the worker is active, not from the next load on: what the visitor opens
-// next (a model page) is kept for offline use. A worker replacing another still waits (the update flow is unchanged).
+// next (a model page) is kept for offline use. A worker replacing another never skips waiting by itself: it waits
+// until the visitor chooses "Actualizar" in the update prompt (src/app/sw-updates.ts sends SKIP_WAITING, below).
 clientsClaim();
 
 const XHR_HEADERS = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
@@ -56,6 +57,7 @@ self.addEventListener('install', (event) => {
   );
 });
 
+// workbox-window's messageSkipWaiting(), sent only when the visitor chose to update.
 self.addEventListener('message', (event: ExtendableMessageEvent) => {
   if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
 });

@@ -1,15 +1,15 @@
 /**
- * Providers: Mantine (theme, dark by default, persisted), i18n, queries, router, and the notification/modal layer
+ * Providers: Mantine (theme, dark by default, persisted), i18n, queries (persisted in the browser), router, and the notification/modal layer
  * (loaded on first use, see src/lib/overlays.tsx). Date pickers bring their own provider
  * (src/components/localised-dates-provider.tsx) so dayjs stays out of the pages that have none.
  */
 import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { Suspense, useMemo, type ComponentType, type ReactNode } from 'react';
+import { IsRestoringProvider, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { Suspense, useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import type { i18n as I18n } from 'i18next';
 import { PageLoader } from '#src/components/page-loader.tsx';
-import { ApiError } from '#src/lib/api-client.ts';
+import { ApiError, OfflineError } from '#src/lib/api-client.ts';
 import { OverlayHost } from '#src/lib/overlays.tsx';
 import { AppBrowserRouter } from './browser-router.tsx';
 import { AppRoutes } from './router.tsx';
@@ -17,24 +17,66 @@ import { cssVariablesResolver, theme, THEME_STORAGE_KEY } from './theme.ts';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: THEME_STORAGE_KEY });
 
-function createQueryClient() {
+/** How long an unused answer stays in memory when the cache is persisted: as long as the saved copy lives. */
+const PERSISTED_GC_TIME = 7 * 24 * 60 * 60 * 1000;
+
+function createQueryClient(persisted: boolean) {
   return new QueryClient({
     defaultOptions: {
       queries: {
         staleTime: 60_000,
+        // Asked once even offline: the service worker may have the answer. Retries wait for the network.
+        networkMode: 'offlineFirst',
+        // Not on the server (no persistence there): a week-long timer per render would keep every request's cache.
+        ...(persisted ? { gcTime: PERSISTED_GC_TIME } : {}),
         // 4xx answers will not change by asking again.
-        retry: (count, err) => !(err instanceof ApiError && err.status >= 400 && err.status < 500) && count < 2,
+        // Offline, a request that found no network fails at once (the page shows the saved copy or the offline state)
+        // instead of waiting for a retry: queries are asked again when the connection returns.
+        retry: (count, err) =>
+          !(err instanceof ApiError && err.status >= 400 && err.status < 500) &&
+          !(err instanceof OfflineError && !navigator.onLine) &&
+          count < 2,
       },
     },
   });
 }
 
 /**
+ * Restores the persisted query cache (src/lib/query-persist.ts, loaded lazily by main.tsx) and saves it from then on.
+ * Until it has restored, queries wait instead of fetching: offline, a reload shows the saved answers, not an error or
+ * a sign-in screen. What the page came with (the first screen's answers) shows meanwhile.
+ */
+export type PersistQueries = (client: QueryClient) => Promise<unknown>;
+
+function useRestoredQueries(client: QueryClient, persist: PersistQueries | undefined): boolean {
+  const [restoring, setRestoring] = useState(!!persist);
+  const started = useRef(false);
+  useEffect(() => {
+    if (!persist || started.current) return;
+    started.current = true;
+    // A cache that cannot be read (no IndexedDB, a private window) is no reason to hold the page.
+    void persist(client)
+      .catch((err: unknown) => console.warn('query cache not restored:', err))
+      .finally(() => setRestoring(false));
+  }, [client, persist]);
+  return restoring;
+}
+
+/**
  * `Router` is the browser's history router; the server's rendering of the first screen (entry-server.tsx) passes a
  * static one for the requested URL. Neither adds markup, so the page hydrates over what the server rendered.
  */
-export function App({ i18n, Router = AppBrowserRouter }: { i18n: I18n; Router?: ComponentType<{ children: ReactNode }> }) {
-  const queryClient = useMemo(() => createQueryClient(), []);
+export function App({
+  i18n,
+  Router = AppBrowserRouter,
+  persistQueries,
+}: {
+  i18n: I18n;
+  Router?: ComponentType<{ children: ReactNode }>;
+  persistQueries?: PersistQueries;
+}) {
+  const queryClient = useMemo(() => createQueryClient(!!persistQueries), [persistQueries]);
+  const restoring = useRestoredQueries(queryClient, persistQueries);
   return (
     <MantineProvider
       theme={theme}
@@ -44,12 +86,14 @@ export function App({ i18n, Router = AppBrowserRouter }: { i18n: I18n; Router?: 
     >
       <I18nextProvider i18n={i18n}>
         <QueryClientProvider client={queryClient}>
-          <Suspense fallback={<PageLoader />}>
-            <OverlayHost />
-            <Router>
-              <AppRoutes />
-            </Router>
-          </Suspense>
+          <IsRestoringProvider value={restoring}>
+            <Suspense fallback={<PageLoader />}>
+              <OverlayHost />
+              <Router>
+                <AppRoutes />
+              </Router>
+            </Suspense>
+          </IsRestoringProvider>
         </QueryClientProvider>
       </I18nextProvider>
     </MantineProvider>

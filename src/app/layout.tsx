@@ -22,6 +22,7 @@ import { useCurrentUser, useForgetUserAfterSessionEnd } from '#src/lib/session.t
 import { hasOutboxAuthFlag } from '#src/offline/auth-flag.ts';
 import { CookieBanner } from './cookie-banner.tsx';
 import { NavProgress } from './nav-progress.tsx';
+import { InstallControl, UpdateControl } from './pwa-controls.tsx';
 
 // The Messenger entry, the notifications bell and the websocket: for signed-in users only, loaded on demand.
 const LiveNav = lazy(async () => ({ default: (await import('./live-nav.tsx')).LiveNav }));
@@ -98,6 +99,8 @@ export function Layout() {
               </Group>
             </UnstyledButton>
             <Group gap={4} component="nav" aria-label={t('nav.mainNavigation')} wrap="nowrap">
+              {/* First: appearing later (when the browser offers it), it moves nothing else (the group is right-aligned). */}
+              <InstallControl />
               <LanguageSwitcher />
               <ThemeToggle />
               {/* A suspended account's restricted view has no Messenger or notifications to call. */}
@@ -156,6 +159,7 @@ export function Layout() {
         </Suspense>
       ) : null}
       <CookieBanner />
+      <UpdateControl />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { Button, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { isOfflineFailure, OfflineState } from '#src/components/offline-state.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';
 
 /** What every route's error boundary (route-error-boundary.tsx) shows: a friendly error page. */
@@ -7,6 +8,14 @@ export function ErrorPage({ error }: { error: unknown }) {
   const { t, i18n } = useTranslation();
   usePageTitle(t('pages.error'));
   if (import.meta.env.DEV) console.error(error);
+  // Offline, a screen whose code or answer was never saved: say so, not "something went wrong".
+  if (isOfflineFailure(error)) {
+    return (
+      <Container size="sm" py={64}>
+        <OfflineState order={1} onRetry={() => window.location.reload()} />
+      </Container>
+    );
+  }
   return (
     <Container size="sm" py={64}>
       <Stack align="center" ta="center" role="alert">

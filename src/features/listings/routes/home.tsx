@@ -8,8 +8,10 @@ import { useQuery } from '@tanstack/react-query';
 import { Fragment, lazy, Suspense, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLanguage } from '#contract/languages.ts';
+import { isOfflineWithoutData, OfflineState } from '#src/components/offline-state.tsx';
+import { SavedCopyNote } from '#src/components/saved-copy.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';
-import { modelsQueryOptions, publicityQueryOptions } from '../api/get-models.ts';
+import { modelsQueryOptions, modelsQueryString, publicityQueryOptions } from '../api/get-models.ts';
 import { sectionsQueryOptions } from '../api/get-sections.ts';
 import { FilterBar } from '../components/filter-bar.tsx';
 import { ModelCard, ModelCardSkeleton } from '../components/model-card.tsx';
@@ -85,6 +87,7 @@ export function HomeRoute() {
               </Text>
             ) : null}
           </Group>
+          <SavedCopyNote updatedAt={models.dataUpdatedAt} error={models.error} url={`/api/models?${modelsQueryString(params)}`} />
 
           {meta?.corrected_search && !models.isPlaceholderData ? (
             <Suspense fallback={null}>
@@ -92,7 +95,10 @@ export function HomeRoute() {
             </Suspense>
           ) : null}
 
-          {models.isError ? (
+          {/* A refresh that failed keeps what was shown (a saved copy offline). */}
+          {isOfflineWithoutData(models) ? (
+            <OfflineState order={3} onRetry={() => void models.refetch()} retrying={models.isFetching} />
+          ) : models.isError && !models.data ? (
             <Alert color="red" title={t('listings.loadError')}>
               <Button size="xs" variant="light" onClick={() => void models.refetch()}>
                 {t('common.retry')}

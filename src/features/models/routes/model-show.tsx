@@ -11,10 +11,12 @@ import { useParams } from 'react-router';
 import { isLanguage, type Language } from '#contract/languages.ts';
 import type { ModelDetail } from '#contract/listings.ts';
 import { NotFoundPage } from '#src/components/not-found.tsx';
+import { isOfflineWithoutData, OfflineState } from '#src/components/offline-state.tsx';
+import { SavedCopyNote } from '#src/components/saved-copy.tsx';
 import { ApiError } from '#src/lib/api-client.ts';
 import { formatDate } from '#src/lib/format.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
-import { isAdId, modelImagesQueryOptions, modelQueryOptions } from '../api/get-model.ts';
+import { isAdId, MODEL_API, modelImagesQueryOptions, modelQueryOptions } from '../api/get-model.ts';
 import { BackLink } from '../components/back-link.tsx';
 import { ContactBar } from '../components/contact-bar.tsx';
 import { ModelGallery, ModelGallerySkeleton } from '../components/model-gallery.tsx';
@@ -37,7 +39,11 @@ export function ModelShowRoute() {
     <Container size="lg" py="md">
       <Stack gap="md">
         <BackLink lng={lng} />
-        {model.isError ? (
+        <SavedCopyNote updatedAt={model.dataUpdatedAt} error={model.error} url={MODEL_API.model(id ?? '')} />
+        {/* A refresh that failed keeps what was shown (a saved copy offline). */}
+        {isOfflineWithoutData(model) ? (
+          <OfflineState order={1} onRetry={() => void model.refetch()} retrying={model.isFetching} />
+        ) : model.isError && !model.data ? (
           <Alert color="red" icon={<IconAlertTriangle aria-hidden />} title={t('model.loadError')}>
             <Button size="xs" variant="default" onClick={() => void model.refetch()} loading={model.isFetching}>
               {t('common.retry')}
