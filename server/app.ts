@@ -32,6 +32,7 @@ import { mediaRoutes } from './modules/media/media.routes.ts';
 import moderationPlugin from './modules/moderation/moderation.plugin.ts';
 import storagePlugin, { createDiskStorage, type Storage } from './plugins/storage.ts';
 import spaPlugin from './plugins/spa.ts';
+import { themeInitHash } from './plugins/first-screen.ts';
 import realtimePlugin from './plugins/realtime.ts';
 import slowClientsPlugin from './plugins/slow-clients.ts';
 import { loggerOptions, requestLog } from './plugins/request-log.ts';
@@ -119,7 +120,8 @@ export async function buildApp(
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // The theme script is inlined in server-rendered pages (plugins/first-screen.ts): allowed by its hash only.
+        scriptSrc: ["'self'", ...[themeInitHash(config.distDir)].filter((h): h is string => !!h)],
         // Mantine injects its CSS variables in <style> tags.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],

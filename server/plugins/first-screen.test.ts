@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,8 +11,10 @@ import {
   FIRST_SCREEN_ID,
   firstScreenPage,
   jsonForHtml,
+  loadFirstScreenBuild,
   ROOT_ELEMENT,
   SLIDE_SIZES,
+  themeInitHash,
   type FirstScreenBuild,
 } from './first-screen.ts';
 
@@ -203,5 +206,57 @@ describe('the home rendered on the server (with a build that has the renderer)',
     const html = (await firstScreenPage(t.app, SHELL, `/es/models/${lucia.adId}`, b))!;
     expect(html).toContain('<div id="root"><article>Lucía</article></div>');
     expect(Object.keys(calls[0]!.answers).sort()).toEqual([`/api/getImagesByAd/${lucia.adId}`, `/api/models/${lucia.adId}`]);
+  });
+});
+
+describe('what the first paint needs comes inside the page (no render-blocking requests)', () => {
+  const THEME = "document.documentElement.setAttribute('data-theme', 'dark');\n";
+  const SHELL_WITH_ASSETS =
+    '<!doctype html><html><head><title>Vitrina</title><script src="/theme-init.js"></script>' +
+    `<link rel="stylesheet" crossorigin href="/assets/index-1.css"></head><body>${ROOT_ELEMENT}</body></html>`;
+  let dir: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-critical-css-test-'));
+    fs.mkdirSync(path.join(dir, 'assets'));
+    fs.writeFileSync(
+      path.join(dir, 'assets', 'index-1.css'),
+      ':root[data-mantine-color-scheme=dark]{--mantine-color-body:#242424}.card{color:red}.unused-in-page{color:blue}',
+    );
+    fs.writeFileSync(path.join(dir, 'assets', 'home-1.css'), '.price{font-weight:700}.other-screen{margin:0}');
+    fs.writeFileSync(path.join(dir, 'theme-init.js'), THEME);
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("inlines the rules the markup uses and the theme script; the whole stylesheets go after the markup", async () => {
+    const loaded = await loadFirstScreenBuild(t.app, dir);
+    const b: FirstScreenBuild = {
+      ...loaded,
+      renderer: { renderFirstScreen: async () => '<main class="card"><b class="price">20</b></main>' },
+      files: () => ({ css: ['assets/home-1.css'], js: [] }),
+    };
+    const html = (await firstScreenPage(t.app, SHELL_WITH_ASSETS, '/en', b))!;
+    const head = html.slice(0, html.indexOf('</head>'));
+    const critical = head.match(/<style data-critical>([^<]*)<\/style>/)?.[1] ?? '';
+    expect(critical).toContain('.card{color:red}');
+    // A rule on <html> itself: the dark theme's colours.
+    expect(critical).toContain(':root[data-mantine-color-scheme=dark]{--mantine-color-body:#242424}');
+    expect(critical).toContain('.price{font-weight:700}');
+    expect(critical).not.toContain('unused-in-page');
+    expect(critical).not.toContain('other-screen');
+    expect(head).not.toContain('rel="stylesheet"');
+    const tail = html.slice(html.indexOf('<div id="root">'));
+    expect(tail).toMatch(/<\/main><\/div><link rel="stylesheet" crossorigin href="\/assets\/index-1.css"><link rel="stylesheet" crossorigin href="\/assets\/home-1.css" \/><\/body>/);
+    // The theme script inline, and the CSP source for it is its hash.
+    expect(head).toContain(`<script>${THEME}</script>`);
+    expect(head).not.toContain('src="/theme-init.js"');
+    const hash = createHash('sha256').update(THEME).digest('base64');
+    expect(themeInitHash(dir)).toBe(`'sha256-${hash}'`);
+  });
+
+  it('a page that is not rendered keeps its stylesheets in the head', async () => {
+    const loaded = await loadFirstScreenBuild(t.app, dir);
+    const html = (await firstScreenPage(t.app, SHELL_WITH_ASSETS, '/en', { ...loaded, renderer: undefined }))!;
+    expect(html.slice(0, html.indexOf('</head>'))).toContain('<link rel="stylesheet" crossorigin href="/assets/index-1.css">');
+    expect(html).not.toContain('data-critical');
   });
 });
