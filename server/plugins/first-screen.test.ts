@@ -227,7 +227,7 @@ describe('what the first paint needs comes inside the page (no render-blocking r
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it("inlines the rules the markup uses and the theme script; the whole stylesheets go after the markup", async () => {
+  it('inlines the rules the markup uses and the theme script; the whole stylesheets go after the markup', async () => {
     const loaded = await loadFirstScreenBuild(t.app, dir);
     const b: FirstScreenBuild = {
       ...loaded,
@@ -245,7 +245,9 @@ describe('what the first paint needs comes inside the page (no render-blocking r
     expect(critical).not.toContain('other-screen');
     expect(head).not.toContain('rel="stylesheet"');
     const tail = html.slice(html.indexOf('<div id="root">'));
-    expect(tail).toMatch(/<\/main><\/div><link rel="stylesheet" crossorigin href="\/assets\/index-1.css"><link rel="stylesheet" crossorigin href="\/assets\/home-1.css" \/><\/body>/);
+    expect(tail).toMatch(
+      /<\/main><\/div><link rel="stylesheet" crossorigin href="\/assets\/index-1.css"><link rel="stylesheet" crossorigin href="\/assets\/home-1.css" \/><\/body>/,
+    );
     // The theme script inline, and the CSP source for it is its hash.
     expect(head).toContain(`<script>${THEME}</script>`);
     expect(head).not.toContain('src="/theme-init.js"');
