@@ -66,6 +66,19 @@ describe('RequireAuth', () => {
     expect(screen.getByRole('heading', { name: 'profile' })).toBeTruthy();
   });
 
+  it('keeps a user restored from the saved cache in when refreshing the session finds no network', async () => {
+    const { client } = setup('/es/profile', user('client'));
+    await act(() =>
+      client
+        .fetchQuery({ queryKey: USER_QUERY_KEY, queryFn: () => Promise.reject(new Error('offline')), staleTime: 0 })
+        .catch(() => undefined),
+    );
+    expect(client.getQueryState(USER_QUERY_KEY)?.status).toBe('error');
+    // Query notifications reach React on the next tick.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(screen.getByRole('heading', { name: 'profile' })).toBeTruthy();
+  });
+
   it('answers 403 for another role', () => {
     setup('/es/model/dashboard', user('publicist'));
     expect(screen.queryByRole('heading', { name: 'model dashboard' })).toBeNull();

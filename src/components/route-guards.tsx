@@ -52,7 +52,8 @@ export function RequireAuth({ roles }: { roles?: readonly Role[] }) {
   const lng = useLng();
   // A stale "logged out" being asked again (e.g. right after login): wait for the fresh answer.
   if (user.isPending || (user.data === null && user.isFetching)) return <PageLoader />;
-  if (user.isError) return <SessionError onRetry={() => void user.refetch()} />;
+  // A refresh that failed (offline, with the user restored from the saved cache) keeps the user in.
+  if (user.isError && user.data === undefined) return <SessionError onRetry={() => void user.refetch()} />;
   if (!user.data) return <Navigate to={loginPath(lng, location.pathname + location.search)} replace />;
   if (roles && !roles.includes(user.data.role)) return <Forbidden role={user.data.role} />;
   return <Outlet />;
