@@ -340,6 +340,39 @@ describe('Idempotency-Key: the answer commits in the same transaction as the cha
     expect(messages.map((m) => m.content)).toEqual(['Escrito en un túnel, enviado al salir.']);
   });
 
+  it('adding an ad and deleting one replay their answer: one new ad, and the retried delete is no 404', async () => {
+    const { agent, created } = await modelWithProfile();
+    const send = (k: string, method: string, url: string, payload?: object) =>
+      agent.request({ method, url, headers: { 'idempotency-key': k }, ...(payload ? { payload } : {}) });
+    const adsOf = async () => (await t.database.db.select().from(ads).where(eq(ads.modelProfileId, created.id))).length;
+    const k = key();
+    const {
+      display_name: _name,
+      birth_date: _birth,
+      phone_country: _pc,
+      phone: _phone,
+      whatsapp: _wa,
+      ...adForm
+    } = form({
+      title: 'Un segundo anuncio sin red',
+    });
+    const first = await send(k, 'POST', '/api/ad/create', adForm);
+    expect(first.statusCode, first.body).toBe(201);
+    const again = await send(k, 'POST', '/api/ad/create', adForm);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect([again.statusCode, again.body]).toEqual([201, first.body]);
+    expect(await adsOf()).toBe(2);
+
+    const d = key();
+    const adId = first.json<{ data: { id: number } }>().data.id;
+    const gone = await send(d, 'DELETE', `/api/ad/${adId}`);
+    expect(gone.statusCode, gone.body).toBe(200);
+    const goneAgain = await send(d, 'DELETE', `/api/ad/${adId}`);
+    expect(goneAgain.headers['idempotent-replayed']).toBe('true');
+    expect([goneAgain.statusCode, goneAgain.body]).toEqual([200, gone.body]);
+    expect(await adsOf()).toBe(1);
+  });
+
   it("a publicist's edit of their model and its ad switch replay their answer and act once", async () => {
     const db = t.database.db;
     const p = await buildPublicist(db);

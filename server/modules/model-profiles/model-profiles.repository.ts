@@ -62,6 +62,8 @@ export async function insertAdWithinLimit(
   profileId: number,
   values: Omit<typeof ads.$inferInsert, 'modelProfileId'>,
   max: number,
+  /** Stores the request's idempotent answer in the same transaction (plugins/idempotency.ts answerOnce). */
+  commit?: (tx: Db, ad: AdRow) => Promise<void>,
 ): Promise<AdRow> {
   return db.transaction(async (tx) => {
     const [locked] = await tx.select({ id: modelProfiles.id }).from(modelProfiles).where(eq(modelProfiles.id, profileId)).for('update');
@@ -72,6 +74,7 @@ export async function insertAdWithinLimit(
       .insert(ads)
       .values({ ...values, modelProfileId: profileId })
       .returning();
+    await commit?.(tx, ad!);
     return ad!;
   });
 }

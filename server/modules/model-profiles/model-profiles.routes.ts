@@ -262,6 +262,10 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
       const input = req.body;
       await assertPlace(req, db, input);
       assertCleanText(req, input);
+      const once = answerOnce(req, reply, 201, async (ad: AdRow, reader: Db) => {
+        const summary = await adSummary(reader, ad, req.lang);
+        return { channel: 'notification', type: 'success', message: req.t('notices.adCreated'), url: summary.url, data: summary };
+      });
       const ad = await insertAdWithinLimit(
         db,
         profile.id,
@@ -274,15 +278,9 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
           isActive: true,
         },
         app.config.maxAdsPerModel,
+        once.commit,
       );
-      const summary = await adSummary(db, ad, req.lang);
-      return reply.status(201).send({
-        channel: 'notification',
-        type: 'success',
-        message: req.t('notices.adCreated'),
-        url: summary.url,
-        data: summary,
-      });
+      return once.send(ad);
     },
   );
 
@@ -292,9 +290,10 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { params: idParamsSchema, response: { 200: z.object({ channel: z.string(), type: z.string(), message: z.string() }) } },
       config: { auth: true },
     },
-    async (req) => {
+    async (req, reply) => {
       const user = requireUser(req);
       const { ad, audited } = await editableAd(db, user, req.params.id);
+      const once = answerOnce(req, reply, 200, () => ({ channel: 'notification', type: 'success', message: req.t('notices.adDeleted') }));
       await db.transaction(async (tx) => {
         // The photos' rows go with the ad (ON DELETE CASCADE); their files with the storage prefix.
         await tx.delete(ads).where(eq(ads.id, ad.id));
@@ -314,9 +313,10 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
             req,
           });
         }
+        await once.commit?.(tx, undefined);
       });
       await app.storage.remove(`ads/${ad.id}`);
-      return { channel: 'notification', type: 'success', message: req.t('notices.adDeleted') };
+      return once.send(undefined);
     },
   );
 };
