@@ -11,6 +11,7 @@ const STAGE_COLORS: Record<PhotoStage, string> = {
   ready: 'blue',
   uploading: 'blue',
   uploaded: 'teal',
+  queued: 'teal',
   refused: 'red',
   failed: 'orange',
 };

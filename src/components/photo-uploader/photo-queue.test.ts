@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { RefusedFile, UploadAnswer, UploadedImage } from '#contract/media.ts';
 import { OfflineError, ValidationError } from '#src/lib/api-client.ts';
 import type { Box } from './box-geometry.ts';
-import { PhotoQueue, type PhotoWorker, type Uploader } from './photo-queue.ts';
+import { PhotoQueue, type ParkedPhoto, type PhotoWorker, type Uploader } from './photo-queue.ts';
 import type { PreparedPhoto } from './prepare-photo.ts';
 
 const jpeg = (name: string, lastModified = 1) => new File([new Uint8Array(10)], name, { type: 'image/jpeg', lastModified });
@@ -317,5 +317,42 @@ describe('PhotoQueue', () => {
     await queue.whenPrepared();
     expect(queue.getSnapshot().items).toEqual([]);
     expect(worker.released).toBe(1);
+  });
+
+  it('without a network, hands the pixelated JPEG (not the original) with a thumbnail and the same key to park', async () => {
+    const parked: ParkedPhoto[] = [];
+    const keys: (string | undefined)[] = [];
+    const uploader: Uploader = (_body, _progress, key) => {
+      keys.push(key);
+      return Promise.reject(new OfflineError());
+    };
+    const worker = fakeWorker({ thumbnail: () => Promise.resolve(new Blob(['thumb'], { type: 'image/jpeg' })) });
+    const queue = new PhotoQueue({ worker, uploader, park: async (p) => void parked.push(p) });
+    queue.add([jpeg('playa.png'), jpeg('b.jpg', 2)]);
+    await queue.whenPrepared();
+    const result = await queue.upload(12);
+    expect(result).toMatchObject({ media: [], failed: 0, queued: 2 });
+    expect(parked.map((p) => [p.adId, p.name, p.key])).toEqual([
+      [12, 'playa.jpg', keys[0]],
+      [12, 'b.jpg', keys[1]],
+    ]);
+    // What is stored is what the renderer made (the areas pixelated), never the picked file.
+    expect(await parked[0]!.jpeg.text()).toBe('jpeg');
+    expect(await parked[0]!.thumbnail.text()).toBe('thumb');
+    expect(worker.rendered.map((r) => r.areas)).toEqual([[face], [face]]);
+    // They left the queue: the outbox shows them now.
+    expect(queue.getSnapshot().items).toEqual([]);
+  });
+
+  it('keeps a photo as failed when the outbox cannot store it', async () => {
+    const queue = new PhotoQueue({
+      worker: fakeWorker(),
+      uploader: () => Promise.reject(new OfflineError()),
+      park: () => Promise.reject(new Error('QuotaExceededError')),
+    });
+    queue.add([jpeg('a.jpg')]);
+    await queue.whenPrepared();
+    expect(await queue.upload(1)).toMatchObject({ failed: 1, queued: 0 });
+    expect(queue.getSnapshot().items.map((i) => [i.stage, i.failure?.kind])).toEqual([['failed', 'offline']]);
   });
 });

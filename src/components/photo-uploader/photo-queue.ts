@@ -9,6 +9,11 @@
  * an ad without one), then two at a time.
  *
  * The heavy work (compression library, face detector) lives in prepare-photo.ts and is imported on first use.
+ *
+ * Offline (issue 15): with a `park` option (the Photos screen gives one that stores into the outbox), a photo whose
+ * upload cannot reach the server — the browser is offline, or the request failed for want of network — is handed
+ * over as the pixelated JPEG that would have been sent (never the original) with a small thumbnail and the same
+ * Idempotency-Key, and leaves the queue as 'queued': the outbox sends it when the network returns.
  */
 import { MEDIA_API, UPLOAD_FIELDS, type RefusedFile, type UploadAnswer, type UploadedImage } from '#contract/media.ts';
 import { ApiError, OfflineError } from '#src/lib/api-client.ts';
@@ -17,7 +22,7 @@ import type { Box } from './box-geometry.ts';
 import { checkFiles, fileKey, jpegName, type FileProblem } from './file-checks.ts';
 import type { PreparedPhoto } from './prepare-photo.ts';
 
-export type PhotoStage = 'preparing' | 'detecting' | 'ready' | 'uploading' | 'uploaded' | 'refused' | 'failed';
+export type PhotoStage = 'preparing' | 'detecting' | 'ready' | 'uploading' | 'uploaded' | 'queued' | 'refused' | 'failed';
 
 export interface QueuedPhoto {
   id: string;
@@ -59,6 +64,21 @@ export interface UploadBatchResult {
   failed: number;
   /** The server's translated notice for the accepted photos ("Anuncio pendiente de revisión!"). */
   message?: string;
+  /** Photos handed to the outbox (no network): stored on the device, sent when the connection is back. */
+  queued: number;
+}
+
+/** What `park` is given: the photo exactly as it would have been sent, to be sent later. */
+export interface ParkedPhoto {
+  adId: number;
+  /** The pixelated JPEG (what the server would have got). */
+  jpeg: Blob;
+  /** A small JPEG of the same pixelated photo, to show while it waits. */
+  thumbnail: Blob;
+  /** The file name sent (`….jpg`). */
+  name: string;
+  /** The upload's Idempotency-Key: the same as the attempt that may have reached the server. */
+  key: string;
 }
 
 export interface QueueSnapshot {
@@ -73,6 +93,8 @@ export interface PhotoWorker {
   prepare(file: File, onProgress: (p: number) => void, signal: AbortSignal): Promise<PreparedPhoto>;
   detect(photo: PreparedPhoto): Promise<Box[]>;
   render(photo: PreparedPhoto, areas: readonly Box[]): Promise<Blob>;
+  /** A small copy of a rendered JPEG (for a photo waiting in the outbox); the JPEG itself where missing. */
+  thumbnail?(jpeg: Blob): Promise<Blob>;
   release(photo: PreparedPhoto): void;
 }
 
@@ -88,6 +110,10 @@ const browserWorker: PhotoWorker = {
   async render(photo, areas) {
     const work = await import('./prepare-photo.ts');
     return work.renderForUpload(photo, areas);
+  },
+  async thumbnail(jpeg) {
+    const work = await import('./prepare-photo.ts');
+    return work.renderThumbnail(jpeg);
   },
   release(photo) {
     photo.preview.width = 0;
@@ -112,6 +138,8 @@ const newId = () => `photo-${Date.now().toString(36)}-${(counter++).toString(36)
 export interface PhotoQueueOptions {
   worker?: PhotoWorker;
   uploader?: Uploader;
+  /** Stores a photo that cannot be sent now (no network) to be sent later; rejects if it cannot be stored. */
+  park?: (photo: ParkedPhoto) => Promise<void>;
 }
 
 export class PhotoQueue {
@@ -121,10 +149,18 @@ export class PhotoQueue {
   private aborts = new Map<string, AbortController>();
   private readonly worker: PhotoWorker;
   private readonly uploader: Uploader;
+  /** Set by the screen that owns the queue (setPark), or given at construction. */
+  private park: PhotoQueueOptions['park'];
 
   constructor(opts: PhotoQueueOptions = {}) {
     this.worker = opts.worker ?? browserWorker;
     this.uploader = opts.uploader ?? defaultUploader;
+    this.park = opts.park;
+  }
+
+  /** Where photos go when there is no network (undefined: they fail with 'offline' and stay, as before). */
+  setPark(park: PhotoQueueOptions['park']) {
+    this.park = park;
   }
 
   subscribe = (listener: () => void) => {
@@ -255,7 +291,7 @@ export class PhotoQueue {
    * the ad's now); refused and failed ones stay, with the reason. Resolves when all have an outcome.
    */
   async upload(adId: number): Promise<UploadBatchResult> {
-    const result: UploadBatchResult = { media: [], refused: [], failed: 0 };
+    const result: UploadBatchResult = { media: [], refused: [], failed: 0, queued: 0 };
     if (this.snapshot.uploading) return result;
     const batch = this.sendable;
     if (!batch.length) return result;
@@ -272,30 +308,47 @@ export class PhotoQueue {
         if (outcome.media) accepted.push({ index: order.get(item.id)!, media: outcome.media });
         if (outcome.refused) result.refused.push(outcome.refused);
         if (outcome.failed) result.failed++;
+        if (outcome.queued) result.queued++;
         if (outcome.message) result.message = outcome.message;
       }
     };
     try {
       // The server makes the ad's first stored photo its cover: the first photo chosen goes alone, and the others
       // only once one is stored (or all have failed), so a smaller second photo cannot overtake it.
-      while (next.length && !accepted.length) await run(1);
+      while (next.length && !accepted.length && !result.queued) await run(1);
       await Promise.all(Array.from({ length: Math.min(UPLOAD_CONCURRENCY, next.length) }, () => run()));
     } finally {
       result.media = accepted.sort((a, b) => a.index - b.index).map((a) => a.media);
-      const done = new Set(batch.filter((b) => this.item(b.id)?.stage === 'uploaded').map((b) => b.id));
+      const done = new Set(batch.filter((b) => ['uploaded', 'queued'].includes(this.item(b.id)?.stage ?? '')).map((b) => b.id));
       for (const item of this.snapshot.items) if (done.has(item.id) && item.photo) this.worker.release(item.photo);
       this.set({ uploading: false, items: this.snapshot.items.filter((i) => !done.has(i.id)) });
     }
     return result;
   }
 
+  /** Hands a photo that could not be sent to `park`; true once it is stored (it then leaves the queue as 'queued'). */
+  private async parkOne(item: QueuedPhoto, current: QueuedPhoto, adId: number, jpeg: Blob): Promise<boolean> {
+    try {
+      const thumbnail = this.worker.thumbnail ? await this.worker.thumbnail(jpeg).catch(() => jpeg) : jpeg;
+      await this.park!({ adId, jpeg, thumbnail, name: jpegName(item.file.name), key: current.uploadKey ?? crypto.randomUUID() });
+      this.patch(item.id, { stage: 'queued', progress: 0, failure: undefined });
+      return true;
+    } catch {
+      // Not stored (storage full, no IndexedDB): the photo stays here as failed, to be sent again later.
+      return false;
+    }
+  }
+
   private async uploadOne(
     item: QueuedPhoto,
     adId: number,
-  ): Promise<{ media?: UploadedImage; refused?: RefusedFile; failed?: boolean; message?: string }> {
+  ): Promise<{ media?: UploadedImage; refused?: RefusedFile; failed?: boolean; queued?: boolean; message?: string }> {
     const current = this.item(item.id) ?? item;
+    let jpeg: Blob | undefined;
     try {
-      const jpeg = await this.worker.render(current.photo!, current.areas);
+      jpeg = await this.worker.render(current.photo!, current.areas);
+      // Known offline: straight to the outbox (the request could only fail).
+      if (this.park && typeof navigator !== 'undefined' && navigator.onLine === false) throw new OfflineError(new Error('offline'));
       const body = new FormData();
       // The ad first: the server checks who may add photos to it before it reads any file.
       body.append(UPLOAD_FIELDS.adId, String(adId));
@@ -325,6 +378,7 @@ export class PhotoQueue {
         this.patch(item.id, { stage: 'refused', refusal: refused });
         return { refused };
       }
+      if (err instanceof OfflineError && jpeg && this.park && (await this.parkOne(item, current, adId, jpeg))) return { queued: true };
       const failure: QueuedPhoto['failure'] =
         err instanceof OfflineError
           ? { kind: 'offline' }

@@ -16,17 +16,17 @@ import { Dropzone } from '@mantine/dropzone';
 import '@mantine/dropzone/styles.css';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconCamera, IconPhotoPlus, IconUpload } from '@tabler/icons-react';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AD_MAX_PHOTOS, ACCEPTED_IMAGE_TYPES } from '#contract/media.ts';
 import { usePresenter } from '#src/lib/presenter.tsx';
 import { DEFAULT_PLACEMENT } from '#src/lib/response-handler.ts';
 import { ACCEPT_ATTRIBUTE } from './file-checks.ts';
-import type { PhotoQueue, UploadBatchResult } from './photo-queue.ts';
+import type { PhotoQueue, PhotoQueueOptions, UploadBatchResult } from './photo-queue.ts';
 import { PhotoCard } from './photo-card.tsx';
 import { usePhotoQueue, usePhotoQueueState } from './use-photo-queue.ts';
 
-export type { PhotoQueue, UploadBatchResult } from './photo-queue.ts';
+export type { ParkedPhoto, PhotoQueue, UploadBatchResult } from './photo-queue.ts';
 export { usePhotoQueue } from './use-photo-queue.ts';
 
 export interface PhotoUploaderProps {
@@ -43,6 +43,11 @@ export interface PhotoUploaderProps {
   existingCount?: number;
   /** After each upload made with the "Upload" button, with the accepted and refused files. (`queue.upload` resolves with the same.) */
   onUploaded?: (result: UploadBatchResult) => void;
+  /**
+   * Where a photo goes when there is no network (the outbox): stored as the pixelated JPEG with a thumbnail, to be
+   * sent later. Without it, such a photo stays here as failed, as before.
+   */
+  park?: PhotoQueueOptions['park'];
 }
 
 /** react-dropzone's `accept` map: each accepted type with the extensions it may come as. */
@@ -50,11 +55,16 @@ const DROPZONE_ACCEPT: Record<string, string[]> = Object.fromEntries(
   ACCEPTED_IMAGE_TYPES.map((type) => [type, ACCEPT_ATTRIBUTE.split(',').filter((a) => a.startsWith('.'))]),
 );
 
-export function PhotoUploader({ adId, mode = 'upload', queue: external, existingCount = 0, onUploaded }: PhotoUploaderProps) {
+export function PhotoUploader({ adId, mode = 'upload', queue: external, existingCount = 0, onUploaded, park }: PhotoUploaderProps) {
   const { t } = useTranslation();
   const ui = usePresenter();
   const own = usePhotoQueue();
   const queue = external ?? own;
+  useEffect(() => {
+    if (!park) return;
+    queue.setPark(park);
+    return () => queue.setPark(undefined);
+  }, [queue, park]);
   const { items, rejected, uploading } = usePhotoQueueState(queue);
   const coarse = useMediaQuery('(pointer: coarse)');
   const statusRef = useRef<HTMLDivElement>(null);
@@ -84,6 +94,8 @@ export function PhotoUploader({ adId, mode = 'upload', queue: external, existing
     } else if (result.refused.length || result.failed) {
       ui.notify({ type: 'error', message: t('photos.upload.noneSent'), placement: DEFAULT_PLACEMENT });
     }
+    if (result.queued)
+      ui.notify({ type: 'info', message: t('photos.upload.queued', { count: result.queued }), placement: DEFAULT_PLACEMENT });
     onUploaded?.(result);
     statusRef.current?.focus();
   };

@@ -137,3 +137,25 @@ export async function renderForUpload(photo: Pick<PreparedPhoto, 'blob' | 'width
     release(out);
   }
 }
+
+/** Longer side of the thumbnail kept with a photo waiting in the outbox. */
+export const THUMBNAIL_MAX_SIDE = 320;
+
+/** A small JPEG of the photo as it will be sent (already pixelated), to show while it waits for the network. */
+export async function renderThumbnail(jpeg: Blob): Promise<Blob> {
+  const full = await decode(jpeg);
+  const scale = Math.min(1, THUMBNAIL_MAX_SIDE / Math.max(full.width, full.height));
+  const out = canvas(Math.max(1, Math.round(full.width * scale)), Math.max(1, Math.round(full.height * scale)));
+  try {
+    const ctx = out.getContext('2d');
+    if (!ctx) throw new PhotoDecodeError(new Error('no 2d context'));
+    ctx.imageSmoothingQuality = 'high';
+    ctx.drawImage(full, 0, 0, out.width, out.height);
+    full.close();
+    const blob = await new Promise<Blob | null>((resolve) => out.toBlob(resolve, 'image/jpeg', 0.8));
+    if (!blob) throw new PhotoDecodeError(new Error('toBlob gave nothing'));
+    return blob;
+  } finally {
+    release(out);
+  }
+}

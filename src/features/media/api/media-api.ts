@@ -1,13 +1,14 @@
 /**
  * The calls of the Media/Photos screen (SPEC §7): the ad's photos (GET /api/getImagesByAd/{ad} — the owner and
- * staff also see the photos of an ad that is not listed yet), delete a photo, make one the cover; and the signed-in
- * model's own ad (GET /api/profile/model), to know which ad "my photos" means.
+ * staff also see the photos of an ad that is not listed yet) and the signed-in model's own ad (GET
+ * /api/profile/model), to know which ad "my photos" means. Deleting a photo and the cover change are in
+ * lib/photo-outbox.ts (they may wait in the outbox).
  */
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { Image } from '#contract/listings.ts';
-import { MEDIA_API, type MediaChangeAnswer } from '#contract/media.ts';
+import { MEDIA_API } from '#contract/media.ts';
 import type { ModelProfile } from '#contract/profiles.ts';
-import { ApiError, apiGet, apiRequest } from '#src/lib/api-client.ts';
+import { ApiError, apiGet } from '#src/lib/api-client.ts';
 
 export const adPhotosQueryKey = (adId: number) => ['ad-photos', adId] as const;
 
@@ -30,11 +31,6 @@ export const ownModelProfileQueryOptions = () =>
       }
     },
   });
-
-export const deletePhoto = (mediaId: number) =>
-  apiRequest<MediaChangeAnswer>(MEDIA_API.delete, { method: 'POST', body: { media_id: mediaId } });
-
-export const makeCover = (mediaId: number) => apiRequest<MediaChangeAnswer>(MEDIA_API.changeCover(mediaId), { method: 'PUT' });
 
 /**
  * After a change: the answer carries the ad's photos (cover first), so the gallery is set from it; the public

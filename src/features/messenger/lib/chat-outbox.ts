@@ -64,7 +64,7 @@ export function pendingFromOps(ops: readonly OutboxOp[], online: boolean, now: n
 
 /** The stored message in a post's answer (the envelope's `data`, or the record itself). */
 export function messageInAnswer(data: unknown): Message | undefined {
-  const record = typeof data === 'object' && data !== null && 'data' in data ? (data).data : data;
+  const record = typeof data === 'object' && data !== null && 'data' in data ? data.data : data;
   const m = record as Partial<Message> | undefined;
   return m && typeof m.seq === 'number' && typeof m.conversation_id === 'number' ? (m as Message) : undefined;
 }
