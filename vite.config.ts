@@ -140,22 +140,45 @@ export default defineConfig({
         globIgnores: ['**/face-api*.js', '.ssr/**'],
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
       },
+      // One manifest for the four languages (docs/decisions/0013-one-web-app-manifest.md): the
+      // scope is the whole site and start_url `/` opens the language the person chose last (its cookie), as the
+      // root does on the web.
       manifest: {
+        id: '/',
         name: 'Vitrina',
         short_name: 'Vitrina',
-        description: 'Anuncios de modelos verificados en tu ciudad.',
+        description: 'Anuncios de modelos verificados en tu ciudad: búscalos, guárdalos y consúltalos también sin conexión.',
         lang: 'es',
+        dir: 'ltr',
         start_url: '/',
         scope: '/',
         display: 'standalone',
-        orientation: 'portrait',
-        background_color: '#1a1b1e',
-        theme_color: '#1a1b1e',
-        categories: ['lifestyle', 'business'],
+        // The dark theme's body and header (Mantine's dark-7), so the splash screen and title bar match the first paint.
+        background_color: '#242424',
+        theme_color: '#242424',
+        categories: ['lifestyle', 'social', 'business'],
         icons: [
-          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
-          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
           { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+        // Real screens of the app (taken with Playwright from the demo catalogue), shown by install dialogs.
+        screenshots: [
+          {
+            src: '/screenshots/home-phone.webp',
+            sizes: '824x1784',
+            type: 'image/webp',
+            form_factor: 'narrow',
+            label: 'Anuncios verificados en el móvil',
+          },
+          {
+            src: '/screenshots/home-desktop.webp',
+            sizes: '1280x800',
+            type: 'image/webp',
+            form_factor: 'wide',
+            label: 'El listado de anuncios en el escritorio',
+          },
         ],
       },
       devOptions: { enabled: false },

@@ -95,6 +95,26 @@ test('a new version waits for the visitor: the prompt offers it, warns over unse
     .toEqual([true, '1']);
 });
 
+test('the web app manifest is complete, never cached long, and its images are there', async ({ request }) => {
+  const res = await request.get('/manifest.webmanifest');
+  expect(res.ok()).toBe(true);
+  expect(res.headers()['cache-control']).toBe('no-cache');
+  const manifest = (await res.json()) as Record<string, unknown> & {
+    icons: { src: string; sizes: string; purpose?: string }[];
+    screenshots: { src: string; form_factor: string }[];
+  };
+  expect(manifest).toMatchObject({ name: 'Vitrina', short_name: 'Vitrina', lang: 'es', start_url: '/', scope: '/', display: 'standalone' });
+  expect(manifest.description).toEqual(expect.any(String));
+  expect(manifest.theme_color).toBe('#242424');
+  expect(manifest.background_color).toBe('#242424');
+  expect(manifest.categories).toEqual(expect.arrayContaining(['lifestyle']));
+  expect(manifest.icons.map((i) => `${i.sizes} ${i.purpose}`)).toEqual(
+    expect.arrayContaining(['192x192 any', '512x512 any', '192x192 maskable', '512x512 maskable']),
+  );
+  expect(manifest.screenshots.map((s) => s.form_factor).sort()).toEqual(['narrow', 'wide']);
+  for (const { src } of [...manifest.icons, ...manifest.screenshots]) expect((await request.get(src)).ok(), src).toBe(true);
+});
+
 test('the install button uses the browser’s install prompt, and goes once the app is installed', async ({ page }) => {
   await page.goto('/es');
   await expect(cards(page).first()).toBeVisible();
