@@ -1,9 +1,10 @@
-/** Browser entry: styles, i18n, the right-click rule, the service worker, then the React tree. */
+/** Browser entry: styles, i18n, the right-click rule, the service worker, the persisted queries, then the React tree. */
 import './app/mantine-shell.css';
 import './app/global.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { App } from './app/app.tsx';
+import { App, type PersistQueries } from './app/app.tsx';
+import { capturePwaEvents } from './app/pwa-state.ts';
 import { preloadLandingScreen } from './app/router.tsx';
 import { createI18n } from './lib/i18n.ts';
 
@@ -14,11 +15,21 @@ document.addEventListener('contextmenu', (event) => {
   event.preventDefault();
 });
 
+// Before anything else: the browser may offer the install prompt early, and only once.
+capturePwaEvents();
 const i18n = createI18n();
 const landingScreen = preloadLandingScreen(location.pathname);
+// The persisted query cache's code (IndexedDB, the persister) is not in the first load: fetched now, alongside the
+// screen's code; the App's queries wait for its restore (app.tsx).
+const queryPersistence = import('./lib/query-persist.ts');
+const persistQueries: PersistQueries = async (client) => {
+  const { startQueryPersistence } = await queryPersistence;
+  await startQueryPersistence(client, { buster: __BUILD_ID__ }).restored;
+};
 
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
-  void import('virtual:pwa-register').then(({ registerSW }) => registerSW({ immediate: true }));
+  // workbox-window: a new version waits for the visitor's choice (src/app/sw-updates.ts).
+  void import('./app/sw-updates.ts').then(({ registerServiceWorker }) => registerServiceWorker());
   void import('./lib/offline-warm-up.ts').then(({ warmUpOfflineCaches }) => warmUpOfflineCaches());
 }
 
@@ -28,7 +39,7 @@ window.addEventListener('load', () => setTimeout(() => void import('./app/mantin
 const container = document.getElementById('root')!;
 const app = (
   <StrictMode>
-    <App i18n={i18n} />
+    <App i18n={i18n} persistQueries={persistQueries} />
   </StrictMode>
 );
 if (container.firstElementChild) {
