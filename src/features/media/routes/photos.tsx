@@ -50,7 +50,7 @@ export function PhotosRoute() {
   if (userId !== undefined && !isId(userId)) return <Notice text={t('photos.page.noAd')} />;
   if (!ownPage) return <Notice text={user.role === 'model' ? t('auth.guard.forbiddenText') : t('photos.page.noAd')} />;
   if (profile.isPending) return <PageLoader />;
-  if (profile.isError) return <Notice text={t('photos.page.loadError')} onRetry={() => void profile.refetch()} />;
+  if (profile.isError && !profile.data) return <Notice text={t('photos.page.loadError')} onRetry={() => void profile.refetch()} />;
   if (!profile.data)
     return <Notice text={t('photos.page.noProfile')} link={{ to: PROFILE_CREATE_ROUTES.model!, label: t('photos.page.createProfile') }} />;
   if (!profile.data.ad)
@@ -161,7 +161,7 @@ function AdPhotos({ adId, adTitle, userId }: { adId: number; adTitle?: string; u
                 <Skeleton key={i} style={{ aspectRatio: '3 / 4' }} radius="md" />
               ))}
             </SimpleGrid>
-          ) : photos.isError ? (
+          ) : photos.isError && !photos.data ? (
             <Alert color={notFound ? 'blue' : 'red'} variant="light">
               <Stack gap="xs" align="flex-start">
                 <Text size="sm">{notFound ? t('photos.page.adNotFound') : t('photos.page.loadError')}</Text>

@@ -74,7 +74,8 @@ export function UserMessenger({ me }: { me: Me }) {
         <Paper withBorder={false}>
           {list.isPending ? (
             <Skeleton height={320} />
-          ) : list.isError ? (
+          ) : list.isError && !list.data ? (
+            // (A failed refresh keeps the answer held — offline, the saved copy — and the screen shows it.)
             <Alert color="red" title={t('messenger.thread.loadError')}>
               <Button variant="light" color="red" size="xs" onClick={() => void list.refetch()}>
                 {t('common.retry')}
