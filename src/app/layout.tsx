@@ -19,7 +19,7 @@ import { trackPageView } from '#src/lib/analytics.ts';
 import { setApiLanguage } from '#src/lib/api-client.ts';
 import { clearConsent, getConsent, subscribeConsent } from '#src/lib/consent.ts';
 import { useCurrentUser, useForgetUserAfterSessionEnd } from '#src/lib/session.ts';
-import { hasOutboxAuthFlag } from '#src/offline/auth-flag.ts';
+import { hasOutboxAuthFlag, lastOutboxUser } from '#src/offline/auth-flag.ts';
 import { CookieBanner } from './cookie-banner.tsx';
 import { NavProgress } from './nav-progress.tsx';
 import { InstallControl, UpdateControl } from './pwa-controls.tsx';
@@ -52,7 +52,10 @@ export function Layout() {
   const { t, i18n } = useTranslation();
   usePageViews();
   useForgetUserAfterSessionEnd();
-  const user = useCurrentUser().data;
+  const userQuery = useCurrentUser();
+  const user = userQuery.data;
+  // Offline after a reload the session cannot be checked: the indicator still shows the device's queue.
+  const outboxUser = user?.id ?? (userQuery.isError ? lastOutboxUser() : undefined);
 
   // Set during render, not in an effect: the pages' own effects start their requests before ours would run,
   // and their answers (section names, messages) must already be in the URL's language.
@@ -109,9 +112,9 @@ export function Layout() {
                   <LiveNav userId={user.id} role={user.role} />
                 </Suspense>
               ) : null}
-              {user ? (
+              {outboxUser !== undefined ? (
                 <Suspense fallback={null}>
-                  <SyncNav userId={user.id} />
+                  <SyncNav userId={outboxUser} replay={user !== undefined} />
                 </Suspense>
               ) : null}
               <AccountNav />

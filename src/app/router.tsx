@@ -248,6 +248,8 @@ export function AppRoutes() {
           <Route path="consent" element={<ConsentCode />} />
           <Route path="consent/:token" element={<Consent />} />
           <Route path="consent/withdraw/:token" element={<ConsentWithdraw />} />
+          {/* The outbox: what is queued on this device. Its own session check: offline after a reload it still lists the queue. */}
+          <Route path="sync" element={<SyncPage />} />
           {/* Any logged-in user. */}
           <Route element={<RequireAuth />}>
             <Route path="confirm-password" element={<ConfirmPassword />} />
@@ -259,8 +261,6 @@ export function AppRoutes() {
             <Route path="account/suspended" element={<AccountSuspended />} />
             <Route path="messenger" element={<MessengerIndex />} />
             <Route path="messenger/:id" element={<MessengerConversation />} />
-            {/* The outbox: what is queued on this device for this user. */}
-            <Route path="sync" element={<SyncPage />} />
           </Route>
           {/* Named dashboards and profile creation, per role (SPEC §2, §6). */}
           <Route element={<RequireAuth roles={['model']} />}>

@@ -12,18 +12,27 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useLng, withLng } from '#src/lib/paths.ts';
+import { rememberOutboxUser } from '#src/offline/auth-flag.ts';
 import { startOutbox } from '#src/offline/runtime.ts';
 import { NEEDS_ATTENTION, useOutboxOps, useOutboxState } from '#src/offline/use-outbox.ts';
 import { SignInNotice } from './sync-sign-in-notice.tsx';
 
 export const SYNC_PATH = '/sync';
 
-export function SyncNav({ userId }: { userId: number }) {
+/**
+ * `replay`: the server confirmed this user's session (the replayer runs); false while offline after a reload, when
+ * only the device's queue of the last user is shown.
+ */
+export function SyncNav({ userId, replay = true }: { userId: number; replay?: boolean }) {
   const { t } = useTranslation();
   const lng = useLng();
   const location = useLocation();
   const queryClient = useQueryClient();
-  useEffect(() => startOutbox({ userId, queryClient }), [userId, queryClient]);
+  useEffect(() => {
+    if (!replay) return;
+    rememberOutboxUser(userId);
+    return startOutbox({ userId, queryClient });
+  }, [userId, queryClient, replay]);
   const ops = useOutboxOps(userId) ?? [];
   const { online, syncing, needsSignIn } = useOutboxState();
   const attention = ops.filter((o) => NEEDS_ATTENTION.includes(o.status)).length;

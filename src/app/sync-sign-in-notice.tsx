@@ -4,7 +4,6 @@
  */
 import { Button, Group, Paper, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { loginPath, useLng } from '#src/lib/paths.ts';
 
 /** Fixed at the bottom: the queue waits for a sign-in, which comes back to `next`. */
@@ -23,7 +22,7 @@ export function SignInNotice({ next }: { next: string }) {
     >
       <Group justify="space-between" wrap="nowrap" gap="sm">
         <Text size="sm">{t('outbox.signIn.text')}</Text>
-        <Button component={Link} to={loginPath(lng, next)} size="xs" color="orange" style={{ flexShrink: 0 }}>
+        <Button component="a" href={loginPath(lng, next)} size="xs" color="orange" style={{ flexShrink: 0 }}>
           {t('outbox.signIn.button')}
         </Button>
       </Group>

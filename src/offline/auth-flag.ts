@@ -25,3 +25,32 @@ export function hasOutboxAuthFlag(): boolean {
     return false;
   }
 }
+
+const USER_KEY = 'vitrina:outbox:user';
+/**
+ * The user whose queue was last opened on this device. Offline after a reload the session cannot be checked: the
+ * indicator and the sync page still show that user's queued ops (they are on this device anyway); nothing is sent
+ * until the server confirms who is signed in.
+ */
+export function rememberOutboxUser(userId: number) {
+  try {
+    localStorage.setItem(USER_KEY, String(userId));
+  } catch {
+    // See setOutboxAuthFlag.
+  }
+}
+export function lastOutboxUser(): number | undefined {
+  try {
+    const id = Number(localStorage.getItem(USER_KEY));
+    return Number.isInteger(id) && id > 0 ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+export function forgetOutboxUser() {
+  try {
+    localStorage.removeItem(USER_KEY);
+  } catch {
+    // See setOutboxAuthFlag.
+  }
+}

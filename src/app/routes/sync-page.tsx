@@ -7,10 +7,12 @@ import { Alert, Badge, Button, Container, Group, List, Modal, Paper, Stack, Text
 import { IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, Navigate } from 'react-router';
+import { PageLoader } from '#src/components/page-loader.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { loginPath, useLng, withLng } from '#src/lib/paths.ts';
 import { useCurrentUser } from '#src/lib/session.ts';
+import { lastOutboxUser } from '#src/offline/auth-flag.ts';
 import { outboxDb } from '#src/offline/outbox-db.ts';
 import { discard, retryNow } from '#src/offline/outbox.ts';
 import { replayNow } from '#src/offline/runtime.ts';
@@ -57,8 +59,11 @@ export function SyncPageRoute() {
   const { t, i18n } = useTranslation();
   usePageTitle(t('outbox.page.title'));
   const lng = useLng();
-  const user = useCurrentUser().data;
-  const ops = useOutboxOps(user?.id);
+  const userQuery = useCurrentUser();
+  const user = userQuery.data;
+  // Offline after a reload the session cannot be checked: the device's queue of the last user is still listed.
+  const userId = user?.id ?? (userQuery.isError ? lastOutboxUser() : undefined);
+  const ops = useOutboxOps(userId);
   const { needsSignIn } = useOutboxState();
   const estimate = useStorageEstimate(ops?.length);
   const [discarding, setDiscarding] = useState<OutboxOp | null>(null);
@@ -67,9 +72,14 @@ export function SyncPageRoute() {
   const waitsForAuth = needsSignIn || ops?.some((o) => o.status === 'auth');
 
   const sendAll = async () => {
+    // Offline after a reload the session was never confirmed: ask again (the replayer starts once it is).
+    if (!user) await userQuery.refetch();
     for (const op of ops ?? []) if (op.status === 'pending' || op.status === 'auth' || op.status === 'failed') await retryNow(op.id);
     replayNow();
   };
+
+  if (userQuery.isPending) return <PageLoader />;
+  if (user === null) return <Navigate to={loginPath(lng, withLng(lng, '/sync'))} replace />;
 
   return (
     <Container size={760} py="lg" px="md">

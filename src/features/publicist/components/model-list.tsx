@@ -113,8 +113,12 @@ function ModelRow({ model, onChanged }: { model: PublicistModel; onChanged: () =
     setBusy('toggle');
     try {
       const res = await queueableModelSwitch(user.id, model, on);
-      if (res.sent) handleAnswer({ status: res.sent.status, data: res.sent.data }, form.ui);
-      else form.ui.notify({ type: 'info', message: t('outbox.savedPending'), placement: DEFAULT_PLACEMENT });
+      if (res.queued) {
+        // Nothing changed on the server yet: the row shows the queued position; no refetch (offline it would fail).
+        form.ui.notify({ type: 'info', message: t('outbox.savedPending'), placement: DEFAULT_PLACEMENT });
+        return;
+      }
+      handleAnswer({ status: res.sent.status, data: res.sent.data }, form.ui);
     } catch (err) {
       if (err instanceof OutboxQuotaError) form.ui.notify({ type: 'error', message: t('outbox.quota'), placement: DEFAULT_PLACEMENT });
       else if (err instanceof ApiError) handleAnswer({ status: err.status, data: err.data }, form.ui);

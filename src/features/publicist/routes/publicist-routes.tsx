@@ -392,8 +392,9 @@ export function PublicistModelEditRoute() {
           <PageLoader />
         ) : (
           <EditModelForm
-            // A queued edit coming back (stale, refused) starts the form from its values.
-            key={`${model.data.id}:${queuedEdit?.id ?? ''}:${queuedEdit?.status ?? ''}`}
+            // A queued edit coming back (stale, refused) starts the form from its values; the fresh copy of a model
+            // shown from the cache (a newer version) starts it again, so the edit is based on the current version.
+            key={`${model.data.id}:${model.data.version}:${queuedEdit?.id ?? ''}:${queuedEdit?.status ?? ''}`}
             model={model.data}
             queued={queuedEdit}
             dropQueued={async () => {
