@@ -56,6 +56,26 @@ test('the footer starts below the fold before the cards arrive, and stays there'
 test.describe(() => {
   test.use({ serviceWorkers: 'block' });
 
+  test('a saved list view replaces the server’s grid once the app has taken over, without a hydration warning', async ({ page }) => {
+    await presetConsent(page);
+    await page.addInitScript(() => localStorage.setItem('view', 'list'));
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.text().startsWith('hydration')) problems.push(m.text());
+    });
+    await page.goto('/es');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    // The list's one-column grid (the server rendered the two-column grid).
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('model-card')
+          .evaluateAll((cards) => new Set(cards.slice(0, 4).map((c) => Math.round(c.getBoundingClientRect().left))).size),
+      )
+      .toBe(1);
+    expect(problems).toEqual([]);
+  });
+
   test('the home paints before its JavaScript: rendered by the server, then taken over by the app as it is', async ({ page }) => {
     await presetConsent(page);
     const problems: string[] = [];

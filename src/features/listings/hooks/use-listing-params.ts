@@ -3,7 +3,7 @@
  * view and Back works; the last query and the grid/list choice are also kept locally (SPEC §3) and restored
  * when the home is opened without parameters.
  */
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { useSearchParams } from 'react-router';
 import { SECTION_SLUGS, type SectionSlug } from '#contract/section-slugs.ts';
 
@@ -102,4 +102,21 @@ export function storeView(view: ListingView) {
   } catch {
     /* ignore */
   }
+  viewListeners.forEach((listener) => listener());
+}
+
+const viewListeners = new Set<() => void>();
+const subscribeView = (listener: () => void) => {
+  viewListeners.add(listener);
+  return () => viewListeners.delete(listener);
+};
+const serverView = (): ListingView => 'grid';
+
+/**
+ * The saved view. Over server-rendered markup (always the grid) the page first hydrates as the server rendered it and
+ * then switches to the saved view as an ordinary update: read during hydration, a saved list view would leave the
+ * grid's attributes from the server under list cards (React keeps the server's attributes when they differ).
+ */
+export function useListingView(): [ListingView, (view: ListingView) => void] {
+  return [useSyncExternalStore(subscribeView, readView, serverView), storeView];
 }

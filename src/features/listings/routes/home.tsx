@@ -5,7 +5,7 @@
 import { Alert, Box, Button, Container, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconPhotoSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { Fragment, lazy, Suspense, useRef, useState } from 'react';
+import { Fragment, lazy, Suspense, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLanguage } from '#contract/languages.ts';
 import { isOfflineWithoutData, OfflineState } from '#src/components/offline-state.tsx';
@@ -16,7 +16,7 @@ import { sectionsQueryOptions } from '../api/get-sections.ts';
 import { FilterBar } from '../components/filter-bar.tsx';
 import { ModelCard, ModelCardSkeleton } from '../components/model-card.tsx';
 import { PromoCard } from '../components/promo-card.tsx';
-import { readView, storeView, useListingParams, type ListingView } from '../hooks/use-listing-params.ts';
+import { useListingParams, useListingView } from '../hooks/use-listing-params.ts';
 
 const ListingPagination = lazy(async () => ({ default: (await import('../components/listing-pagination.tsx')).ListingPagination }));
 // Shown only after a typo correction; its <Trans> (react-i18next's markup parser, ~5 KB gzip) stays off the first load.
@@ -30,7 +30,7 @@ export function HomeRoute() {
   usePageTitle(t('pages.home'));
   const lng = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'es';
   const { params, update } = useListingParams();
-  const [view, setView] = useState<ListingView>(readView);
+  const [view, setView] = useListingView();
   const sections = useQuery(sectionsQueryOptions());
   const models = useQuery(modelsQueryOptions(params, lng));
   const promos = useQuery(publicityQueryOptions());
@@ -63,17 +63,7 @@ export function HomeRoute() {
           <Title order={2} id="sections-title" className="visually-hidden-title">
             {t('listings.filters')}
           </Title>
-          <FilterBar
-            params={params}
-            sections={sections.data}
-            lng={lng}
-            view={view}
-            onChange={update}
-            onView={(v) => {
-              setView(v);
-              storeView(v);
-            }}
-          />
+          <FilterBar params={params} sections={sections.data} lng={lng} view={view} onChange={update} onView={setView} />
         </section>
 
         <section ref={resultsRef} aria-labelledby="results-title" aria-busy={models.isFetching} style={{ scrollMarginTop: 72 }}>
