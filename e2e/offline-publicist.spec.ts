@@ -6,8 +6,8 @@
  * browser saw the connection drop), so the retries must be answered from the server's stored answers.
  * Checked through the API: one more photo, that photo the cover, one message with the text.
  *
- * The demo publicist (publicist@vitrina.test) is used by accounts.spec (sign-in only) and trust-flow.spec (creates new
- * models): neither touches Bruno's ad or her support conversation.
+ * The demo publicist (publicist@vitrina.test) is used by accounts.spec (sign-in only), trust-flow.spec (creates new
+ * models) and outbox-edits.spec (edits Bruno, switches Celia's ad): none touches Aitana's ad or the support chat.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
@@ -117,7 +117,7 @@ test('a publicist offline: a photo, its cover change and a chat message wait, su
     page,
     '/api/publicist/models-under-responsibility?per_page=50',
   );
-  const adId = models.data.find((m) => m.display_name === 'Bruno')!.ad!.id;
+  const adId = models.data.find((m) => m.display_name === 'Aitana')!.ad!.id;
   const photosBefore = (await api<{ data: Image[] }>(page, `/api/getImagesByAd/${adId}`)).data;
 
   // Online first, as she would: the support chat (her first message opens the conversation) and the ad's photos.
