@@ -131,6 +131,20 @@ describe('persisted query cache', () => {
     expect(await savedKeys()).toEqual(['models']);
   });
 
+  it('leaves out an answer fetched more than 7 days ago from a copy saved since', async () => {
+    const client = new QueryClient();
+    client.setQueryData(LISTING, { data: [{ id: 7 }] }, { updatedAt: Date.now() - PERSIST_MAX_AGE_MS - 1000 });
+    client.setQueryData(['sections'], [{ id: 1 }]);
+    const p = start(client, { known: false });
+    await p.restored;
+    await p.flush();
+    p.stop();
+    const next = new QueryClient();
+    await start(next, { known: false }).restored;
+    expect(next.getQueryData(['sections'])).toEqual([{ id: 1 }]);
+    expect(next.getQueryData(LISTING)).toBeUndefined();
+  });
+
   it('discards a copy written by another build (buster) or older than 7 days', async () => {
     (await signedInTab(userA)).p.stop();
     const other = new QueryClient();

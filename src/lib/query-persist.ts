@@ -175,7 +175,9 @@ export function startQueryPersistence(client: QueryClient, options: QueryPersist
       await persister.removeClient();
       return;
     }
-    const { shared, own } = splitByOwner(saved.clientState);
+    // The copy is re-saved whenever anything changes: an answer in it may be older than the copy.
+    const fresh = saved.clientState.queries.filter((q) => now() - q.state.dataUpdatedAt <= PERSIST_MAX_AGE_MS);
+    const { shared, own } = splitByOwner({ ...saved.clientState, queries: fresh });
     hydrate(client, shared);
     const owner = ownerOf(saved.clientState);
     if (owner === null || own.queries.length === 0) return;
