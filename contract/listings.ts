@@ -83,6 +83,30 @@ export const modelListSchema = z.object({
 });
 export type ModelList = z.infer<typeof modelListSchema>;
 
+/** GET /api/models/map: the listing's filters but the city (and the page), counted per city. */
+export const modelsMapQuerySchema = modelsQuerySchema.pick({ search: true, section: true, literal: true }).strict();
+export type ModelsMapQuery = z.input<typeof modelsMapQuerySchema>;
+
+export const cityCountSchema = z.object({
+  city: z.object({ id: z.number().int(), name: z.string(), state: z.string() }),
+  /** The municipality's centre as the reference data has it (never an ad's own place). */
+  latitude: z.number(),
+  longitude: z.number(),
+  count: z.number().int(),
+});
+export type CityCount = z.infer<typeof cityCountSchema>;
+
+export const modelsMapSchema = z.object({
+  data: z.array(cityCountSchema),
+  meta: z.object({
+    /** The sum of the counts: the listing's total for the same filters. */
+    total: z.number().int(),
+    /** Present only when the search was corrected, as in the listing. */
+    corrections: z.array(searchCorrectionSchema).optional(),
+  }),
+});
+export type ModelsMap = z.infer<typeof modelsMapSchema>;
+
 export const modelDetailSchema = z.object({
   data: modelCardSchema.extend({
     description: z.string(),

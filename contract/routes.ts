@@ -6,6 +6,8 @@ export const API = {
   country: (id: number | string) => `/api/country/${id}`,
   cities: (stateId: number | string) => `/api/cities/${stateId}`,
   language: (lng: string) => `/api/language/${lng}`,
+  /** The listing's matches per city, for the map view (contract/listings.ts modelsMapSchema). */
+  modelsMap: '/api/models/map',
   pageView: '/api/analytics/pageview',
   config: '/api/config',
   health: '/api/health',

@@ -333,3 +333,46 @@ export async function sectionIdBySlug(db: Db, slug: string): Promise<number | un
   for (const section of (await reference(db).sections).values()) if (section.slug === slug) return section.id;
   return undefined;
 }
+
+export interface CityCount {
+  city_id: number;
+  city_name: string;
+  state_name: string;
+  latitude: number;
+  longitude: number;
+  count: number;
+}
+
+/**
+ * The listing's matches counted per city, for the map (issue 16): the same visibility, section and search (typo
+ * correction included) as listModels, and for a search the same RANKED_MAX most recent matches it ranks, so the
+ * counts add up to the listing's total. One aggregate query (two with a correction), cities with no match left out.
+ */
+export async function countByCity(
+  db: Db,
+  f: Pick<ListingFilters, 'search' | 'literal' | 'sectionId'>,
+): Promise<{ cities: CityCount[]; corrected?: { corrections: SearchCorrection[]; search: string } }> {
+  const base = filters({ ...f, limit: 0, offset: 0 });
+  const count = async (where: SQL[]) =>
+    rows<CityCount & { count: string | number }>(
+      db,
+      sql`with m as (select a.city_id from ads a where ${sql.join(where, sql` and `)}
+                     ${f.search ? sql`order by ${RECENT} limit ${RANKED_MAX}` : sql``})
+          select c.id as city_id, c.name as city_name, st.name as state_name, c.latitude, c.longitude, n.count
+          from (select city_id, count(*) as count from m group by city_id) n
+          join cities c on c.id = n.city_id join states st on st.id = c.state_id
+          order by n.count desc, c.name`,
+    ).then((list) => list.map((r) => ({ ...r, count: Number(r.count), latitude: Number(r.latitude), longitude: Number(r.longitude) })));
+  if (!f.search) return { cities: await count(base) };
+  const typed = sql`websearch_to_tsquery('es_unaccent', ${f.search})`;
+  const exact = await count([...base, sql`a.search_vector @@ ${typed}`]);
+  if (f.literal || (exact.length > 0 && !HAS_OR.test(f.search))) return { cities: exact };
+  const misspelt = await misspeltWords(db, f.search);
+  if (misspelt.length === 0) return { cities: exact };
+  const corrected = await count([...base, sql`a.search_vector @@ ${rewrite(typed, misspelt, false)}`]);
+  if (corrected.length === 0) return { cities: exact };
+  // The words as the listing names them (its spelling of the best reading); the map only needs to say it was corrected.
+  const fixes = misspelt.map((m) => ({ from: m.word, to: m.alternatives[0]!.word }));
+  const search = f.search.replace(/[\p{L}\p{N}]+/gu, (t) => fixes.find((c) => c.from === fold(t))?.to ?? t);
+  return { cities: corrected, corrected: { corrections: fixes, search } };
+}

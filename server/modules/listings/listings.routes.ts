@@ -6,7 +6,7 @@
  * through this process empties the cache at once (plugins/catalogue.ts).
  */
 import { and, asc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';
 import { idParamsSchema } from '#contract/locations.ts';
@@ -14,11 +14,15 @@ import {
   imageSchema,
   modelDetailSchema,
   modelListSchema,
+  modelsMapQuerySchema,
+  modelsMapSchema,
   modelsQuerySchema,
   publicityAdSchema,
   type ModelCard,
   type ModelList,
+  type ModelsMap,
 } from '#contract/listings.ts';
+import { API } from '#contract/routes.ts';
 import type { Language } from '#contract/languages.ts';
 import type { SectionSlug } from '#contract/sections.ts';
 import { z } from 'zod';
@@ -27,7 +31,7 @@ import { notFound } from '../../errors.ts';
 import type { Storage } from '../../plugins/storage.ts';
 import { findEditableAd } from '../media/ad-access.ts';
 import { toImage } from './images.ts';
-import { findVisibleAd, findVisibleAdOfUser, listModels, sectionIdBySlug, type ListingRow } from './listings.repository.ts';
+import { countByCity, findVisibleAd, findVisibleAdOfUser, listModels, sectionIdBySlug, type ListingRow } from './listings.repository.ts';
 
 const EXCERPT = 160;
 
@@ -85,6 +89,16 @@ function sendJsonBytes(reply: FastifyReply, bytes: Buffer): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(bytes);
 }
 
+/** PostgreSQL text cannot hold NUL (the query would fail with a 500), and no control character helps a search. */
+function cleanSearch(search: string | undefined): string | undefined {
+  // eslint-disable-next-line no-control-regex
+  return search?.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim() || undefined;
+}
+
+async function sectionIdOf(app: FastifyInstance, section: string | number | undefined): Promise<number | undefined> {
+  return typeof section === 'string' ? sectionIdBySlug(app.db, section) : section;
+}
+
 export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
   // LISTINGS_CACHE_TTL_MS (default 5 s); 0 turns the cache off. lru-cache reads ttl 0 as "never expires", hence no cache.
   const ttl = app.config.listingsCacheTtlMs;
@@ -104,9 +118,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const q = req.query;
-      // PostgreSQL text cannot hold NUL (the query would fail with a 500), and no control character helps a search.
-      // eslint-disable-next-line no-control-regex
-      const search = q.search?.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim() || undefined;
+      const search = cleanSearch(q.search);
       const literal = q.literal === '1';
       const key = JSON.stringify([req.lang, search ?? '', literal, q.city ?? 0, q.section ?? '', q.page, q.per_page]);
       const hit = cache?.get(key);
@@ -114,10 +126,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
       if (hit) return sendJsonBytes(reply, hit);
       const generation = app.catalogue.generation;
 
-      let sectionId: number | undefined;
-      if (typeof q.section === 'string') {
-        sectionId = await sectionIdBySlug(app.db, q.section);
-      } else sectionId = q.section;
+      const sectionId = await sectionIdOf(app, q.section);
       const { rows, total, corrected } = await listModels(app.db, {
         search,
         literal,
@@ -148,6 +157,32 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendJsonBytes(reply, bytes);
     },
   );
+
+  // Registered before /api/models/:id would not matter (a static segment wins), but it reads better next to the listing.
+  app.get(API.modelsMap, { schema: { querystring: modelsMapQuerySchema, response: { 200: modelsMapSchema } } }, async (req, reply) => {
+    const q = req.query;
+    const search = cleanSearch(q.search);
+    const literal = q.literal === '1';
+    const key = JSON.stringify(['map', search ?? '', literal, q.section ?? '']);
+    reply.header('cache-control', 'public, max-age=5');
+    const hit = cache?.get(key);
+    if (hit) return sendJsonBytes(reply, hit);
+    const generation = app.catalogue.generation;
+    const { cities, corrected } = await countByCity(app.db, { search, literal, sectionId: await sectionIdOf(app, q.section) });
+    const body: ModelsMap = {
+      data: cities.map((c) => ({
+        city: { id: c.city_id, name: c.city_name, state: c.state_name },
+        latitude: c.latitude,
+        longitude: c.longitude,
+        count: c.count,
+      })),
+      meta: { total: cities.reduce((n, c) => n + c.count, 0), ...(corrected ? { corrections: corrected.corrections } : {}) },
+    };
+    if (!cache) return body;
+    const bytes = Buffer.from(reply.serialize(body) as string);
+    if (app.catalogue.generation === generation) cache.set(key, bytes);
+    return sendJsonBytes(reply, bytes);
+  });
 
   app.get('/api/models/:id', { schema: { params: idParamsSchema, response: { 200: modelDetailSchema } } }, async (req) => {
     const row = await findVisibleAd(app.db, req.params.id);
