@@ -46,7 +46,8 @@ test('a visitor who browsed can reload the listing and a model page offline', as
   const names = await cards(page).evaluateAll((els) => els.slice(0, 3).map((el) => el.getAttribute('aria-label')));
   await cards(page).first().click();
   await expect(page).toHaveURL(/\/es\/models\/\d+$/);
-  const heading = page.getByRole('heading', { level: 1 });
+  // The model's own heading, not the home's still on screen while the route changes.
+  const heading = page.locator('h1#model-name');
   await expect(heading).toBeVisible();
   const modelName = await heading.textContent();
   await imagesLoaded(page, 'main img');

@@ -11,6 +11,7 @@ import type { i18n as I18n } from 'i18next';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { ApiError, OfflineError } from '#src/lib/api-client.ts';
 import { OverlayHost } from '#src/lib/overlays.tsx';
+import { hasPersistedQueries } from '#src/lib/query-persist-flag.ts';
 import { AppBrowserRouter } from './browser-router.tsx';
 import { AppRoutes } from './router.tsx';
 import { cssVariablesResolver, theme, THEME_STORAGE_KEY } from './theme.ts';
@@ -44,12 +45,14 @@ function createQueryClient(persisted: boolean) {
 /**
  * Restores the persisted query cache (src/lib/query-persist.ts, loaded lazily by main.tsx) and saves it from then on.
  * Until it has restored, queries wait instead of fetching: offline, a reload shows the saved answers, not an error or
- * a sign-in screen. What the page came with (the first screen's answers) shows meanwhile.
+ * a sign-in screen. What the page came with (the first screen's answers) shows meanwhile. A browser with no saved copy
+ * (query-persist-flag.ts) does not wait.
  */
 export type PersistQueries = (client: QueryClient) => Promise<unknown>;
 
 function useRestoredQueries(client: QueryClient, persist: PersistQueries | undefined): boolean {
-  const [restoring, setRestoring] = useState(!!persist);
+  // Nothing saved (a first visit): nothing to wait for; the cache starts saving in the background.
+  const [restoring, setRestoring] = useState(() => !!persist && hasPersistedQueries());
   const started = useRef(false);
   useEffect(() => {
     if (!persist || started.current) return;

@@ -24,6 +24,7 @@ import { createAsyncStoragePersister } from '@tanstack/query-async-storage-persi
 import { persistQueryClientSubscribe, type AsyncStorage, type PersistedClient, type Persister } from '@tanstack/react-query-persist-client';
 import type { User } from '#contract/auth.ts';
 import { apiGet } from './api-client.ts';
+import { markPersistedQueries } from './query-persist-flag.ts';
 import { idbQueryStorage, QUERY_CACHE_KEY } from './query-persist-store.ts';
 import { SESSION_API, USER_QUERY_KEY } from './session.ts';
 
@@ -135,7 +136,10 @@ export function startQueryPersistence(client: QueryClient, options: QueryPersist
     storage,
     key: QUERY_CACHE_KEY,
     throttleTime: options.throttleMs ?? 1000,
-    serialize: (persisted) => JSON.stringify(newestQueries(persisted)),
+    serialize: (persisted) => {
+      markPersistedQueries(true);
+      return JSON.stringify(newestQueries(persisted));
+    },
   });
   const persistOptions = {
     queryClient: client,
@@ -154,6 +158,7 @@ export function startQueryPersistence(client: QueryClient, options: QueryPersist
       timestamp: now(),
       clientState: dehydrate(client, persistOptions.dehydrateOptions),
     };
+    markPersistedQueries(true);
     await storage.setItem(QUERY_CACHE_KEY, JSON.stringify(newestQueries(persisted)));
   };
 
