@@ -138,7 +138,8 @@ export function startOutbox(opts: { userId: number; queryClient: QueryClient }):
 
   const onEvent = (e: OutboxEvent) => {
     if (e.type === 'done' && e.op.userId === userId) {
-      for (const key of e.op.invalidate ?? []) void queryClient.invalidateQueries({ queryKey: key });
+      // Inactive queries too: the persisted copy of a list not on screen must not bring the old state back after a reload.
+      for (const key of e.op.invalidate ?? []) void queryClient.invalidateQueries({ queryKey: key, refetchType: 'all' });
     }
     if (e.type === 'auth') setState({ needsSignIn: true });
     // A new op queued here or in another tab: send it now if we can.

@@ -8,7 +8,13 @@ import type { AdSummary } from '#contract/profiles.ts';
 import { useApiForm } from '#src/lib/forms.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
-import { adPhotosQueryOptions, deleteAd, MODEL_PROFILE_KEY, setAdActive } from '../api/model-profile-api.ts';
+import { ApiError } from '#src/lib/api-client.ts';
+import { DEFAULT_PLACEMENT, handleRejection } from '#src/lib/response-handler.ts';
+import { useCurrentUser } from '#src/lib/session.ts';
+import { OutboxQuotaError } from '#src/offline/outbox.ts';
+import { NEEDS_ATTENTION, useOutboxOps } from '#src/offline/use-outbox.ts';
+import { adPhotosQueryOptions, deleteAd, MODEL_PROFILE_KEY } from '../api/model-profile-api.ts';
+import { adSwitchScope, queueableAdSwitch } from '../lib/offline-writes.ts';
 
 const THUMB = { w: 96, h: 128 };
 
@@ -52,7 +58,20 @@ function AdCover({ adId, photos, name }: { adId: number; photos: number; name: s
  * "El estado del anuncio ha cambiado!"), edit, photos, the public page when listed, and deletion after a
  * confirmation.
  */
-export function AdActions({ ad, name, editTo, photosTo }: { ad: AdSummary; name: string; editTo: string; photosTo: string }) {
+export function AdActions({
+  ad,
+  name,
+  editTo,
+  photosTo,
+  editScope,
+}: {
+  ad: AdSummary;
+  name: string;
+  editTo: string;
+  photosTo: string;
+  /** The outbox scope of the profile's edits: the card says "changes not yet sent" while any wait. */
+  editScope?: string;
+}) {
   const { t } = useTranslation();
   const lng = useLng();
   const queryClient = useQueryClient();
@@ -62,11 +81,31 @@ export function AdActions({ ad, name, editTo, photosTo }: { ad: AdSummary; name:
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: MODEL_PROFILE_KEY });
 
+  const user = useCurrentUser().data;
+  const queued = useOutboxOps(user?.id);
+  const pendingOps = (queued ?? []).filter((o) => o.scope === adSwitchScope(ad.id) || o.scope === editScope);
+  // The switch shows the position the user chose while it waits to be sent.
+  const queuedSwitch = pendingOps.filter((o) => o.kind === 'ad.activate').at(-1);
+  const shownActive = queuedSwitch ? queuedSwitch.meta?.on === true : ad.is_active;
+
   const toggle = async (on: boolean) => {
+    if (!user) return;
     setBusy('toggle');
-    const res = await form.run(() => setAdActive(ad.id, on));
-    setBusy(null);
-    if (res) handleAnswer({ status: res.status, data: res.data }, form.ui);
+    try {
+      const res = await queueableAdSwitch(user.id, ad, on);
+      if (res.queued) {
+        // Nothing changed on the server yet: no refetch (offline it would fail).
+        form.ui.notify({ type: 'info', message: t('outbox.savedPending'), placement: DEFAULT_PLACEMENT });
+        return;
+      }
+      handleAnswer({ status: res.sent.status, data: res.sent.data }, form.ui);
+    } catch (err) {
+      if (err instanceof OutboxQuotaError) form.ui.notify({ type: 'error', message: t('outbox.quota'), placement: DEFAULT_PLACEMENT });
+      else if (err instanceof ApiError) handleAnswer({ status: err.status, data: err.data }, form.ui);
+      else handleRejection(err, form.ui);
+    } finally {
+      setBusy(null);
+    }
     await refresh();
   };
 
@@ -97,8 +136,18 @@ export function AdActions({ ad, name, editTo, photosTo }: { ad: AdSummary; name:
           </Stack>
         </Group>
         <Text size="sm">{ad.is_listed ? t('modelProfile.ad.listed') : t('modelProfile.ad.notListed')}</Text>
+        {pendingOps.length ? (
+          <Group gap={6} data-testid="ad-pending">
+            <Badge variant="outline" color={pendingOps.some((o) => NEEDS_ATTENTION.includes(o.status)) ? 'orange' : 'blue'} tt="none">
+              {t('outbox.pendingChanges')}
+            </Badge>
+            <Anchor component={Link} to={withLng(lng, '/sync')} size="xs">
+              {t('outbox.page.title')}
+            </Anchor>
+          </Group>
+        ) : null}
         <Switch
-          checked={ad.is_active}
+          checked={shownActive}
           disabled={busy !== null}
           onChange={(e) => void toggle(e.currentTarget.checked)}
           label={t('modelProfile.ad.active')}

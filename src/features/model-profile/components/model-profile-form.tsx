@@ -33,9 +33,12 @@ import {
 } from '#contract/profiles.ts';
 import type { SectionSlug } from '#contract/section-slugs.ts';
 import { FormError } from '#src/components/form-error.tsx';
+import type { Answer } from '#contract/answers.ts';
 import { ConflictError, type ApiResponse } from '#src/lib/api-client.ts';
-import { useApiForm } from '#src/lib/forms.ts';
-import { handleAnswer } from '#src/lib/response-handler.ts';
+import { serverFieldErrors, useApiForm } from '#src/lib/forms.ts';
+import { DEFAULT_PLACEMENT, handleAnswer } from '#src/lib/response-handler.ts';
+import { OutboxQuotaError } from '#src/offline/outbox.ts';
+import type { OutboxOp } from '#src/offline/types.ts';
 import {
   citiesQueryOptions,
   countriesQueryOptions,
@@ -119,8 +122,15 @@ export interface ModelProfileFormProps {
   initial: FormValues;
   /** Edit mode: the version the form is based on. */
   version?: number;
-  submit: (values: ModelWithAd, version: number | undefined) => Promise<ApiResponse<ProfileAnswer>>;
+  /** Sends the data; an edit may instead be queued in the outbox (offline, network failure): 'queued'. */
+  submit: (values: ModelWithAd, version: number | undefined, formValues: FormValues) => Promise<ApiResponse<ProfileAnswer> | 'queued'>;
   onSaved: (profile: ModelProfile) => void;
+  /** The edit was stored on the device, to be sent when the network is back. */
+  onQueued?: () => void;
+  /** A queued edit of this profile that came back stale (409, with the saved record) or refused (422). */
+  queued?: OutboxOp;
+  /** Removes the queued edit (the next save, or "take the saved one", replaces it). */
+  dropQueued?: () => Promise<void>;
   /** Shown after the data steps (create: the photos). */
   finalStep?: { label: string; description: string };
   submitLabel: string;
@@ -133,7 +143,7 @@ export interface ModelProfileFormProps {
  * conflict dialog instead of overwriting someone else's change.
  */
 export function ModelProfileForm(props: ModelProfileFormProps) {
-  const { mode, draftKey, initial, submit, onSaved, finalStep, submitLabel } = props;
+  const { mode, draftKey, initial, submit, onSaved, finalStep, submitLabel, queued, dropQueued } = props;
   const { t, i18n } = useTranslation();
   const lng = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'es';
   const form = useApiForm(MODEL_WITH_AD_FIELDS);
@@ -144,7 +154,10 @@ export function ModelProfileForm(props: ModelProfileFormProps) {
     savedAt: 0,
   }));
   const [version, setVersion] = useState(draft.baseVersion ?? props.version);
-  const [conflict, setConflict] = useState<{ current: ModelProfile; values: Partial<FormValues> } | null>(null);
+  const queuedCurrent = queued?.status === 'conflict' ? (queued.current as ModelProfile | undefined) : undefined;
+  const [conflict, setConflict] = useState<{ current: ModelProfile; values: Partial<FormValues> } | null>(() =>
+    queuedCurrent ? { current: queuedCurrent, values: valuesFromProfile(queuedCurrent) } : null,
+  );
   const values = draft.values;
   const step = Math.min(draft.step, STEPS.length - 1);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -186,37 +199,62 @@ export function ModelProfileForm(props: ModelProfileFormProps) {
     goTo(step + 1);
   };
 
-  const save = async (base: number | undefined) => {
+  const save = async (base: number | undefined, from: FormValues = values) => {
     // Every step again: a restored draft may hold values that were never checked.
     for (let i = 0; i < STEPS.length; i++) {
-      if (validateStep(i) === undefined) {
+      if (form.validate(STEPS[i]!.schema, from) === undefined) {
         if (i !== step) goTo(i);
         return;
       }
     }
     const body = {
-      ...(personalStepSchema.parse(values) as object),
-      ...(contactStepSchema.parse(values) as object),
-      ...(locationStepSchema.parse(values) as object),
-      ...(adStepSchema.parse(values) as object),
+      ...(personalStepSchema.parse(from) as object),
+      ...(contactStepSchema.parse(from) as object),
+      ...(locationStepSchema.parse(from) as object),
+      ...(adStepSchema.parse(from) as object),
     } as ModelWithAd;
-    const res = await form.run(() => submit(body, base), {
-      onError: (err) => {
-        if (err instanceof ConflictError && mode === 'edit') {
-          const data = err.data?.data as { current?: ModelProfile } | undefined;
-          if (data?.current) {
-            setConflict({ current: data.current, values: valuesFromProfile(data.current) });
+    let wasQueued = false;
+    const res = await form.run(
+      async () => {
+        // This save replaces what was waiting (or stuck) in the outbox for this profile.
+        if (queued) await dropQueued?.();
+        const result = await submit(body, base, from);
+        if (result !== 'queued') return result;
+        wasQueued = true;
+        return { status: 202, data: undefined as unknown as ProfileAnswer };
+      },
+      {
+        onError: (err) => {
+          if (err instanceof OutboxQuotaError) {
+            form.fail({ _: t('outbox.quota') });
             return true;
           }
-        }
-        return false;
+          if (err instanceof ConflictError && mode === 'edit') {
+            const data = err.data?.data as { current?: ModelProfile } | undefined;
+            if (data?.current) {
+              setConflict({ current: data.current, values: valuesFromProfile(data.current) });
+              return true;
+            }
+          }
+          return false;
+        },
       },
-    });
+    );
     if (!res) return;
     discard();
+    if (wasQueued) {
+      form.ui.notify({ type: 'info', message: t('outbox.savedPending'), placement: DEFAULT_PLACEMENT });
+      props.onQueued?.();
+      return;
+    }
     handleAnswer({ status: res.status, data: { ...res.data, redirect: undefined } }, form.ui);
     onSaved(res.data.data);
   };
+
+  const { fail } = form;
+  useEffect(() => {
+    if (queued?.status === 'invalid' && queued.error) fail(serverFieldErrors(queued.error as Answer, MODEL_WITH_AD_FIELDS));
+  }, [queued, fail]);
 
   // A server answer can name a field of an earlier step (e.g. a forbidden word in the name): show that step.
   const erroredStep = STEPS.findIndex((s) => s.fields.some((f) => form.errors[f]));
@@ -433,7 +471,15 @@ export function ModelProfileForm(props: ModelProfileFormProps) {
             update((d) => ({ ...d, values: valuesFromProfile(conflict.current), baseVersion: conflict.current.version }));
             setVersion(conflict.current.version);
             setConflict(null);
+            void dropQueued?.();
           }}
+          onMerge={(merged) => {
+            update((d) => ({ ...d, values: merged, baseVersion: conflict.current.version }));
+            setVersion(conflict.current.version);
+            setConflict(null);
+            void save(conflict.current.version, merged);
+          }}
+          text={queuedCurrent ? t('outbox.conflictText') : undefined}
           onClose={() => setConflict(null)}
         />
       ) : null}

@@ -11,11 +11,14 @@ import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { isVerified, useCurrentUser } from '#src/lib/session.ts';
 import { ResendVerificationButton } from '#src/components/resend-verification-button.tsx';
+import { discard } from '#src/offline/outbox.ts';
+import { useOutboxOps } from '#src/offline/use-outbox.ts';
 import { createModelWithAd, MODEL_PROFILE_KEY, modelProfileQueryOptions, updateModelWithAd } from '../api/model-profile-api.ts';
 import { AdActions } from '../components/ad-actions.tsx';
-import { EMPTY_VALUES, ModelProfileForm, valuesFromProfile } from '../components/model-profile-form.tsx';
+import { EMPTY_VALUES, ModelProfileForm, valuesFromProfile, type FormValues } from '../components/model-profile-form.tsx';
 import { StatusCard } from '../components/status-card.tsx';
 import { MODEL_PATHS } from '../lib/model-paths.ts';
+import { profileEditScope, queueableProfileUpdate } from '../lib/offline-writes.ts';
 import { formatPhone } from '../lib/phone.ts';
 
 function Loading() {
@@ -67,6 +70,7 @@ export function ModelProfileSummary() {
       <ProfileInformation profile={p} />
       {p.ad ? (
         <AdActions
+          editScope={profileEditScope(p.id)}
           ad={p.ad}
           name={p.display_name}
           editTo={withLng(lng, MODEL_PATHS.edit)}
@@ -211,21 +215,36 @@ export function ModelProfileEditRoute() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const profile = useQuery(modelProfileQueryOptions());
-  if (profile.isPending) return <PageLoader />;
+  const { data: user } = useCurrentUser();
+  const queuedOps = useOutboxOps(user?.id);
+  if (profile.isPending || queuedOps === undefined) return <PageLoader />;
   if (!profile.data) return <Navigate to={withLng(lng, MODEL_PATHS.create)} replace />;
   const p = profile.data;
+  // The last queued edit of this profile not yet in flight: the form works on it (its values, errors, the saved record).
+  const queuedEdit = queuedOps.filter((o) => o.scope === profileEditScope(p.id) && o.status !== 'sending').at(-1);
+  const queuedValues = queuedEdit?.meta?.values as FormValues | undefined;
   return (
     <Container size={760} py="lg" px="md">
       <Stack gap="lg">
         <Title order={1}>{t('modelProfile.edit.heading')}</Title>
         <ModelProfileForm
           // A new version from elsewhere starts a fresh form (the draft keeps the user's own edits).
-          key={p.id}
+          key={`${p.id}:${queuedEdit?.id ?? ''}:${queuedEdit?.status ?? ''}`}
           mode="edit"
           draftKey={`vitrina:model-profile:edit:${p.id}`}
-          initial={valuesFromProfile(p)}
-          version={p.version}
-          submit={(values, version) => updateModelWithAd(p.id, { ...values, version: version ?? p.version })}
+          initial={queuedValues ?? valuesFromProfile(p)}
+          version={queuedEdit?.baseVersion ?? p.version}
+          queued={queuedEdit}
+          dropQueued={async () => {
+            if (queuedEdit) await discard(queuedEdit.id);
+          }}
+          submit={async (values, version, formValues) => {
+            const body = { ...values, version: version ?? p.version };
+            if (!user) return updateModelWithAd(p.id, body);
+            const res = await queueableProfileUpdate(user.id, p, body, { values: formValues, editPath: withLng(lng, MODEL_PATHS.edit) });
+            return res.queued ? 'queued' : res.sent;
+          }}
+          onQueued={() => void navigate(withLng(lng, MODEL_PATHS.index))}
           onSaved={(saved) => {
             queryClient.setQueryData(MODEL_PROFILE_KEY, saved);
             void navigate(withLng(lng, MODEL_PATHS.index));
