@@ -219,11 +219,17 @@ test("an admin's edit meanwhile opens the side-by-side view; an expired session 
   await expect.poll(async () => (await model(page.request, 'Bruno')).ad?.title, { timeout: 20_000 }).toBe(again);
   expect((await model(page.request, 'Bruno')).version).toBe(before.version + 3);
 
-  // Discard: a queued switch thrown away is never sent.
+  // Signing out with a change queued warns first; "see changes" opens the sync page, where it is discarded and so
+  // never sent.
   await context.setOffline(true);
   await flip(page, 'Bruno');
   await expect(row(page, 'Bruno').getByTestId('model-pending')).toBeVisible();
-  await page.getByTestId('sync-indicator').click();
+  await page.getByRole('button', { name: /Agencia Norte/ }).click();
+  await page.getByRole('menuitem', { name: es('account.menu.logout') }).click();
+  const warning = page.getByRole('dialog', { name: es('outbox.signOut.title') });
+  await expect(warning).toBeVisible();
+  await warning.getByRole('button', { name: es('outbox.signOut.review') }).click();
+  await expect(page).toHaveURL(/\/es\/sync$/);
   await expect(page.getByTestId('sync-op')).toHaveCount(1);
   await page
     .getByTestId('sync-op')

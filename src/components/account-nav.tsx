@@ -15,10 +15,11 @@ import {
   IconUser,
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { dashboardFor } from '#contract/roles.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { useCurrentUser, useLogout } from '#src/lib/session.ts';
+import { lastOutboxUser } from '#src/offline/auth-flag.ts';
 import { MenuButton, MenuDivider, MenuItem, MenuLabel } from './menu-button.tsx';
 
 function GuestNav() {
@@ -59,13 +60,22 @@ export function AccountNav() {
   const lng = useLng();
   const user = useCurrentUser();
   const { logout, pending } = useLogout();
+  const navigate = useNavigate();
 
   // Until the first answer: keep the room, show nothing (no flash of "Iniciar sesión" for a logged-in user).
   if (user.isPending) return <Box w={34} h={34} aria-hidden />;
   // The header treats an unreachable session like a logged-out one; guarded pages say what went wrong.
   if (!user.data) return <GuestNav />;
 
-  const { name, email, role } = user.data;
+  const { name, email, role, id } = user.data;
+  // Changes still queued on this device: warn first (the outbox's code loads only when there is a queue).
+  const signOut = async () => {
+    if (lastOutboxUser() === id) {
+      const { confirmSignOutWithQueue } = await import('#src/offline/sign-out-warning.tsx');
+      if (!(await confirmSignOutWithQueue(id, t, () => void navigate(withLng(lng, '/sync'))))) return;
+    }
+    await logout();
+  };
   return (
     <MenuButton
       trigger={(props) => (
@@ -106,7 +116,7 @@ export function AccountNav() {
         </MenuItem>
       )}
       <MenuDivider />
-      <MenuItem color="red" leftSection={<IconLogout size={16} aria-hidden />} onClick={() => void logout()}>
+      <MenuItem color="red" leftSection={<IconLogout size={16} aria-hidden />} onClick={() => void signOut()}>
         {t('account.menu.logout')}
       </MenuItem>
     </MenuButton>
