@@ -202,6 +202,10 @@ export function startQueryPersistence(client: QueryClient, options: QueryPersist
   const restored = (async () => {
     try {
       await restore();
+      // A saved answer is shown while a fresh one comes, not instead of it: the copy may predate the last change (it is
+      // saved a moment after each one, and a reload or another tab can come first), and it was fresh when it was saved.
+      // Marked stale without fetching now, every restored query asks again once it is on screen (and online).
+      await client.invalidateQueries({ refetchType: 'none' });
     } finally {
       // From now on, every change is saved (the restored answers were not: they are on disk already).
       if (!stopped) {

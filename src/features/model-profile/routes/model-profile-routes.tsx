@@ -21,6 +21,9 @@ import { MODEL_PATHS } from '../lib/model-paths.ts';
 import { profileEditScope, queueableProfileUpdate } from '../lib/offline-writes.ts';
 import { formatPhone } from '../lib/phone.ts';
 
+/** Data from before this screen opened (a restored copy) while the answer asked for now is on its way. */
+const restoredCopyRefreshing = (q: { isFetching: boolean; isFetchedAfterMount: boolean }) => q.isFetching && !q.isFetchedAfterMount;
+
 function Loading() {
   return (
     <Stack gap="md" aria-busy="true">
@@ -144,7 +147,7 @@ export function ModelProfileCreateRoute() {
   const existing = useQuery(modelProfileQueryOptions());
   const [created, setCreated] = useState<ModelProfile | null>(null);
 
-  if (!user || existing.isPending) return <PageLoader />;
+  if (!user || existing.isPending || restoredCopyRefreshing(existing)) return <PageLoader />;
   if (existing.data && !created) return <Navigate to={withLng(lng, MODEL_PATHS.index)} replace />;
   if (!isVerified(user)) {
     return (
@@ -217,7 +220,9 @@ export function ModelProfileEditRoute() {
   const profile = useQuery(modelProfileQueryOptions());
   const { data: user } = useCurrentUser();
   const queuedOps = useOutboxOps(user?.id);
-  if (profile.isPending || queuedOps === undefined) return <PageLoader />;
+  // A copy restored from the device (persisted queries) may predate the last save: online, the form starts from the
+  // answer asked for now; offline the fetch ends at once and the copy is what there is.
+  if (profile.isPending || restoredCopyRefreshing(profile) || queuedOps === undefined) return <PageLoader />;
   if (!profile.data) return <Navigate to={withLng(lng, MODEL_PATHS.create)} replace />;
   const p = profile.data;
   // The last queued edit of this profile not yet in flight: the form works on it (its values, errors, the saved record).
