@@ -30,6 +30,10 @@
  * `npm run bench -- --only chat` measures only a support-chat message from its POST to the other side's socket, p95
  * (bench/lib/chat.ts), and rewrites only that section; the full run includes it unless BENCH_SKIP_CHAT=1.
  *
+ * `npm run bench -- --only offline` measures only the offline part (bench/lib/offline.ts: a repeat visit's time to the
+ * listing from the service worker without a network, and the replay of 100 queued operations after reconnection, in
+ * Chromium) and rewrites only that section; the full run includes it unless BENCH_SKIP_OFFLINE=1.
+ *
  * `npm run bench -- --only lighthouse` runs Lighthouse mobile (npx lighthouse@12.8.2) on the home and a model page of
  * the existing build (dist/, or BENCH_DIST_DIR; it builds nothing) and rewrites only that section
  * (bench/lib/lighthouse.ts); the full run includes it unless BENCH_SKIP_LIGHTHOUSE=1.
@@ -58,6 +62,7 @@ import { benchTransfer, renderTransferSection, spliceTransferSection } from './l
 import { benchLighthouse, previousBefore, renderLighthouseSection, spliceLighthouseSection } from './lib/lighthouse.ts';
 import { benchRealtime, renderRealtimeSection, spliceRealtimeSection } from './lib/realtime.ts';
 import { benchChat, renderChatSection, spliceChatSection } from './lib/chat.ts';
+import { benchOffline, renderOfflineSection, spliceOfflineSection } from './lib/offline.ts';
 import { renderReport, spliceApiSections, type CpuPerRequest, type DatabaseRun, type ScenarioResult } from './lib/report.ts';
 import { installServerTiming, serverThreadCpuMs, type ServerTiming } from './lib/server-timing.ts';
 import { summarize } from './lib/stats.ts';
@@ -425,6 +430,14 @@ async function chatOnly(): Promise<void> {
   log(`wrote the chat section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
 }
 
+/** `--only offline`: the offline repeat visit and the outbox replay (bench/lib/offline.ts), spliced in. */
+async function offlineOnly(): Promise<void> {
+  const started = performance.now();
+  const section = renderOfflineSection(await benchOffline(ROOT, log));
+  await writeFormatted(spliceOfflineSection(fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '# Benchmarks\n', section));
+  log(`wrote the offline section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+}
+
 /** `--only api`: the browse API on both databases (BENCH_ONLY, BENCH_SCENARIOS apply), spliced into the report. */
 async function apiOnly(): Promise<void> {
   const started = performance.now();
@@ -475,7 +488,8 @@ async function main() {
     if (part === 'api') return apiOnly();
     if (part === 'realtime') return realtimeOnly();
     if (part === 'chat') return chatOnly();
-    if (part !== 'photos') throw new Error('--only takes one value: api, photos, transfer, lighthouse, realtime or chat');
+    if (part === 'offline') return offlineOnly();
+    if (part !== 'photos') throw new Error('--only takes one value: api, photos, transfer, lighthouse, realtime, chat or offline');
     return photosOnly();
   }
   const started = performance.now();
@@ -498,6 +512,7 @@ async function main() {
 
   const realtime = process.env.BENCH_SKIP_REALTIME ? undefined : renderRealtimeSection(await benchRealtime(ROOT, log));
   const chat = process.env.BENCH_SKIP_CHAT ? undefined : renderChatSection(await benchChat(log));
+  const offline = process.env.BENCH_SKIP_OFFLINE ? undefined : renderOfflineSection(await benchOffline(ROOT, log));
 
   const previous = fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '';
   // This scenario measures an existing build: without one it is left out, not the reason a long run fails.
@@ -521,7 +536,8 @@ async function main() {
   const withTransfer = transfer ? spliceTransferSection(report, transfer) : report;
   const withLighthouse = lighthouse ? spliceLighthouseSection(withTransfer, lighthouse) : withTransfer;
   const withRealtime = realtime ? spliceRealtimeSection(withLighthouse, realtime) : withLighthouse;
-  await writeFormatted(chat ? spliceChatSection(withRealtime, chat) : withRealtime);
+  const withChat = chat ? spliceChatSection(withRealtime, chat) : withRealtime;
+  await writeFormatted(offline ? spliceOfflineSection(withChat, offline) : withChat);
   log(`wrote ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
 }
 
