@@ -477,7 +477,7 @@ async function replay(
   // A fresh demo model each run: the chat's per-minute limit and the ad's 30 photos are per account and ad.
   for (let i = 0; i < runs; i++) results.push(await replayRun(browser, origin, `demo-model-${15 + i}@vitrina.test`, log));
   return {
-    mix: `Each run: a demo model (a new one each time) queues ${MIX.edits} edits of her profile and ad (chained: each based on the version the previous one makes), ${MIX.switches} ad on/off switches, ${MIX.photos} photos (1200×900 JPEG drawn in the page, about 100–200 KB each) and ${MIX.messages} support messages, interleaved — written into the outbox's IndexedDB table as \`enqueue\` writes them, while offline — then the network comes back. Timed in the page from the \`online\` event to an empty table: the page's replayer sends each scope in order, one request at a time. Afterwards the API is asked: one more photo per queued photo, one message per queued message, the last edit's text on the ad.`,
+    mix: `Each run: a demo model (a new one each time) queues ${MIX.edits} edits of her profile and ad (chained: each based on the version the previous one makes), ${MIX.switches} ad on/off switches, ${MIX.photos} photos (1200×900 JPEGs drawn in the page) and ${MIX.messages} support messages, interleaved — written into the outbox's IndexedDB table as \`enqueue\` writes them, while offline — then the network comes back. Timed in the page from the \`online\` event until nothing is left to send: the page's replayer sends each scope in order, one request at a time. Afterwards the API is asked: one more photo per queued photo, one message per queued message, the last edit's text on the ad.`,
     runs: results,
   };
 }
