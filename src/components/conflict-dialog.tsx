@@ -49,25 +49,26 @@ export function ConflictDialog<V extends Values>(props: {
       <Stack gap="md" data-testid="conflict-dialog">
         <Text size="sm">{props.text ?? t('modelProfile.conflict.text')}</Text>
         {changed.length ? (
-          <Table.ScrollContainer minWidth={merging ? 520 : 420}>
+          // Three narrow columns that wrap: the whole comparison fits a 360 px phone without sideways scrolling.
+          <Table.ScrollContainer minWidth={300}>
             <Table striped withTableBorder>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th scope="col">{t('modelProfile.conflict.field')}</Table.Th>
                   <Table.Th scope="col">{t('modelProfile.conflict.saved')}</Table.Th>
                   <Table.Th scope="col">{t('modelProfile.conflict.yours')}</Table.Th>
-                  {merging ? <Table.Th scope="col">{t('outbox.merge.choose')}</Table.Th> : null}
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
                 {changed.map((f) => (
                   <Table.Tr key={f} data-testid="conflict-row" data-field={f}>
-                    <Table.Th scope="row">{props.labels(f)}</Table.Th>
-                    <Table.Td data-testid="conflict-theirs">{text(f, props.theirs[f])}</Table.Td>
-                    <Table.Td data-testid="conflict-mine">{text(f, props.mine[f])}</Table.Td>
-                    {merging ? (
-                      <Table.Td>
+                    <Table.Th scope="row" style={{ verticalAlign: 'top' }}>
+                      {props.labels(f)}
+                      {merging ? (
                         <SegmentedControl
+                          mt={6}
+                          fullWidth
+                          orientation="vertical"
                           size="xs"
                           aria-label={`${t('outbox.merge.choose')}: ${props.labels(f)}`}
                           value={choice[f] ?? 'mine'}
@@ -77,8 +78,14 @@ export function ConflictDialog<V extends Values>(props: {
                             { value: 'theirs', label: t('outbox.merge.theirs') },
                           ]}
                         />
-                      </Table.Td>
-                    ) : null}
+                      ) : null}
+                    </Table.Th>
+                    <Table.Td data-testid="conflict-theirs" style={{ verticalAlign: 'top', overflowWrap: 'break-word' }}>
+                      {text(f, props.theirs[f])}
+                    </Table.Td>
+                    <Table.Td data-testid="conflict-mine" style={{ verticalAlign: 'top', overflowWrap: 'break-word' }}>
+                      {text(f, props.mine[f])}
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
