@@ -12,7 +12,9 @@ export type OpKind =
   | 'photo.upload'
   | 'photo.delete'
   | 'photo.cover'
-  | 'chat.message';
+  | 'chat.message'
+  /** Opens the user's support conversation (a first message written offline waits for it with `after`). */
+  | 'chat.open';
 
 /**
  * - pending: waiting to be sent (`nextAttemptAt` says when at the earliest);

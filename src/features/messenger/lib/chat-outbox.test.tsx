@@ -39,6 +39,7 @@ vi.mock('../api/messenger-api.ts', () => ({
 }));
 
 const { useThread } = await import('./use-thread.ts');
+const { queueFirstMessage } = await import('./chat-outbox.ts');
 
 const msg = (seq: number, content = `m${seq}`, senderId = 2): Message => ({
   id: seq,
@@ -134,5 +135,31 @@ describe('chat messages through the outbox', () => {
     await waitFor(() => expect(second.result.current.status).toBe('ready'));
     expect(second.result.current.offlineCopy).toBe(true);
     expect(second.result.current.thread.messages.map((m) => m.seq)).toEqual([1, 2, 3]);
+  });
+
+  it('a first message offline, before any conversation: shown as waiting, sent after the opening, into its id', async () => {
+    const client = new QueryClient();
+    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+    const { result } = renderHook(() => useThread(null, me), { wrapper });
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    await act(async () => {
+      await queueFirstMessage(me.id, 'primer mensaje', 'first-key-0001');
+    });
+    await waitFor(() => expect(result.current.pending.map((p) => [p.content, p.waiting])).toEqual([['primer mensaje', true]]));
+
+    online = true;
+    const sent: string[] = [];
+    const fakeFetch = (async (path: RequestInfo | URL, init?: RequestInit) => {
+      const url = typeof path === 'string' ? path : path instanceof URL ? path.pathname : path.url;
+      sent.push(`${init?.method} ${url}`);
+      const body = url.endsWith('/conversations')
+        ? { data: { id: 55 } }
+        : { data: { ...msg(1, 'primer mensaje', 9), conversation_id: 55 } };
+      return new Response(JSON.stringify(body), { status: 201 });
+    }) as typeof fetch;
+    const summary = await replayOnce({ userId: me.id, db, fetch: fakeFetch, csrfToken: async () => 'tok' });
+    expect(summary).toMatchObject({ done: 2, pending: 0, attention: 0 });
+    expect(sent).toEqual(['POST /api/support/chat/conversations', 'POST /api/support/chat/55/messages']);
+    await waitFor(() => expect(result.current.pending).toEqual([]));
   });
 });

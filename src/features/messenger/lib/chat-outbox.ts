@@ -6,10 +6,12 @@
  */
 import { API } from '#contract/routes.ts';
 import type { Message } from '#contract/support-chat.ts';
-import type { OutboxOp } from '#src/offline/types.ts';
+import { AFTER_TOKEN, type OutboxOp } from '#src/offline/types.ts';
 import { MESSENGER_KEY } from '../api/messenger-api.ts';
 
 export const chatScope = (conversationId: number) => `chat:${conversationId}`;
+/** A user's messages written before their conversation exists (offline): they wait for the op that opens it. */
+export const NEW_CHAT_SCOPE = 'chat:new';
 
 /** A message on its way, as the thread shows it. */
 export interface PendingMessage {
@@ -38,6 +40,46 @@ export async function queueMessage(userId: number, conversationId: number, conte
     label: 'outbox.kind.chatMessage',
     summary: content.length > 80 ? `${content.slice(0, 79)}…` : content,
     meta: { conversationId },
+    invalidate: [[...MESSENGER_KEY, 'conversations']],
+  });
+  void registerBackgroundSync();
+  return op;
+}
+
+/**
+ * The user's first message while offline, before the conversation exists: an op opens it (POST conversations, which
+ * answers the user's one conversation, reopened if resolved) and the message waits for its id (`after`).
+ */
+export async function queueFirstMessage(userId: number, content: string, key: string): Promise<OutboxOp> {
+  const [{ enqueue, listOps }, { registerBackgroundSync }] = await Promise.all([
+    import('#src/offline/outbox.ts'),
+    import('#src/offline/runtime.ts'),
+  ]);
+  const summary = content.length > 80 ? `${content.slice(0, 79)}…` : content;
+  const opener =
+    (await listOps(userId)).find((op) => op.scope === NEW_CHAT_SCOPE && op.kind === 'chat.open') ??
+    (await enqueue({
+      userId,
+      scope: NEW_CHAT_SCOPE,
+      kind: 'chat.open',
+      method: 'POST',
+      path: API.supportConversations,
+      body: {},
+      label: 'outbox.kind.chatMessage',
+      summary,
+      invalidate: [[...MESSENGER_KEY, 'conversations']],
+    }));
+  const op = await enqueue({
+    id: key,
+    userId,
+    scope: NEW_CHAT_SCOPE,
+    kind: 'chat.message',
+    method: 'POST',
+    path: API.supportMessages(AFTER_TOKEN),
+    body: { content },
+    label: 'outbox.kind.chatMessage',
+    summary,
+    after: { op: opener.id, pick: ['data', 'id'] },
     invalidate: [[...MESSENGER_KEY, 'conversations']],
   });
   void registerBackgroundSync();

@@ -28,7 +28,7 @@ import { useOutboxState, useScopeOps } from '#src/offline/use-outbox.ts';
 import { useCatchUp, useChatChannel } from '#src/realtime/hooks.ts';
 import { fetchMessages, markRead, MESSENGER_KEY, postMessage } from '../api/messenger-api.ts';
 import { NOTIFICATIONS_KEY } from '#src/lib/query-keys.ts';
-import { chatScope, messageInAnswer, pendingFromOps, queueMessage, type PendingMessage } from './chat-outbox.ts';
+import { chatScope, messageInAnswer, NEW_CHAT_SCOPE, pendingFromOps, queueMessage, type PendingMessage } from './chat-outbox.ts';
 import {
   applyRead,
   applyReads,
@@ -307,7 +307,8 @@ export function useThread(conversationId: number | null, me: Me) {
     return () => void off();
   }, [arrivedOwn, me.id]);
 
-  const queued = useScopeOps(me.id, conversationId == null ? '' : chatScope(conversationId));
+  // No conversation yet: the user's first messages, written offline, wait for the op that opens it.
+  const queued = useScopeOps(me.id, conversationId == null ? NEW_CHAT_SCOPE : chatScope(conversationId));
   const { online } = useOutboxState();
   const pending = useMemo(() => [...pendingFromOps(queued, online, Date.now()), ...localPending], [queued, online, localPending]);
 

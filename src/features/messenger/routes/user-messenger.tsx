@@ -7,10 +7,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Message } from '#contract/support-chat.ts';
+import { OfflineError } from '#src/lib/api-client.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { conversationsQueryOptions, MESSENGER_KEY, openConversation } from '../api/messenger-api.ts';
 import { SupportStatus } from '../components/support-status.tsx';
 import { ThreadPanel } from '../components/thread-panel.tsx';
+import { queueFirstMessage } from '../lib/chat-outbox.ts';
 import { useThread, type Me } from '../lib/use-thread.ts';
 
 export function UserMessenger({ me }: { me: Me }) {
@@ -31,15 +33,25 @@ export function UserMessenger({ me }: { me: Me }) {
   const onSend = async (content: string) => {
     setOpenError(null);
     let id = conversationId;
-    // The first message opens the conversation (posting to a resolved one reopens it on the server).
+    // The first message opens the conversation (posting to a resolved one reopens it on the server); without a
+    // network both wait in the outbox, the message after the opening.
     if (id == null) {
       try {
+        if (!navigator.onLine) throw new OfflineError(new Error('offline'));
         const opened = await openConversation();
         id = opened.id;
         setOpenedId(opened.id);
         state.setConversation(opened);
         void queryClient.invalidateQueries({ queryKey: [...MESSENGER_KEY, 'conversations'] });
-      } catch {
+      } catch (err) {
+        if (
+          err instanceof OfflineError &&
+          (await queueFirstMessage(me.id, content, crypto.randomUUID()).then(
+            () => true,
+            () => false,
+          ))
+        )
+          return;
         setOpenError(t('messenger.user.openError'));
         return;
       }
