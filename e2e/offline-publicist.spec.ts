@@ -9,7 +9,7 @@
  * The demo publicist (publicist@vitrina.test) is used by accounts.spec (sign-in only), trust-flow.spec (creates new
  * models) and outbox-edits.spec (edits Bruno, switches Celia's ad): none touches Aitana's ad or the support chat.
  */
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page, type Route } from '@playwright/test';
 import sharp from 'sharp';
 import { presetConsent, submitLogin, tr } from './helpers.ts';
 
@@ -34,6 +34,23 @@ async function api<T>(page: Page, path: string): Promise<T> {
 async function offlineAgain(context: BrowserContext) {
   await context.setOffline(false);
   await context.setOffline(true);
+}
+
+/** Refuses every API request as a dropped network would, while `offline` is on. */
+const refuseApi = (route: Route) => route.abort('internetdisconnected');
+const isApi = (url: URL) => url.pathname.startsWith('/api/') || url.pathname.startsWith('/sanctum/');
+
+/**
+ * Offline for the page, its worker and — since Chromium sometimes lets a new document's first requests through the
+ * offline emulation (the outbox's start-up replay after a reload would reach the server) — every API request.
+ */
+async function goOffline(context: BrowserContext) {
+  await context.setOffline(true);
+  await context.route(isApi, refuseApi);
+}
+async function goOnline(context: BrowserContext) {
+  await context.unroute(isApi, refuseApi);
+  await context.setOffline(false);
 }
 
 /** Lets the first request to `path` reach the server, then drops its answer as a lost connection would. */
@@ -136,7 +153,7 @@ test('a publicist offline: a photo, its cover change and a chat message wait, su
   await expect(gallery.getByTestId('gallery-photo')).toHaveCount(photosBefore.length);
 
   // The connection goes.
-  await context.setOffline(true);
+  await goOffline(context);
   await page
     .getByTestId('photo-dropzone')
     .locator('input[type="file"]')
@@ -180,7 +197,7 @@ test('a publicist offline: a photo, its cover change and a chat message wait, su
   // The network returns — and drops again in the middle: the first answer to the upload and to the message is lost.
   const upload = await loseFirstAnswer(context, '/api/upload/images');
   const message = await loseFirstAnswer(context, `/api/support/chat/${conversationId}/messages`);
-  await context.setOffline(false);
+  await goOnline(context);
   await expect(queued).toHaveCount(0, { timeout: 30_000 });
   await expect(gallery.getByTestId('gallery-photo')).toHaveCount(photosBefore.length + 1);
   await expect(gallery.locator('[data-testid="gallery-photo"][data-cover]')).toHaveCount(1);

@@ -118,6 +118,20 @@ describe('persisted query cache', () => {
     expect((await savedKeys()).sort()).toEqual(['models', 'user']);
   });
 
+  it('keeps the answer a failed refresh left in place (the session checked offline), saved as that answer', async () => {
+    const { client, p } = await signedInTab(userA);
+    await client
+      .fetchQuery({ queryKey: ['user'], queryFn: () => Promise.reject(new Error('offline')), retry: false, staleTime: 0 })
+      .catch(() => undefined);
+    expect(client.getQueryState(['user'])?.status).toBe('error');
+    await p.flush();
+    const text = (await storage.getItem(QUERY_CACHE_KEY))!;
+    const user = (
+      JSON.parse(text) as { clientState: { queries: { queryKey: unknown[]; state: { status: string; data: unknown } }[] } }
+    ).clientState.queries.find((q) => q.queryKey[0] === 'user');
+    expect(user?.state).toMatchObject({ status: 'success', data: userA });
+  });
+
   it('never keeps private answers for a visitor, failed answers or type-ahead answers', async () => {
     const client = new QueryClient();
     const p = start(client, { known: false });

@@ -62,7 +62,10 @@ function signedInUser(client: QueryClient): User | null | undefined {
 
 /** Whether a query goes into the saved copy now (a query may also opt out with `meta: { persist: false }`). */
 export function shouldPersistQuery(query: Query, client: QueryClient): boolean {
-  if (query.state.status !== 'success' || query.meta?.persist === false || isExcludedKey(query.queryKey)) return false;
+  // A refresh that failed (offline) keeps the answer it had: that answer stays in the copy too (saved as it was, see
+  // lastGoodAnswers) — else the session copy itself ('user') left the disk at the first failed check offline.
+  const answered = query.state.status === 'success' || (query.state.status === 'error' && query.state.data !== undefined);
+  if (!answered || query.meta?.persist === false || isExcludedKey(query.queryKey)) return false;
   if (isPublicKey(query.queryKey)) return true;
   // The user and their private answers only while someone is signed in: a visitor's copy holds public answers only.
   return !!signedInUser(client);
@@ -92,6 +95,16 @@ export function newestQueries(client: PersistedClient, max = MAX_PERSISTED_QUERI
     (a, b) => Number(isUserKey(b.queryKey)) - Number(isUserKey(a.queryKey)) || b.state.dataUpdatedAt - a.state.dataUpdatedAt,
   );
   return { ...client, clientState: { ...client.clientState, queries: sorted.slice(0, max) } };
+}
+
+/** Queries whose last refresh failed are saved as the answer they still hold, not as the failure. */
+export function lastGoodAnswers(client: PersistedClient): PersistedClient {
+  const queries = client.clientState.queries.map((q) =>
+    q.state.status === 'error' && q.state.data !== undefined
+      ? { ...q, state: { ...q.state, status: 'success' as const, error: null, fetchFailureCount: 0, fetchFailureReason: null } }
+      : q,
+  );
+  return { ...client, clientState: { ...client.clientState, queries } };
 }
 
 /** Who the server says is signed in; `unknown` when it could not be asked (offline, timeout, server error). */
@@ -138,7 +151,7 @@ export function startQueryPersistence(client: QueryClient, options: QueryPersist
     throttleTime: options.throttleMs ?? 1000,
     serialize: (persisted) => {
       markPersistedQueries(true);
-      return JSON.stringify(newestQueries(persisted));
+      return JSON.stringify(newestQueries(lastGoodAnswers(persisted)));
     },
   });
   const persistOptions = {
@@ -159,7 +172,7 @@ export function startQueryPersistence(client: QueryClient, options: QueryPersist
       clientState: dehydrate(client, persistOptions.dehydrateOptions),
     };
     markPersistedQueries(true);
-    await storage.setItem(QUERY_CACHE_KEY, JSON.stringify(newestQueries(persisted)));
+    await storage.setItem(QUERY_CACHE_KEY, JSON.stringify(newestQueries(lastGoodAnswers(persisted))));
   };
 
   let stopped = false;
