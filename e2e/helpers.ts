@@ -55,11 +55,20 @@ export function sectionChips(page: Page, lng: Lng) {
   return page.getByRole('radiogroup', { name: tr(lng, 'home.sections') }).locator('label');
 }
 
-/** Opens the home in `lng` and waits until it is rendered (h1 and the six section chips). */
+/**
+ * Waits until the app has taken over the page: the home and a model's page come rendered by the server, and a click or
+ * a keystroke before the app has hydrated them reaches nothing. The app sets <html lang> once it runs.
+ */
+export async function appReady(page: Page, lng: Lng) {
+  await expect(page.locator('html')).toHaveAttribute('lang', lng === 'pt_BR' ? 'pt-BR' : lng);
+}
+
+/** Opens the home in `lng` and waits until it is rendered (h1 and the six section chips) and the app runs it. */
 export async function openHome(page: Page, lng: Lng, query = '') {
   await page.goto(`/${lng}${query}`);
   await expect(page.getByRole('heading', { level: 1, name: tr(lng, 'home.heading') })).toBeVisible();
   await expect(sectionChips(page, lng)).toHaveText([tr(lng, 'listings.allSections'), ...SECTION_NAMES[lng]]);
+  await appReady(page, lng);
 }
 
 /** Opens a legal page and waits for its title. */

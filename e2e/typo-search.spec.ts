@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { presetConsent, tr } from './helpers.ts';
+import { appReady, presetConsent, tr } from './helpers.ts';
 
 test.beforeEach(async ({ page }) => {
   await presetConsent(page);
@@ -11,6 +11,7 @@ const settled = (page: Page) => expect(page.locator('section[aria-labelledby="re
 test('a misspelt search shows the corrected results, says so, and offers the words as typed', async ({ page }) => {
   await page.goto('/es');
   await expect(cards(page).first()).toBeVisible();
+  await appReady(page, 'es');
   const box = page.getByRole('searchbox', { name: tr('es', 'listings.search') });
   await box.fill('luica');
   await box.press('Enter');
