@@ -8,10 +8,8 @@ import type { AdSummary } from '#contract/profiles.ts';
 import { useApiForm } from '#src/lib/forms.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
-import { ApiError } from '#src/lib/api-client.ts';
-import { DEFAULT_PLACEMENT, handleRejection } from '#src/lib/response-handler.ts';
 import { useCurrentUser } from '#src/lib/session.ts';
-import { OutboxQuotaError } from '#src/offline/outbox.ts';
+import { reportQueueableWrite } from '#src/offline/report-write.ts';
 import { NEEDS_ATTENTION, useOutboxOps } from '#src/offline/use-outbox.ts';
 import { adPhotosQueryOptions, deleteAd, MODEL_PROFILE_KEY } from '../api/model-profile-api.ts';
 import { adSwitchScope, queueableAdSwitch } from '../lib/offline-writes.ts';
@@ -91,22 +89,8 @@ export function AdActions({
   const toggle = async (on: boolean) => {
     if (!user) return;
     setBusy('toggle');
-    try {
-      const res = await queueableAdSwitch(user.id, ad, on);
-      if (res.queued) {
-        // Nothing changed on the server yet: no refetch (offline it would fail).
-        form.ui.notify({ type: 'info', message: t('outbox.savedPending'), placement: DEFAULT_PLACEMENT });
-        return;
-      }
-      handleAnswer({ status: res.sent.status, data: res.sent.data }, form.ui);
-    } catch (err) {
-      if (err instanceof OutboxQuotaError) form.ui.notify({ type: 'error', message: t('outbox.quota'), placement: DEFAULT_PLACEMENT });
-      else if (err instanceof ApiError) handleAnswer({ status: err.status, data: err.data }, form.ui);
-      else handleRejection(err, form.ui);
-    } finally {
-      setBusy(null);
-    }
-    await refresh();
+    const queued = await reportQueueableWrite(() => queueableAdSwitch(user.id, ad, on), form.ui, t).finally(() => setBusy(null));
+    if (!queued) await refresh();
   };
 
   const remove = async () => {

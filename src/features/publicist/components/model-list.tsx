@@ -21,12 +21,12 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { ModelSort, PublicistModel } from '#contract/publicists.ts';
 import type { Answer } from '#contract/answers.ts';
-import { ApiError, type ApiResponse } from '#src/lib/api-client.ts';
+import type { ApiResponse } from '#src/lib/api-client.ts';
 import { useApiForm } from '#src/lib/forms.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
-import { DEFAULT_PLACEMENT, handleAnswer, handleRejection } from '#src/lib/response-handler.ts';
+import { handleAnswer } from '#src/lib/response-handler.ts';
 import { useCurrentUser } from '#src/lib/session.ts';
-import { OutboxQuotaError } from '#src/offline/outbox.ts';
+import { reportQueueableWrite } from '#src/offline/report-write.ts';
 import { NEEDS_ATTENTION, useOutboxOps } from '#src/offline/use-outbox.ts';
 import {
   deleteModel,
@@ -111,22 +111,8 @@ function ModelRow({ model, onChanged }: { model: PublicistModel; onChanged: () =
   const toggle = async (on: boolean) => {
     if (!user) return;
     setBusy('toggle');
-    try {
-      const res = await queueableModelSwitch(user.id, model, on);
-      if (res.queued) {
-        // Nothing changed on the server yet: the row shows the queued position; no refetch (offline it would fail).
-        form.ui.notify({ type: 'info', message: t('outbox.savedPending'), placement: DEFAULT_PLACEMENT });
-        return;
-      }
-      handleAnswer({ status: res.sent.status, data: res.sent.data }, form.ui);
-    } catch (err) {
-      if (err instanceof OutboxQuotaError) form.ui.notify({ type: 'error', message: t('outbox.quota'), placement: DEFAULT_PLACEMENT });
-      else if (err instanceof ApiError) handleAnswer({ status: err.status, data: err.data }, form.ui);
-      else handleRejection(err, form.ui);
-    } finally {
-      setBusy(null);
-    }
-    await onChanged();
+    const queued = await reportQueueableWrite(() => queueableModelSwitch(user.id, model, on), form.ui, t).finally(() => setBusy(null));
+    if (!queued) await onChanged();
   };
 
   const act = async (name: string, call: () => Promise<ApiResponse<Answer>>) => {
