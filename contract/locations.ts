@@ -4,6 +4,8 @@ import { localisedNameSchema } from './sections.ts';
 
 /** Default map/location position of SPEC §3 (Oviedo). */
 export const DEFAULT_POSITION = { latitude: 43.3603, longitude: -5.845 } as const;
+/** The map default of SPEC §9 (Asturias): where a map of results starts before it is fitted to them. */
+export const MAP_DEFAULT_POSITION = { latitude: 43.29588191, longitude: -6.22799901 } as const;
 
 export const countrySchema = z.object({
   id: z.number().int(),
