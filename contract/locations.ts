@@ -48,3 +48,33 @@ export const cityOptionSchema = z.object({ id: z.number().int(), name: z.string(
 export type CityOption = z.infer<typeof cityOptionSchema>;
 export const cityOptionListSchema = z.object({ data: z.array(cityOptionSchema) });
 export const cityOptionResponseSchema = z.object({ data: cityOptionSchema });
+
+/**
+ * GET /api/cities/nearest: a point (the browser's position, or a spot clicked on the map) → the municipality whose
+ * centre is nearest. Plain decimal degrees only (no exponents, no blanks that would read as 0).
+ */
+const coordinate = (limit: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d{1,3}(\.\d{1,15})?$/)
+    .transform(Number)
+    .pipe(z.number().min(-limit).max(limit));
+export const nearestCityQuerySchema = z.object({ lat: coordinate(90), lng: coordinate(180) }).strict();
+export type NearestCityQuery = z.input<typeof nearestCityQuerySchema>;
+export const nearestCitySchema = z.object({
+  data: z.object({
+    country_id: z.number().int(),
+    state_id: z.number().int(),
+    state: z.string(),
+    city_id: z.number().int(),
+    city: z.string(),
+    /** The municipality's centre (not the point asked about). */
+    latitude: z.number(),
+    longitude: z.number(),
+  }),
+});
+export type NearestCity = z.infer<typeof nearestCitySchema>['data'];
+
+/** The browser's position is cut to about 100 m before it leaves the device: enough to find the municipality. */
+export const roundCoordinate = (value: number) => Math.round(value * 1000) / 1000;

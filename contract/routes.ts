@@ -5,6 +5,8 @@ export const API = {
   countries: '/api/countries',
   country: (id: number | string) => `/api/country/${id}`,
   cities: (stateId: number | string) => `/api/cities/${stateId}`,
+  /** The municipality nearest to `?lat=&lng=` (contract/locations.ts nearestCityQuerySchema); never stored or logged. */
+  citiesNearest: '/api/cities/nearest',
   language: (lng: string) => `/api/language/${lng}`,
   /** The listing's matches per city, for the map view (contract/listings.ts modelsMapSchema). */
   modelsMap: '/api/models/map',

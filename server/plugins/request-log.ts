@@ -33,13 +33,21 @@ export function requestLine(method: string, url: string, statusCode: number, ms:
   return `${method} ${url} ${statusCode} ${Math.round(ms)} ms`;
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false: the request line leaves the query string out (it holds what must not be logged, e.g. a position). */
+    logQuery?: boolean;
+  }
+}
+
 export const requestLog = fp(
   async (app: FastifyInstance) => {
     app.addHook('onResponse', async (req, reply) => {
       const responseTime = Math.round(reply.elapsedTime);
+      const url = req.routeOptions.config.logQuery === false ? req.url.split('?')[0]! : req.url;
       req.log.info(
-        { method: req.method, url: req.url, statusCode: reply.statusCode, responseTime },
-        requestLine(req.method, req.url, reply.statusCode, responseTime),
+        { method: req.method, url, statusCode: reply.statusCode, responseTime },
+        requestLine(req.method, url, reply.statusCode, responseTime),
       );
     });
   },

@@ -58,3 +58,42 @@ export async function findCityOption(db: Db, id: number) {
     .where(eq(cities.id, id));
   return row;
 }
+
+/** How far from a municipality's centre a point may be and still belong to it (about 55 km north–south). */
+export const NEAREST_MAX_DEGREES = 0.5;
+
+/**
+ * The municipality whose centre is nearest to a point, with its province and country; undefined when none lies within
+ * NEAREST_MAX_DEGREES (the open sea, another country). A bounding box narrows the rows, then an equirectangular
+ * distance (longitude shrunk by the latitude's cosine) orders them: exact enough at this scale, and plain SQL that
+ * PGlite and PostgreSQL run alike, without PostGIS or earthdistance.
+ */
+export async function nearestCity(db: Db, lat: number, lng: number) {
+  const kx = Math.max(Math.cos((lat * Math.PI) / 180), 0.01);
+  const dLng = Math.min(NEAREST_MAX_DEGREES / kx, 180);
+  const distance = sql`(${cities.latitude} - ${lat}) * (${cities.latitude} - ${lat}) + (${cities.longitude} - ${lng}) * (${cities.longitude} - ${lng}) * ${kx * kx}`;
+  // Places kept under their GeoNames id ("g…", see generate-reference-data.ts) are towns filed under a neighbour's
+  // INE code but also districts of a city (Natahoyo in Gijón): one counts only when twice as near as a municipality.
+  const ranked = sql`${distance} * case when ${cities.code} like 'g%' then 4 else 1 end`;
+  const [row] = await db
+    .select({
+      cityId: cities.id,
+      city: cities.name,
+      stateId: states.id,
+      state: states.name,
+      countryId: states.countryId,
+      latitude: cities.latitude,
+      longitude: cities.longitude,
+    })
+    .from(cities)
+    .innerJoin(states, eq(states.id, cities.stateId))
+    .where(
+      // The box is a cheap first filter; the distance check keeps the answer the nearest within the radius.
+      sql`${cities.latitude} between ${lat - NEAREST_MAX_DEGREES} and ${lat + NEAREST_MAX_DEGREES}
+        and ${cities.longitude} between ${lng - dLng} and ${lng + dLng}
+        and ${distance} <= ${NEAREST_MAX_DEGREES * NEAREST_MAX_DEGREES}`,
+    )
+    .orderBy(ranked, asc(cities.id))
+    .limit(1);
+  return row;
+}

@@ -1,9 +1,12 @@
 /**
  * Reference data (SPEC §7): sections, countries, a country's states, a state's cities. Names come in the
  * request's language (`name`) and in all four (`names`), so a cached answer serves a language switch.
+ * GET /api/cities/nearest turns a point (the browser's position) into the nearest municipality: the point is
+ * neither stored nor logged (the request line leaves its query string out, see request-log.ts) nor cached.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import {
   cityListSchema,
   cityOptionListSchema,
@@ -12,10 +15,14 @@ import {
   countryListSchema,
   countryWithStatesSchema,
   idParamsSchema,
+  nearestCityQuerySchema,
+  nearestCitySchema,
 } from '#contract/locations.ts';
 import { sectionListSchema, type SectionSlug } from '#contract/sections.ts';
 import { API } from '#contract/routes.ts';
 import { notFound } from '../../errors.ts';
+import { consume } from '../auth/auth.limits.ts';
+import { ipHash } from '../reports/reports.ts';
 import {
   findCityOption,
   findCountry,
@@ -24,13 +31,18 @@ import {
   listCountries,
   listSections,
   listStates,
+  nearestCity,
   searchCities,
 } from './reference.repository.ts';
 
 const collator = new Intl.Collator('es', { sensitivity: 'base' });
 const CACHE = 'public, max-age=3600, stale-while-revalidate=86400';
+/** "Use my location" and clicks on the picker's map: a person needs a few a minute, a scraper many. */
+export const NEAREST_PER_MINUTE = 30;
 
 export const referenceRoutes: FastifyPluginAsyncZod = async (app) => {
+  const nearestLimit = new RateLimiterMemory({ keyPrefix: 'cities-nearest', points: NEAREST_PER_MINUTE, duration: 60 });
+
   const sectionsHandler = async (req: FastifyRequest, reply: FastifyReply) => {
     const rows = await listSections(app.db);
     reply.header('cache-control', CACHE);
@@ -111,4 +123,27 @@ export const referenceRoutes: FastifyPluginAsyncZod = async (app) => {
     reply.header('cache-control', CACHE);
     return { data: city };
   });
+
+  app.get(
+    API.citiesNearest,
+    { schema: { querystring: nearestCityQuerySchema, response: { 200: nearestCitySchema } }, config: { logQuery: false } },
+    async (req, reply) => {
+      // Someone's position is in the URL: no cache on the way may keep any answer under it.
+      reply.header('cache-control', 'no-store');
+      await consume(nearestLimit, ipHash(app.config.appKey, req.ip), reply);
+      const city = await nearestCity(app.db, req.query.lat, req.query.lng);
+      if (!city) throw notFound('locationPicker.noneNearby');
+      return {
+        data: {
+          country_id: city.countryId,
+          state_id: city.stateId,
+          state: city.state,
+          city_id: city.cityId,
+          city: city.city,
+          latitude: city.latitude,
+          longitude: city.longitude,
+        },
+      };
+    },
+  );
 };
