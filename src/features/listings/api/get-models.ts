@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { ModelList, PublicityAd } from '#contract/listings.ts';
+import type { ModelList, ModelsMap, PublicityAd } from '#contract/listings.ts';
 import type { CityOption } from '#contract/locations.ts';
+import { API } from '#contract/routes.ts';
 import { apiGet } from '#src/lib/api-client.ts';
 import { firstScreenAnswer } from '#src/lib/first-screen.ts';
 import type { ListingParams } from '../hooks/use-listing-params.ts';
@@ -22,6 +23,30 @@ export const modelsQueryOptions = (p: ListingParams, lng: string) =>
     queryFn: ({ signal }) => apiGet<ModelList>(`/api/models?${modelsQueryString(p)}`, signal),
     // A first visit's page may come with this answer in it (the home without a query).
     initialData: () => firstScreenAnswer<ModelList>(`/api/models?${modelsQueryString(p)}`),
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+
+/** The map view's query: the listing's filters but the city and the page (a city is what the map is for choosing). */
+export function modelsMapQueryString(p: ListingParams): string {
+  const qs = new URLSearchParams();
+  if (p.search) qs.set('search', p.search);
+  if (p.section) qs.set('section', p.section);
+  if (p.literal && p.search) qs.set('literal', '1');
+  return qs.toString();
+}
+
+export function modelsMapUrl(p: ListingParams): string {
+  const qs = modelsMapQueryString(p);
+  return qs ? `${API.modelsMap}?${qs}` : API.modelsMap;
+}
+
+// Under the listing's root ('models'): kept for offline like the listing (src/lib/query-persist.ts keeps that root) and
+// refreshed with it; 'map' never collides with the listing's second part, a language.
+export const modelsMapQueryOptions = (p: ListingParams) =>
+  queryOptions({
+    queryKey: ['models', 'map', { search: p.search, literal: p.literal, section: p.section }],
+    queryFn: ({ signal }) => apiGet<ModelsMap>(modelsMapUrl(p), signal),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });
