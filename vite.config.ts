@@ -6,6 +6,7 @@ import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { baseMapPlugin } from './vite/base-map.ts';
 
 const API_TARGET = `http://localhost:${process.env.PORT ?? 8080}`;
 
@@ -126,6 +127,8 @@ export default defineConfig({
   define: { __BUILD_ID__: JSON.stringify(buildId()) },
   plugins: [
     react(),
+    // The embedded base map (issue 16), generated from es-atlas and world-atlas: assets/base-map-*.json.
+    baseMapPlugin(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',
@@ -134,10 +137,12 @@ export default defineConfig({
       registerType: 'prompt',
       injectRegister: false,
       injectManifest: {
-        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2}'],
+        // Spain's base map is precached so every map works offline; the world's (other countries) is cached when used.
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2}', 'assets/base-map-es-*.json'],
         // The face detector (TensorFlow.js inside, 1.3 MB) is fetched only by people who upload photos, when they do:
         // precaching it would make every visitor download it at install.
-        globIgnores: ['**/face-api*.js', '.ssr/**'],
+        // MapLibre GL (a vector style, only when MAP_STYLE_URL is set) likewise: fetched by the maps that use it.
+        globIgnores: ['**/face-api*.js', '**/maplibre-gl*.js', '**/maplibre-gl*.css', '.ssr/**'],
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
       },
       // One manifest for the four languages (docs/decisions/0013-one-web-app-manifest.md): the

@@ -109,6 +109,8 @@ export type ModelsMap = z.infer<typeof modelsMapSchema>;
 
 export const modelDetailSchema = z.object({
   data: modelCardSchema.extend({
+    /** With the city's centre, rounded to 2 decimals (about 1 km): the model page's area map, never the ad's own place. */
+    city: modelCardSchema.shape.city.extend({ latitude: z.number().nullable(), longitude: z.number().nullable() }),
     description: z.string(),
     phone: z.string().nullable(),
     whatsapp: z.boolean(),

@@ -32,6 +32,7 @@ import type { Storage } from '../../plugins/storage.ts';
 import { findEditableAd } from '../media/ad-access.ts';
 import { toImage } from './images.ts';
 import { countByCity, findVisibleAd, findVisibleAdOfUser, listModels, sectionIdBySlug, type ListingRow } from './listings.repository.ts';
+import { cityCentre } from './city-centre.ts';
 
 const EXCERPT = 160;
 
@@ -187,9 +188,12 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/api/models/:id', { schema: { params: idParamsSchema, response: { 200: modelDetailSchema } } }, async (req) => {
     const row = await findVisibleAd(app.db, req.params.id);
     if (!row) throw notFound();
+    const card = toCard(app.storage, row, req.lang);
+    const centre = await cityCentre(app.db, row.city_id);
     return {
       data: {
-        ...toCard(app.storage, row, req.lang),
+        ...card,
+        city: { ...card.city, latitude: centre?.latitude ?? null, longitude: centre?.longitude ?? null },
         description: row.description,
         phone: row.phone,
         whatsapp: row.whatsapp,

@@ -18,6 +18,7 @@ import { formatDate } from '#src/lib/format.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { isAdId, MODEL_API, modelImagesQueryOptions, modelQueryOptions } from '../api/get-model.ts';
 import { BackLink } from '../components/back-link.tsx';
+import { ModelAreaMap } from '../components/model-area-map.tsx';
 import { ContactBar } from '../components/contact-bar.tsx';
 import { ModelGallery, ModelGallerySkeleton } from '../components/model-gallery.tsx';
 import { ReportAd } from '../components/report-ad.tsx';
@@ -53,7 +54,7 @@ export function ModelShowRoute() {
           <ModelShowSkeleton />
         ) : (
           <article className={classes.layout} aria-labelledby="model-name">
-            <div>
+            <div className={classes.gallery}>
               {images.isPending ? (
                 <ModelGallerySkeleton />
               ) : (
@@ -62,6 +63,9 @@ export function ModelShowRoute() {
               )}
             </div>
             <ModelDetails model={model.data} lng={lng} />
+            <div className={classes.area}>
+              <ModelAreaMap city={model.data.city} state={model.data.state} />
+            </div>
           </article>
         )}
       </Stack>

@@ -1,0 +1,202 @@
+/**
+ * The map itself (Leaflet), loaded lazily through LazyMap (index.ts) with Leaflet's CSS. It draws the embedded base
+ * map (Spain's land and provinces and its neighbours, or the world for another country: vite/base-map.ts) styled
+ * from the Mantine theme in both colour schemes, or the tiles configured by the server (MAP_TILES_URL, MAP_STYLE_URL:
+ * ./configured-layer.ts); the markers are keyboard-focusable buttons named by their label.
+ */
+import 'leaflet/dist/leaflet.css';
+import { VisuallyHidden } from '@mantine/core';
+import L from 'leaflet';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { loadBaseMap, type BaseMap, type BaseMapProperties } from './base-layers.ts';
+import { addConfiguredLayer, useMapConfig } from './configured-layer.ts';
+import type { MapMarker, MapViewProps } from './types.ts';
+import classes from './map-view.module.css';
+
+const DEFAULT_MAX_ZOOM = 14;
+/** Fitting the view to results never zooms closer than this: one result shows its surroundings. */
+const FIT_MAX_ZOOM = 11;
+
+export const markerClassName = (marker: MapMarker): string =>
+  [classes.marker, marker.count === undefined ? classes.dot : '', marker.selected ? classes.selected : ''].filter(Boolean).join(' ');
+
+/** The count as drawn on the marker: big numbers shortened so they fit the round marker. */
+export const markerText = (count: number | undefined): string =>
+  count === undefined ? '' : count > 999 ? `${Math.floor(count / 1000)}k` : String(count);
+
+/** Builds one marker: a Leaflet divIcon whose element is a button named by the marker's label. */
+export function createMarker(marker: MapMarker, onActivate: (m: MapMarker) => void): L.Marker {
+  const icon = L.divIcon({
+    className: markerClassName(marker),
+    html: `<span aria-hidden="true">${markerText(marker.count)}</span>`,
+    iconSize: marker.count === undefined ? [24, 24] : [34, 34],
+  });
+  const m = L.marker([marker.lat, marker.lng], { icon, keyboard: true, riseOnHover: true, zIndexOffset: marker.selected ? 1000 : 0 });
+  m.bindTooltip(marker.label, { direction: 'top', offset: [0, -16] });
+  m.on('click', () => onActivate(marker));
+  m.on('add', () => {
+    const el = m.getElement();
+    if (!el) return;
+    el.setAttribute('role', 'button');
+    el.setAttribute('aria-label', marker.label);
+    if (marker.selected !== undefined) el.setAttribute('aria-pressed', String(marker.selected));
+    // Enter and Space activate, as on any button (preventing the default also stops Leaflet's keypress → click).
+    L.DomEvent.on(el, 'keydown', (e) => {
+      const key = (e as KeyboardEvent).key;
+      if (key !== 'Enter' && key !== ' ') return;
+      L.DomEvent.preventDefault(e);
+      L.DomEvent.stopPropagation(e);
+      onActivate(marker);
+    });
+  });
+  return m;
+}
+
+const styleOf = (props: BaseMapProperties, country: string): L.PathOptions => {
+  switch (props.kind) {
+    case 'land':
+      return { className: classes.land, weight: 1 };
+    case 'provinces':
+      return { className: classes.provinces, weight: 1, fill: false };
+    case 'neighbour':
+      return { className: classes.neighbour, weight: 1 };
+    case 'country':
+      return props.iso2 === country ? { className: classes.land, weight: 1 } : { className: classes.neighbour, weight: 1 };
+  }
+};
+
+function addBaseMap(map: L.Map, data: BaseMap, country: string): L.Layer {
+  return L.geoJSON(data, {
+    pane: 'base',
+    interactive: false,
+    style: (f?: GeoJSON.Feature<GeoJSON.Geometry, BaseMapProperties>) => (f ? styleOf(f.properties, country) : {}),
+  }).addTo(map);
+}
+
+/** Leaflet takes attribution as HTML; configured text is shown as text. */
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export default function MapView({
+  ariaLabel,
+  center,
+  zoom = 8,
+  fitTo,
+  markers,
+  onMarkerActivate,
+  area,
+  country = 'ES',
+  height = 320,
+  onMapClick,
+  maxZoom = DEFAULT_MAX_ZOOM,
+}: MapViewProps) {
+  const { t } = useTranslation();
+  const helpId = useId();
+  const containerRef = useRef<HTMLDivElement>(null);
+  const [map, setMap] = useState<L.Map | null>(null);
+  const config = useMapConfig();
+  const [baseFailed, setBaseFailed] = useState(false);
+
+  // The latest callbacks, read by listeners added once.
+  const activateRef = useRef(onMarkerActivate);
+  const clickRef = useRef(onMapClick);
+  useEffect(() => {
+    activateRef.current = onMarkerActivate;
+    clickRef.current = onMapClick;
+  });
+
+  // The map, once per mount (its view follows the props below).
+  const initial = useRef({ center, zoom, maxZoom });
+  useEffect(() => {
+    const el = containerRef.current;
+    if (!el) return;
+    const { center: c, zoom: z, maxZoom: mz } = initial.current;
+    const m = L.map(el, { center: c, zoom: z, minZoom: 3, maxZoom: mz, zoomControl: false, attributionControl: false, keyboard: true });
+    m.createPane('base').style.zIndex = '250';
+    m.on('click', (e: L.LeafletMouseEvent) => clickRef.current?.(e.latlng.lat, e.latlng.lng));
+    setMap(m);
+    return () => {
+      m.remove();
+      setMap(null);
+    };
+  }, []);
+
+  // Zoom buttons and attribution in the visitor's language.
+  const attribution =
+    config === undefined ? undefined : config?.attribution ? escapeHtml(config.attribution) : escapeHtml(t('map.attribution'));
+  useEffect(() => {
+    if (!map) return;
+    const zoomControl = L.control.zoom({ zoomInTitle: t('map.zoomIn'), zoomOutTitle: t('map.zoomOut') }).addTo(map);
+    const attributionControl = L.control.attribution({ prefix: false }).addTo(map);
+    if (attribution) attributionControl.addAttribution(attribution);
+    return () => {
+      zoomControl.remove();
+      attributionControl.remove();
+    };
+  }, [map, t, attribution]);
+
+  // The base: the configured tiles or style when the server names one, else the embedded map.
+  useEffect(() => {
+    if (!map || config === undefined) return;
+    let layer: L.Layer | undefined;
+    let cancelled = false;
+    if (config?.tilesUrl || config?.styleUrl) {
+      void addConfiguredLayer(map, config).then((l) => {
+        if (cancelled) l?.remove();
+        else layer = l ?? undefined;
+      });
+    } else {
+      loadBaseMap(country).then(
+        (data) => {
+          if (!cancelled) layer = addBaseMap(map, data, country);
+        },
+        () => !cancelled && setBaseFailed(true),
+      );
+    }
+    return () => {
+      cancelled = true;
+      layer?.remove();
+    };
+  }, [map, config, country]);
+
+  // The view: fitted to the results when there are some, else the given centre.
+  const fitKey = JSON.stringify(fitTo ?? []);
+  useEffect(() => {
+    if (!map) return;
+    const points = JSON.parse(fitKey) as Array<[number, number]>;
+    if (points.length > 1) map.fitBounds(L.latLngBounds(points), { padding: [32, 32], maxZoom: Math.min(FIT_MAX_ZOOM, maxZoom) });
+    else if (points.length === 1) map.setView(points[0]!, Math.min(Math.max(zoom, 9), maxZoom));
+    else map.setView(center, zoom);
+    // center is compared by value: a new array with the same point moves nothing.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [map, fitKey, center[0], center[1], zoom, maxZoom]);
+
+  useEffect(() => {
+    map?.setMaxZoom(maxZoom);
+  }, [map, maxZoom]);
+
+  useEffect(() => {
+    if (!map || !markers?.length) return;
+    const group = L.layerGroup(markers.map((mk) => createMarker(mk, (x) => activateRef.current?.(x)))).addTo(map);
+    return () => {
+      group.remove();
+    };
+  }, [map, markers]);
+
+  useEffect(() => {
+    if (!map || !area) return;
+    const circle = L.circle([area.lat, area.lng], { radius: area.radiusMeters, className: classes.area, interactive: false }).addTo(map);
+    return () => {
+      circle.remove();
+    };
+  }, [map, area]);
+
+  return (
+    <div className={classes.root} style={{ height }}>
+      <div ref={containerRef} className={classes.map} role="region" aria-label={ariaLabel} aria-describedby={helpId} />
+      <VisuallyHidden id={helpId}>
+        {[area?.label, t('map.keyboardHelp'), baseFailed ? t('map.baseMapUnavailable') : ''].filter(Boolean).join(' ')}
+      </VisuallyHidden>
+    </div>
+  );
+}
