@@ -72,6 +72,22 @@ describe('persisted query cache', () => {
     expect(next.getQueryData(['user'])).toEqual(userA);
   });
 
+  it('marks only the restored answers stale: what the page came with is not asked for again', async () => {
+    (await signedInTab(userA)).p.stop();
+
+    const next = new QueryClient();
+    // The first screen's answers (server-rendered page): in the cache before the saved copy is read, newer than it.
+    next.setQueryData(['sections'], [{ slug: 'escorts' }]);
+    next.setQueryData(LISTING, { data: [{ id: 8 }] }, { updatedAt: Date.now() + 1000 });
+    await start(next, { known: true, user: userA }).restored;
+    const state = (key: unknown[]) => next.getQueryCache().find({ queryKey: key, exact: true })!.state;
+    expect(state(['sections']).isInvalidated).toBe(false);
+    expect(next.getQueryData(LISTING)).toEqual({ data: [{ id: 8 }] });
+    expect(state(LISTING).isInvalidated).toBe(false);
+    expect(state(PROFILE).isInvalidated).toBe(true);
+    expect(state(THREADS).isInvalidated).toBe(true);
+  });
+
   it('drops the private answers when another user is signed in on this browser at start', async () => {
     (await signedInTab(userA)).p.stop();
     const next = new QueryClient();

@@ -177,6 +177,13 @@ export function startQueryPersistence(client: QueryClient, options: QueryPersist
 
   let stopped = false;
   const stops: (() => void)[] = [];
+  // What was put back from the saved copy, by query hash: the answer's time, to tell a restored answer from a newer one
+  // (the page's own first-screen answer, or a fetch that won the race) that hydrate() kept instead.
+  const restoredAt = new Map<string, number>();
+  const hydrateSaved = (state: PersistedClient['clientState']) => {
+    for (const q of state.queries) restoredAt.set(q.queryHash, q.state.dataUpdatedAt);
+    hydrate(client, state);
+  };
 
   const restore = async () => {
     // Without a network, queries wait rather than fail (the restored answers stay on screen, not an error).
@@ -196,14 +203,14 @@ export function startQueryPersistence(client: QueryClient, options: QueryPersist
     // The copy is re-saved whenever anything changes: an answer in it may be older than the copy.
     const fresh = saved.clientState.queries.filter((q) => now() - q.state.dataUpdatedAt <= PERSIST_MAX_AGE_MS);
     const { shared, own } = splitByOwner({ ...saved.clientState, queries: fresh });
-    hydrate(client, shared);
+    hydrateSaved(shared);
     const owner = ownerOf(saved.clientState);
     if (owner === null || own.queries.length === 0) return;
     const session = await checkSession();
     if (!session.known) {
-      hydrate(client, own);
+      hydrateSaved(own);
     } else if (session.user?.id === owner) {
-      hydrate(client, own);
+      hydrateSaved(own);
       client.setQueryData(USER_QUERY_KEY, session.user);
     } else {
       // Someone else (or no one) is signed in on this browser now: the previous user's answers go.
@@ -217,8 +224,13 @@ export function startQueryPersistence(client: QueryClient, options: QueryPersist
       await restore();
       // A saved answer is shown while a fresh one comes, not instead of it: the copy may predate the last change (it is
       // saved a moment after each one, and a reload or another tab can come first), and it was fresh when it was saved.
-      // Marked stale without fetching now, every restored query asks again once it is on screen (and online).
-      await client.invalidateQueries({ refetchType: 'none' });
+      // Marked stale without fetching now, every restored query asks again once it is on screen (and online). Only the
+      // restored ones: the answers the page came with are fresh, and asking for them again on a first visit re-rendered
+      // the whole listing during its hydration (one long task on a phone).
+      await client.invalidateQueries({
+        refetchType: 'none',
+        predicate: (query) => restoredAt.has(query.queryHash) && restoredAt.get(query.queryHash) === query.state.dataUpdatedAt,
+      });
     } finally {
       // From now on, every change is saved (the restored answers were not: they are on disk already).
       if (!stopped) {
