@@ -33,6 +33,7 @@ import {
 } from '#contract/profiles.ts';
 import type { SectionSlug } from '#contract/section-slugs.ts';
 import { FormError } from '#src/components/form-error.tsx';
+import { LocationMap, type PickedLocation } from '#src/components/location-map/location-map.tsx';
 import type { Answer } from '#contract/answers.ts';
 import { ConflictError, type ApiResponse } from '#src/lib/api-client.ts';
 import { serverFieldErrors, useApiForm } from '#src/lib/forms.ts';
@@ -185,6 +186,15 @@ export function ModelProfileForm(props: ModelProfileFormProps) {
     () => countryOptions.filter((c) => c.phone).map((c) => ({ value: c.iso2, label: `${c.label} (+${c.phone.replace(/^\+/, '')})` })),
     [countryOptions],
   );
+
+  // A choice on the map fills the three pickers at once.
+  const pickLocation = (p: PickedLocation) => {
+    for (const f of ['country_id', 'state_id', 'city_id'] as const) form.clearError(f);
+    update((d) => ({
+      ...d,
+      values: { ...d.values, country_id: p.country_id ?? d.values.country_id, state_id: p.state_id, city_id: p.city_id },
+    }));
+  };
 
   const validateStep = (index: number) => form.validate(STEPS[index]!.schema, values);
 
@@ -363,6 +373,14 @@ export function ModelProfileForm(props: ModelProfileFormProps) {
         error={err('city_id')}
         nothingFoundMessage={t('modelProfile.nothingFound')}
         required
+      />
+      <LocationMap
+        country={countries.data?.find((c) => c.id === values.country_id)?.iso2}
+        states={values.country_id ? states.data : undefined}
+        cities={values.state_id ? cities.data : undefined}
+        stateId={values.state_id}
+        cityId={values.city_id}
+        onPick={pickLocation}
       />
     </Stack>,
     <Stack gap="md" key="ad">

@@ -33,6 +33,7 @@ import {
 import type { SectionSlug } from '#contract/section-slugs.ts';
 import { ConflictDialog } from '#src/components/conflict-dialog.tsx';
 import { FormError } from '#src/components/form-error.tsx';
+import { LocationMap, type PickedLocation } from '#src/components/location-map/location-map.tsx';
 import { ConflictError, type ApiResponse } from '#src/lib/api-client.ts';
 import { serverFieldErrors, useApiForm } from '#src/lib/forms.ts';
 import { DEFAULT_PLACEMENT, handleAnswer } from '#src/lib/response-handler.ts';
@@ -140,6 +141,12 @@ function ModelFields({ values, onChange, error, lng, editing }: ModelFieldsProps
   const set = <K extends Field>(field: K, value: ModelValues[K], extra: Partial<ModelValues> = {}) =>
     onChange({ ...values, [field]: value, ...extra }, field);
   const label = (f: Field) => t(`publicist.form.fields.${f}`);
+  // A choice on the map fills the three pickers at once: the same values, reported once per field so each one's
+  // error is cleared.
+  const pickLocation = (p: PickedLocation) => {
+    const next = { ...values, country_id: p.country_id ?? values.country_id, state_id: p.state_id, city_id: p.city_id };
+    for (const f of ['country_id', 'state_id', 'city_id'] as const) onChange(next, f);
+  };
 
   return (
     <Stack gap="lg">
@@ -206,7 +213,7 @@ function ModelFields({ values, onChange, error, lng, editing }: ModelFieldsProps
         </Stack>
       </Fieldset>
       <Fieldset legend={t('publicist.form.location')} variant="unstyled">
-        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <SimpleGrid cols={{ base: 1, sm: 3 }} mb="sm">
           <Select
             label={label('country_id')}
             data={countryOptions.map(({ value, label: l }) => ({ value, label: l }))}
@@ -241,6 +248,15 @@ function ModelFields({ values, onChange, error, lng, editing }: ModelFieldsProps
             required
           />
         </SimpleGrid>
+        <LocationMap
+          country={countries.data?.find((c) => c.id === values.country_id)?.iso2}
+          states={values.country_id ? states.data : undefined}
+          cities={values.state_id ? cities.data : undefined}
+          stateId={values.state_id}
+          cityId={values.city_id}
+          onPick={pickLocation}
+          height={240}
+        />
       </Fieldset>
       <Fieldset legend={t('publicist.form.ad')} variant="unstyled">
         <Stack gap="sm">
