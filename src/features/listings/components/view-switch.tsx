@@ -1,10 +1,10 @@
 /**
- * Grid or list: a radio group of two icons (native radios, so arrow keys move the choice as in any radio
+ * Grid, list or map: a radio group of three icons (native radios, so arrow keys move the choice as in any radio
  * group), looking and behaving like the Mantine SegmentedControl it replaces. SegmentedControl measures its
- * options to place the indicator, which costs about 3 KB gzipped of the home page for a two-option switch.
+ * options to place the indicator, which costs about 3 KB gzipped of the home page for a three-option switch.
  */
 import { VisuallyHidden } from '@mantine/core';
-import { IconLayoutGrid, IconList } from '@tabler/icons-react';
+import { IconLayoutGrid, IconList, IconMap } from '@tabler/icons-react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ListingView } from '../hooks/use-listing-params.ts';
@@ -13,6 +13,7 @@ import classes from './view-switch.module.css';
 const OPTIONS = [
   { value: 'grid', Icon: IconLayoutGrid, label: 'listings.viewGrid' },
   { value: 'list', Icon: IconList, label: 'listings.viewList' },
+  { value: 'map', Icon: IconMap, label: 'listings.viewMap' },
 ] as const;
 
 export function ViewSwitch({ value, onChange }: { value: ListingView; onChange: (view: ListingView) => void }) {
@@ -20,7 +21,7 @@ export function ViewSwitch({ value, onChange }: { value: ListingView; onChange: 
   const name = useId();
   return (
     <div role="radiogroup" aria-label={t('listings.viewLabel')} className={classes.root}>
-      <span className={classes.indicator} data-second={value === OPTIONS[1].value || undefined} aria-hidden />
+      <span className={classes.indicator} data-index={OPTIONS.findIndex((o) => o.value === value)} aria-hidden />
       {OPTIONS.map(({ value: option, Icon, label }) => {
         const active = option === value;
         return (

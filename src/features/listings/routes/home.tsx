@@ -1,6 +1,7 @@
 /**
  * Home (SPEC §2): the filter bar (search, city type-ahead, section chips), the listing in a grid (default) or
- * a list, promoted placements clearly labelled, and pagination. The URL holds the query, so links and Back work.
+ * a list, promoted placements clearly labelled, and pagination; or, in the map view (issue 16), the matches counted
+ * per city on a map. The URL holds the query and the view, so links and Back work.
  */
 import { Alert, Box, Button, Container, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconPhotoSearch } from '@tabler/icons-react';
@@ -16,11 +17,13 @@ import { sectionsQueryOptions } from '../api/get-sections.ts';
 import { FilterBar } from '../components/filter-bar.tsx';
 import { ModelCard, ModelCardSkeleton } from '../components/model-card.tsx';
 import { PromoCard } from '../components/promo-card.tsx';
-import { useListingParams, useListingView } from '../hooks/use-listing-params.ts';
+import { useCurrentView, useListingParams } from '../hooks/use-listing-params.ts';
 
 const ListingPagination = lazy(async () => ({ default: (await import('../components/listing-pagination.tsx')).ListingPagination }));
 // Shown only after a typo correction; its <Trans> (react-i18next's markup parser, ~5 KB gzip) stays off the first load.
 const SearchCorrection = lazy(async () => ({ default: (await import('../components/search-correction.tsx')).SearchCorrection }));
+// The map view and, through it, the map itself: off the grid and list views' load.
+const ListingMap = lazy(() => import('../components/listing-map.tsx'));
 
 /** A promoted placement after every this many cards. */
 const PROMO_EVERY = 8;
@@ -29,10 +32,11 @@ export function HomeRoute() {
   const { t, i18n } = useTranslation();
   usePageTitle(t('pages.home'));
   const lng = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'es';
-  const { params, update } = useListingParams();
-  const [view, setView] = useListingView();
+  const { params, update, setSearchParams } = useListingParams();
+  const { view, setView, chooseCity } = useCurrentView(params, setSearchParams);
   const sections = useQuery(sectionsQueryOptions());
-  const models = useQuery(modelsQueryOptions(params, lng));
+  // The map view counts per city instead: no page of cards to fetch.
+  const models = useQuery({ ...modelsQueryOptions(params, lng), enabled: view !== 'map' });
   const promos = useQuery(publicityQueryOptions());
   const resultsRef = useRef<HTMLElement>(null);
   const filtered = !!(params.search || params.city || params.section);
@@ -43,7 +47,9 @@ export function HomeRoute() {
     resultsRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
   };
 
-  const cols = view === 'grid' ? { base: 2, sm: 3, md: 4, lg: 5 } : { base: 1, md: 2 };
+  const cardView = view === 'map' ? 'grid' : view;
+  const cols = cardView === 'grid' ? { base: 2, sm: 3, md: 4, lg: 5 } : { base: 1, md: 2 };
+  const clearFilters = () => update({ search: '', city: undefined, section: undefined, page: 1 });
   const data = models.data?.data ?? [];
   const meta = models.data?.meta;
 
@@ -63,10 +69,30 @@ export function HomeRoute() {
           <Title order={2} id="sections-title" className="visually-hidden-title">
             {t('listings.filters')}
           </Title>
-          <FilterBar params={params} sections={sections.data} lng={lng} view={view} onChange={update} onView={setView} />
+          <FilterBar
+            params={params}
+            sections={sections.data}
+            lng={lng}
+            view={view}
+            // On the map, a city picked by name is chosen as one picked on the map: its listing.
+            onChange={(patch) => (view === 'map' && patch.city ? chooseCity(patch.city) : update(patch))}
+            onView={setView}
+          />
         </section>
 
-        <section ref={resultsRef} aria-labelledby="results-title" aria-busy={models.isFetching} style={{ scrollMarginTop: 72 }}>
+        {view === 'map' ? (
+          <Suspense fallback={null}>
+            <ListingMap params={params} onCity={chooseCity} onClearFilters={clearFilters} />
+          </Suspense>
+        ) : null}
+
+        <section
+          hidden={view === 'map'}
+          ref={resultsRef}
+          aria-labelledby="results-title"
+          aria-busy={models.isFetching}
+          style={{ scrollMarginTop: 72 }}
+        >
           <Group justify="space-between" mb="xs">
             <Title order={2} size="h4" id="results-title">
               {t('listings.results')}
@@ -97,7 +123,7 @@ export function HomeRoute() {
           ) : models.isPending ? (
             <SimpleGrid cols={cols} spacing="sm">
               {Array.from({ length: 10 }, (_, i) => (
-                <ModelCardSkeleton key={i} view={view} />
+                <ModelCardSkeleton key={i} view={cardView} />
               ))}
             </SimpleGrid>
           ) : data.length === 0 ? (
@@ -111,7 +137,7 @@ export function HomeRoute() {
                   {filtered ? t('listings.noResultsText') : t('home.emptyText')}
                 </Text>
                 {filtered ? (
-                  <Button variant="light" onClick={() => update({ search: '', city: undefined, section: undefined, page: 1 })}>
+                  <Button variant="light" onClick={clearFilters}>
                     {t('listings.clearFilters')}
                   </Button>
                 ) : null}
@@ -126,8 +152,8 @@ export function HomeRoute() {
                     : undefined;
                 return (
                   <Fragment key={m.id}>
-                    <ModelCard model={m} lng={lng} view={view} eager={i < 4} />
-                    {promo ? <PromoCard ad={promo} view={view} /> : null}
+                    <ModelCard model={m} lng={lng} view={cardView} eager={i < 4} />
+                    {promo ? <PromoCard ad={promo} view={cardView} /> : null}
                   </Fragment>
                 );
               })}
