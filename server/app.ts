@@ -124,8 +124,9 @@ export async function buildApp(
         scriptSrc: ["'self'", ...[themeInitHash(config.distDir)].filter((h): h is string => !!h)],
         // Mantine injects its CSS variables in <style> tags.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
+        // A configured map source (MAP_STYLE_URL / MAP_TILES_URL) adds its origins; unset, nothing is added.
+        imgSrc: ["'self'", 'data:', 'blob:', ...(config.map?.origins ?? [])],
+        connectSrc: ["'self'", 'ws:', 'wss:', ...(config.map?.origins ?? [])],
         workerSrc: ["'self'", 'blob:'],
         manifestSrc: ["'self'"],
         upgradeInsecureRequests: config.secureCookies ? [] : null,

@@ -101,6 +101,19 @@ const envSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   REDIS_PREFIX: z.string().max(64).default('vitrina:'),
+  // Maps (issue 16): unset, the embedded base map only and no third-party request; see mapConfig below.
+  MAP_STYLE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL of a MapLibre style (JSON)' })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MAP_TILES_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/\s]+\/\S*$/, 'must be an http(s) URL')
+    .refine((v) => ['{z}', '{x}', '{y}'].every((p) => v.includes(p)), 'must contain {z}, {x} and {y}')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MAP_ATTRIBUTION: z.string().trim().max(300).optional(),
+  MAP_ORIGINS: optionalString,
   SIGHTENGINE_URL: z
     .url()
     .default('https://api.sightengine.com/1.0/check-workflow.json')
@@ -152,6 +165,8 @@ export type Config = {
   http: HttpLimits;
   moderation: ModerationConfig;
   realtime: RealtimeConfig;
+  /** A production map source for the browser (GET /api/config `map`); undefined: the embedded base map only. */
+  map: MapSourceConfig | undefined;
 };
 
 /**
@@ -203,6 +218,15 @@ export interface HttpLimits {
   keepAliveTimeoutMs: number;
   /** Connections one IP address may hold at once (0: no cap). Not applied behind TRUST_PROXY: the proxy is one address. */
   maxConnectionsPerIp: number;
+}
+
+/** MAP_STYLE_URL (a MapLibre vector style) or MAP_TILES_URL (raster tiles), and what the CSP must let the browser reach. */
+export interface MapSourceConfig {
+  styleUrl: string | undefined;
+  tilesUrl: string | undefined;
+  attribution: string | undefined;
+  /** Origins the browser fetches the map from (the style's or tiles' own, and MAP_ORIGINS): CSP img-src / connect-src. */
+  origins: string[];
 }
 
 export class ConfigError extends Error {}
@@ -276,6 +300,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           : undefined,
     },
     realtime: realtimeConfig(e, dataDir),
+    map: mapConfig(e),
+  };
+}
+
+/**
+ * The origin of a URL or tile template; a `{s}` subdomain (a.tile…, b.tile…) becomes a CSP wildcard (*.tile…).
+ * MAP_ORIGINS adds the hosts a style's tiles, glyphs and sprites come from when they are not the style's own.
+ */
+function mapConfig(e: z.infer<typeof envSchema>): MapSourceConfig | undefined {
+  if (!e.MAP_STYLE_URL && !e.MAP_TILES_URL) {
+    if (e.MAP_ORIGINS || e.MAP_ATTRIBUTION)
+      throw new ConfigError('Invalid configuration:\n  MAP_ORIGINS / MAP_ATTRIBUTION: need MAP_STYLE_URL or MAP_TILES_URL');
+    return undefined;
+  }
+  const originOf = (url: string) => {
+    const m = /^(https?:\/\/[^/]+)/.exec(url.replace('{s}.', 'SUBDOMAIN.'));
+    return m ? m[1]!.replace('SUBDOMAIN.', '*.') : undefined;
+  };
+  const extra = (e.MAP_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const o of extra)
+    if (!/^https?:\/\/(\*\.)?[a-z0-9.-]+(:\d+)?$/i.test(o))
+      throw new ConfigError(`Invalid configuration:\n  MAP_ORIGINS: ${JSON.stringify(o)} is not an origin (https://host[:port])`);
+  const origins = [e.MAP_STYLE_URL, e.MAP_TILES_URL].map((u) => (u ? originOf(u) : undefined)).filter((o): o is string => !!o);
+  return {
+    styleUrl: e.MAP_STYLE_URL,
+    tilesUrl: e.MAP_TILES_URL,
+    attribution: e.MAP_ATTRIBUTION || undefined,
+    origins: [...new Set([...origins, ...extra])],
   };
 }
 
