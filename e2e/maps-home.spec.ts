@@ -21,7 +21,8 @@ const cards = (page: Page) => page.getByTestId('model-card');
 
 const countOf = (label: string) => Number(/: (\d+) anuncios?$/.exec(label)![1]);
 const nameOf = (label: string) => label.slice(0, label.indexOf(' ('));
-const countText = (count: number) => tr('es', count === 1 ? 'listings.count_one' : 'listings.count_other').replace('{{count}}', String(count));
+const countText = (count: number) =>
+  tr('es', count === 1 ? 'listings.count_one' : 'listings.count_other').replace('{{count}}', String(count));
 
 async function labels(locator: Locator): Promise<string[]> {
   return locator.evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? ''));
@@ -84,7 +85,9 @@ test('map view: markers with counts and the list; a city chosen by its marker, b
   // By pointer: a city away from the others (outside Asturias), so no neighbour's marker covers it.
   const far = onMap.find((label) => !label.includes('(Asturias)'))!;
   const farId = await cityIdOf(page, far);
-  await markers(page).and(page.getByRole('button', { name: far, exact: true })).click();
+  await markers(page)
+    .and(page.getByRole('button', { name: far, exact: true }))
+    .click();
   await listingOf(page, far, farId);
 
   // Back: the map again, no city.
