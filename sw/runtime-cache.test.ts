@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { isListingRequest, isMediaRequest, isPublicAnswer, isWarmUpMessage, WARM_UP_MESSAGE, warmUpUrls } from './runtime-cache.ts';
+import {
+  isListingRequest,
+  isMapAssetRequest,
+  isMapStyleRequest,
+  isMapTileRequest,
+  isMediaRequest,
+  isPublicAnswer,
+  isWarmUpMessage,
+  MAP_TILE_TYPICAL_BYTES,
+  MAP_TILES_BUDGET_BYTES,
+  MAP_TILES_MAX_ENTRIES,
+  WARM_UP_MESSAGE,
+  warmUpUrls,
+} from './runtime-cache.ts';
 
 const u = (p: string) => new URL(p, 'https://vitrina.test');
 
@@ -66,5 +79,49 @@ describe('service worker runtime cache', () => {
     expect(isWarmUpMessage({ type: WARM_UP_MESSAGE, urls: [1] })).toBe(false);
     expect(isWarmUpMessage({ type: WARM_UP_MESSAGE, urls: Array.from({ length: 1000 }, () => '/api/models') })).toBe(false);
     expect(isWarmUpMessage(null)).toBe(false);
+  });
+});
+
+describe('maps (issue 16)', () => {
+  const origin = 'https://vitrina.test';
+  const ext = (p: string) => new URL(p);
+
+  it('keeps the embedded base map and the map code fetched on demand', () => {
+    expect(isMapAssetRequest(u('/assets/base-map-es-pwvI7QX-yD.json'))).toBe(true);
+    expect(isMapAssetRequest(u('/assets/base-map-world-NxVM63IEyJ.json'))).toBe(true);
+    expect(isMapAssetRequest(u('/assets/maplibre-gl-BUwiJpK_.js'))).toBe(true);
+    expect(isMapAssetRequest(u('/assets/maplibre-gl-qvkd0SPb.css'))).toBe(true);
+    expect(isMapAssetRequest(u('/assets/leaflet-maplibre-gl-D5oMUcWW.js'))).toBe(true);
+    for (const p of ['/assets/app-abc.js', '/api/models/map', '/assets/base-map-es.json.map', '/base-map-es-x.json']) {
+      expect(isMapAssetRequest(u(p))).toBe(false);
+    }
+  });
+
+  it('keeps the configured source’s tiles and glyphs, and never a request to our own origin', () => {
+    expect(isMapTileRequest(ext('https://tiles.example.com/12/2010/1500.png'), origin)).toBe(true);
+    expect(isMapTileRequest(ext('https://a.tile.example.org/7/63/47@2x.webp'), origin)).toBe(true);
+    expect(isMapTileRequest(ext('https://api.example.com/tiles/v3/10/500/380.pbf?key=k'), origin)).toBe(true);
+    expect(isMapTileRequest(ext('https://api.example.com/fonts/Open%20Sans%20Regular/0-255.pbf'), origin)).toBe(true);
+    expect(isMapTileRequest(ext('https://tiles.example.com/data/v3/4/7/6'), origin)).toBe(true);
+    // Ours: the API, photos and the app are never taken by the tile cache.
+    expect(isMapTileRequest(u('/media/ads/1/2/800.webp'), origin)).toBe(false);
+    expect(isMapTileRequest(u('/api/models/12/2010/1500'), origin)).toBe(false);
+    // Not shaped like a tile.
+    expect(isMapTileRequest(ext('https://tiles.example.com/style.json'), origin)).toBe(false);
+    expect(isMapTileRequest(ext('https://cdn.example.com/lib.js'), origin)).toBe(false);
+  });
+
+  it('refreshes the style, its sprites and TileJSON in the background', () => {
+    expect(isMapStyleRequest(ext('https://maps.example.com/styles/basic/style.json?key=k'), origin)).toBe(true);
+    expect(isMapStyleRequest(ext('https://maps.example.com/styles/basic/sprite@2x.png'), origin)).toBe(true);
+    expect(isMapStyleRequest(ext('https://maps.example.com/styles/basic/sprite.json'), origin)).toBe(true);
+    expect(isMapStyleRequest(ext('https://maps.example.com/data/v3/tiles.json'), origin)).toBe(true);
+    expect(isMapStyleRequest(u('/api/config.json'), origin)).toBe(false);
+    expect(isMapStyleRequest(ext('https://maps.example.com/10/5/3.png'), origin)).toBe(false);
+  });
+
+  it('caps the tile cache at about 50 MB of typical tiles', () => {
+    expect(MAP_TILES_MAX_ENTRIES * MAP_TILE_TYPICAL_BYTES).toBeLessThanOrEqual(MAP_TILES_BUDGET_BYTES);
+    expect(MAP_TILES_MAX_ENTRIES).toBeGreaterThanOrEqual(500);
   });
 });

@@ -73,3 +73,46 @@ export function warmUpUrls(fetched: readonly string[], origin: string): string[]
   }
   return [...keep];
 }
+
+/**
+ * Maps (issue 16). The embedded base map (assets/base-map-*.json, content-hashed: a name never changes content) and
+ * the code fetched only by some maps (MapLibre GL, for a configured vector style) are kept once fetched: Spain's base
+ * map is precached, the world's (another country) is kept here after its first use.
+ */
+export const MAP_ASSETS_CACHE = 'vitrina-map-assets-v1';
+export const MAP_ASSETS_MAX_ENTRIES = 20;
+
+export function isMapAssetRequest(url: URL): boolean {
+  return /^\/assets\/(?:base-map-[a-z]+-[\w-]+\.json|(?:leaflet-)?maplibre-gl-[\w-]+\.(?:js|css))$/.test(url.pathname);
+}
+
+/**
+ * Tiles of the configured map source (MAP_TILES_URL raster tiles; a MAP_STYLE_URL style's vector tiles and glyphs)
+ * are kept as seen, cache first, within a byte budget of about 50 MB: raster tiles (256 px PNG/JPEG/WebP) and
+ * vector tiles weigh about 20–50 KB each, so 1000 entries stay under it; the least recently used go first, and all
+ * of them if the browser's quota runs out. The style, its sprites and TileJSON are small and may change: kept, but
+ * refreshed in the background (MAP_STYLE_CACHE).
+ *
+ * Only cross-origin requests are considered: the CSP lets the page reach no other origin than the configured map
+ * source's (server/app.ts), and only those shaped like map resources match. Only CORS answers (status 200) are
+ * stored, never opaque ones (whose size browsers count as several MB each).
+ */
+export const MAP_TILES_CACHE = 'vitrina-map-tiles-v1';
+export const MAP_TILES_BUDGET_BYTES = 50 * 1024 * 1024;
+export const MAP_TILE_TYPICAL_BYTES = 50 * 1024;
+export const MAP_TILES_MAX_ENTRIES = Math.floor(MAP_TILES_BUDGET_BYTES / MAP_TILE_TYPICAL_BYTES);
+export const MAP_TILES_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
+export const MAP_STYLE_CACHE = 'vitrina-map-style-v1';
+export const MAP_STYLE_MAX_ENTRIES = 50;
+
+/** A tile ({z}/{x}/{y}, optionally @2x, any extension) or a glyph range (…/0-255.pbf). */
+export function isMapTileRequest(url: URL, origin: string): boolean {
+  if (url.origin === origin || !/^https?:$/.test(url.protocol)) return false;
+  return /\/\d{1,2}\/\d+\/\d+(?:@\dx)?(?:\.[a-z0-9]+)?$/i.test(url.pathname) || /\.(?:pbf|mvt)$/i.test(url.pathname);
+}
+
+/** A style (…style.json), its sprites (sprite….json/png) or a TileJSON. */
+export function isMapStyleRequest(url: URL, origin: string): boolean {
+  if (url.origin === origin || !/^https?:$/.test(url.protocol)) return false;
+  return /(?:^|\/)(?:[\w.-]*style[\w.-]*\.json|sprite[\w@.-]*\.(?:json|png)|tiles\.json)$/i.test(url.pathname);
+}

@@ -19,12 +19,22 @@ import { REFERENCE_CACHE, REFERENCE_URLS, isReferenceRequest } from './reference
 import './outbox-sync.ts';
 import {
   isListingRequest,
+  isMapAssetRequest,
+  isMapStyleRequest,
+  isMapTileRequest,
   isMediaRequest,
   isWarmUpMessage,
   isPublicAnswer,
   LISTINGS_CACHE,
   LISTINGS_MAX_AGE_SECONDS,
   LISTINGS_MAX_ENTRIES,
+  MAP_ASSETS_CACHE,
+  MAP_ASSETS_MAX_ENTRIES,
+  MAP_STYLE_CACHE,
+  MAP_STYLE_MAX_ENTRIES,
+  MAP_TILES_CACHE,
+  MAP_TILES_MAX_AGE_SECONDS,
+  MAP_TILES_MAX_ENTRIES,
   MEDIA_CACHE,
   MEDIA_MAX_AGE_SECONDS,
   MEDIA_MAX_ENTRIES,
@@ -94,6 +104,39 @@ const mediaStrategy = new CacheFirst({
   ],
 });
 registerRoute(({ url, request, sameOrigin }) => sameOrigin && request.method === 'GET' && isMediaRequest(url), mediaStrategy);
+
+// Maps (issue 16, runtime-cache.ts): the base map and the map code not precached, kept once fetched (hashed names);
+// the configured tile source's tiles within a size cap, its style refreshed in the background.
+registerRoute(
+  ({ url, request, sameOrigin }) => sameOrigin && request.method === 'GET' && isMapAssetRequest(url),
+  new CacheFirst({
+    cacheName: MAP_ASSETS_CACHE,
+    plugins: [
+      new CacheableResponsePlugin({ statuses: [200] }),
+      new ExpirationPlugin({ maxEntries: MAP_ASSETS_MAX_ENTRIES, purgeOnQuotaError: true }),
+    ],
+  }),
+);
+registerRoute(
+  ({ url, request }) => request.method === 'GET' && isMapTileRequest(url, self.location.origin),
+  new CacheFirst({
+    cacheName: MAP_TILES_CACHE,
+    plugins: [
+      new CacheableResponsePlugin({ statuses: [200] }),
+      new ExpirationPlugin({ maxEntries: MAP_TILES_MAX_ENTRIES, maxAgeSeconds: MAP_TILES_MAX_AGE_SECONDS, purgeOnQuotaError: true }),
+    ],
+  }),
+);
+registerRoute(
+  ({ url, request }) => request.method === 'GET' && isMapStyleRequest(url, self.location.origin),
+  new StaleWhileRevalidate({
+    cacheName: MAP_STYLE_CACHE,
+    plugins: [
+      new CacheableResponsePlugin({ statuses: [200] }),
+      new ExpirationPlugin({ maxEntries: MAP_STYLE_MAX_ENTRIES, purgeOnQuotaError: true }),
+    ],
+  }),
+);
 
 // The answers and photos a page fetched before this worker controlled it (the first visit) never passed through
 // it: the page sends their URLs once it is controlled (src/lib/offline-warm-up.ts) and they are fetched again
