@@ -82,6 +82,11 @@ test('the location step is filled from the map and from "use my location", on a 
 
   await expectNoAxeViolations(page, 'location step');
   await page.screenshot({ path: test.info().outputPath('location-step-360.png'), fullPage: true });
+  // The light scheme too (dark is the default).
+  await page.getByRole('button', { name: es('nav.themeLight') }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'light');
+  await expectNoAxeViolations(page, 'location step, light');
+  await map.screenshot({ path: test.info().outputPath('location-map-light-360.png') });
 
   // Refused: a message, and the pickers keep what they had.
   await locate.click();
