@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'idempotency_mismatch',
   'idempotency_in_progress',
   'server_error',
+  'service_unavailable',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

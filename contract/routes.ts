@@ -13,6 +13,12 @@ export const API = {
   pageView: '/api/analytics/pageview',
   config: '/api/config',
   health: '/api/health',
+  /** Readiness for load balancers: 200, or 503 naming the failing parts (contract/system.ts). */
+  ready: '/api/ready',
+  /** The OpenAPI 3.1 document of every route, generated from the contract's schemas. */
+  openapi: '/api/openapi.json',
+  /** The interactive API reference (HTML, served from our origin). */
+  docs: '/api/docs',
   /** Who is signed in, if anyone: 200 `{ data: User | null }`, never 401, so a visitor's page logs no error (GET /api/user keeps its 401). */
   session: '/api/session',
   /** POST asks for an archive of the user's data, GET answers its state (contract/data-rights.ts). */

@@ -41,6 +41,9 @@ import { forbiddenWordsRoutes } from './modules/forbidden-words/forbidden-words.
 import { i18nRoutes } from './modules/i18n/i18n.routes.ts';
 import { referenceRoutes } from './modules/reference/reference.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import readinessPlugin from './modules/system/readiness.ts';
+import metricsPlugin from './plugins/metrics.ts';
+import { apiDocsRoutes, openapiCollector } from './plugins/openapi.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { contactRoutes } from './modules/contact/contact.routes.ts';
 import { dataRightsRoutes } from './modules/data-rights/data-rights.routes.ts';
@@ -108,7 +111,11 @@ export async function buildApp(
   app.decorate('db', database.db);
   app.decorate('dbKind', database.kind);
 
+  // First: it collects every route registered after it into the OpenAPI document (plugins/openapi.ts).
+  await app.register(openapiCollector);
   await app.register(requestLog);
+  // Prometheus metrics: GET /metrics with METRICS_TOKEN, or on METRICS_PORT; no hook at all when neither is set.
+  await app.register(metricsPlugin);
   await app.register(slowClientsPlugin, { limits: config.http });
   // Before any route (it hooks each route as it is added); its onSend runs after the app's own (idempotency stores
   // the plain body). The built files are precompressed (plugins/spa.ts); see COMPRESS for what is compressed here.
@@ -154,7 +161,11 @@ export async function buildApp(
 
   // Before the modules: their services broadcast through app.broadcaster.
   await app.register(realtimePlugin);
+  // What GET /api/ready checks (modules may add their own parts with app.readiness.add).
+  await app.register(readinessPlugin);
   await app.register(systemRoutes);
+  // GET /api/openapi.json and the reference at /api/docs.
+  await app.register(apiDocsRoutes);
   await app.register(i18nRoutes);
   await app.register(referenceRoutes);
   await app.register(analyticsRoutes);

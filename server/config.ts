@@ -101,6 +101,19 @@ const envSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   REDIS_PREFIX: z.string().max(64).default('vitrina:'),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  METRICS_PORT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(65535)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   // Maps (issue 16): unset, the embedded base map only and no third-party request; see mapConfig below.
   MAP_STYLE_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL of a MapLibre style (JSON)' })
@@ -167,6 +180,8 @@ export type Config = {
   realtime: RealtimeConfig;
   /** A production map source for the browser (GET /api/config `map`); undefined: the embedded base map only. */
   map: MapSourceConfig | undefined;
+  /** Prometheus metrics (plugins/metrics.ts): GET /metrics with the token, or on a port of its own; neither → 404. */
+  metrics: { token: string | undefined; port: number | undefined; host: string };
 };
 
 /**
@@ -246,6 +261,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = e.DATA_DIR === ':memory:' ? ':memory:' : path.resolve(e.DATA_DIR);
   if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS)
     throw new ConfigError('Invalid configuration:\n  HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT)
+    throw new ConfigError('Invalid configuration:\n  METRICS_PORT: must differ from PORT (the metrics listener is a separate one)');
   if (e.BROADCAST_DRIVER === 'pusher') {
     const absent = (['PUSHER_APP_ID', 'PUSHER_APP_KEY', 'PUSHER_APP_SECRET', 'PUSHER_HOST'] as const).filter((k) => !e[k]);
     if (absent.length)
@@ -301,6 +318,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     realtime: realtimeConfig(e, dataDir),
     map: mapConfig(e),
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
   };
 }
 

@@ -62,6 +62,8 @@ type Role = 'client' | 'model' | 'publicist' | 'admin' | 'super_admin';
 type Who = Role | 'anonymous';
 const ROLES: Role[] = ['client', 'model', 'publicist', 'admin', 'super_admin'];
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** What a monitor or a browser opening the API reference calls without X-Requested-With (plugins/security.ts). */
+const XHR_EXEMPT = /^\/api\/(health|ready|openapi\.json|docs)(?:[/?]|$)/;
 
 /**
  * Tables a refused request may legitimately change, and why. Nothing else may change without a 2xx.
@@ -283,7 +285,7 @@ function makeCase(route: RegisteredRoute, r: Rng): Case {
   } else if (guard === 1) {
     headers['x-requested-with'] = r.pick(['', 'fetch', 'XMLHttpRequest ', 'xmlhttprequest']);
     kind.push('bad xhr header');
-    if (url.startsWith('/api/') && !url.startsWith('/api/health')) reasons.push('no X-Requested-With');
+    if (url.startsWith('/api/') && !XHR_EXEMPT.test(url)) reasons.push('no X-Requested-With');
   } else if (guard === 2) {
     headers.cookie = `XSRF-TOKEN=${r.pick(BAD_TOKENS)}; ${SESSION_COOKIE}=${r.pick(BAD_TOKENS)}`;
     kind.push('bad cookies');

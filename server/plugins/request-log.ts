@@ -3,28 +3,74 @@
  * Fastify's own pair ("incoming request" and "request completed") is switched off in app.ts. In development the lines
  * are made readable for a terminal by pino-pretty (time, level, message; the fields that the message already says are
  * left out); anywhere else they stay JSON, one object a line, for a log collector.
+ *
+ * Request ids: a well-formed `X-Request-Id` from the client or the proxy in front is kept (so one id follows a request
+ * through the balancer and every node), anything else is replaced by a fresh UUID; the id goes back in the answer's
+ * `X-Request-Id` and is `reqId` on every line written while the request is handled: `req.log` is bound to it, and a
+ * line written through `app.log` by a service (a mail, a notification that failed) gets it from the request's async
+ * context (an AsyncLocalStorage read by the logger's mixin).
  */
-import { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import crypto from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+/** What a proxy's id looks like (UUIDs, nginx's 32 hex digits, Heroku's, Envoy's): nothing that could forge a log line. */
+const WELL_FORMED_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{7,127}$/;
+
+/** The id of a request: the one it came with when well formed, else a new UUID. */
+export function requestIdFor(req: Pick<IncomingMessage, 'headers'>): string {
+  const sent = req.headers[REQUEST_ID_HEADER];
+  return typeof sent === 'string' && WELL_FORMED_ID.test(sent) ? sent : crypto.randomUUID();
+}
+
+/** The request being handled, for log lines written outside `req.log`. */
+const requestContext = new AsyncLocalStorage<{ reqId: string }>();
+/** Marks the per-request child loggers, which carry the id in their bindings already (no second `reqId` key). */
+const BOUND = Symbol('vitrina.requestLogger');
+type Marked = FastifyBaseLogger & { [BOUND]?: true };
+
+/** pino's mixin: `reqId` on a line written through a logger not bound to the request (app.log in a service). */
+function withRequestId(_obj: object, _level: number, logger: unknown): Record<string, string> {
+  if ((logger as Marked)[BOUND]) return {};
+  const store = requestContext.getStore();
+  return store ? { reqId: store.reqId } : {};
+}
+
+const childLoggerFactory: FastifyServerOptions['childLoggerFactory'] = (logger, bindings, opts) => {
+  const child = logger.child(bindings, opts) as Marked;
+  child[BOUND] = true;
+  return child;
+};
 
 /** Fields that the readable line already says in words (a request's, a written mail's), left out of it. */
 const SAID_IN_THE_MESSAGE = ['pid', 'hostname', 'reqId', 'method', 'url', 'statusCode', 'responseTime', 'mail'];
 
-/** Fastify's logger options: pretty in development, JSON elsewhere, without Fastify's own two lines per request. */
-export function loggerOptions(config: Pick<Config, 'env' | 'logLevel'>): Pick<FastifyServerOptions, 'logger' | 'logController'> {
+type LoggerOptions = Pick<FastifyServerOptions, 'logger' | 'logController' | 'genReqId' | 'requestIdHeader' | 'childLoggerFactory'>;
+
+/**
+ * Fastify's logger options: pretty in development, JSON elsewhere, without Fastify's own two lines per request; request
+ * ids as described above (requestIdHeader off: Fastify would take any header value as it is).
+ */
+export function loggerOptions(config: Pick<Config, 'env' | 'logLevel'>): LoggerOptions {
+  const ids = { genReqId: requestIdFor, requestIdHeader: false, childLoggerFactory } as const;
   const logController = new LogController({ disableRequestLogging: true });
-  if (config.logLevel === 'silent') return { logger: false, logController };
-  if (config.env !== 'development') return { logger: { level: config.logLevel }, logController };
+  if (config.logLevel === 'silent') return { logger: false, logController, ...ids };
+  if (config.env !== 'development') return { logger: { level: config.logLevel, mixin: withRequestId }, logController, ...ids };
   return {
     logger: {
       level: config.logLevel,
+      mixin: withRequestId,
       transport: {
         target: 'pino-pretty',
         options: { translateTime: 'SYS:HH:MM:ss', ignore: SAID_IN_THE_MESSAGE.join(','), singleLine: true },
       },
     },
     logController,
+    ...ids,
   };
 }
 
@@ -42,6 +88,12 @@ declare module 'fastify' {
 
 export const requestLog = fp(
   async (app: FastifyInstance) => {
+    // A callback hook, so that everything after it (the other hooks, the handler, what it awaits) runs inside the
+    // request's context; the header is set first, so error answers carry it too.
+    app.addHook('onRequest', (req, reply, done) => {
+      void reply.header(REQUEST_ID_HEADER, req.id);
+      requestContext.run({ reqId: req.id }, done);
+    });
     app.addHook('onResponse', async (req, reply) => {
       const responseTime = Math.round(reply.elapsedTime);
       const url = req.routeOptions.config.logQuery === false ? req.url.split('?')[0]! : req.url;

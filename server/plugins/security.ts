@@ -22,8 +22,9 @@ import { SESSION_COOKIE } from './session.ts';
 
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** Routes a monitor or crawler may call without the header. */
-const XHR_EXEMPT = new Set(['/api/health']);
+/** Routes a monitor, a load balancer or a browser opening the API reference may call without the header (all GET). */
+const XHR_EXEMPT = new Set(['/api/health', '/api/ready', '/api/openapi.json', '/api/docs']);
+const XHR_EXEMPT_PREFIXES = ['/api/docs/'];
 const GUARDED_PREFIXES = ['/api/', '/broadcasting/'];
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
@@ -122,7 +123,8 @@ export default fp(async (app) => {
     // The matched route pattern too: whatever spelling reached a guarded route is guarded.
     if (!isGuarded(path) && !isGuarded(req.routeOptions.url)) return;
     // Channel authorization too: a cross-site form post must not get a socket signed for the victim's session.
-    if (!XHR_EXEMPT.has(path) && req.headers['x-requested-with'] !== 'XMLHttpRequest') {
+    const exempt = XHR_EXEMPT.has(path) || XHR_EXEMPT_PREFIXES.some((p) => path.startsWith(p));
+    if (!exempt && req.headers['x-requested-with'] !== 'XMLHttpRequest') {
       return sendError(req, reply, 400, 'xhr_required');
     }
     if (SAFE_METHODS.has(req.method)) return;

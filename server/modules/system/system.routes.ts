@@ -1,10 +1,10 @@
-/** Health check and the public runtime configuration of the browser (no secrets). */
+/** Health and readiness (operations.routes.ts) and the public runtime configuration of the browser (no secrets). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sql } from 'drizzle-orm';
 import { LANGUAGES } from '#contract/languages.ts';
 import { publicConfigSchema, type PublicConfig } from '#contract/config.ts';
 import type { Config } from '../../config.ts';
 import { API } from '#contract/routes.ts';
+import { operationsRoutes } from './operations.routes.ts';
 
 /**
  * Where the browser's pusher-js connects: the app's own origin (APP_URL) with the embedded server, the configured
@@ -20,10 +20,8 @@ function browserRealtime(config: Config): PublicConfig['realtime'] {
 }
 
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(API.health, async () => {
-    await app.db.execute(sql`select 1`);
-    return { status: 'ok', database: app.dbKind };
-  });
+  // GET /api/health and /api/ready.
+  await app.register(operationsRoutes);
   app.get(API.config, { schema: { response: { 200: publicConfigSchema } } }, async () => ({
     app_name: 'Vitrina',
     languages: [...LANGUAGES],

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { answerSchema } from './answers.ts';
+
+/** GET /api/health: the process is alive and answering (nothing else is checked: a liveness probe). */
+export const healthSchema = z.object({
+  status: z.literal('ok'),
+  /** Which database engine this process uses (`pglite` embedded, `postgres` server). */
+  database: z.string(),
+});
+export type Health = z.infer<typeof healthSchema>;
+
+/** One part checked by GET /api/ready: its state and how long the check took. */
+export const readyPartSchema = z.object({
+  status: z.enum(['ok', 'failing']),
+  ms: z.number(),
+  /** `timeout` or `error` when failing; the details are in the server's log, never in the answer. */
+  reason: z.enum(['timeout', 'error']).optional(),
+});
+
+/** The `data` of GET /api/ready's envelope: ready (200) or unavailable (503) with the failing parts named. */
+export const readinessSchema = z.object({
+  status: z.enum(['ready', 'unavailable']),
+  /** The parts that failed (database, redis, storage, …), empty when ready. */
+  failing: z.array(z.string()),
+  checks: z.record(z.string(), readyPartSchema),
+});
+export type Readiness = z.infer<typeof readinessSchema>;
+
+/** GET /api/ready answers the envelope (SPEC §7) with the readiness as `data`, on 200 and on 503 alike. */
+export const readyAnswerSchema = answerSchema.extend({ data: readinessSchema });

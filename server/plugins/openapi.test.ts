@@ -1,0 +1,208 @@
+/**
+ * The OpenAPI document (GET /api/openapi.json) covers every registered route — read from Fastify's own route tree,
+ * so a route added later without its documentation fails here — with its parameters, body and answers, the error
+ * envelope on every operation, and is well formed: every $ref resolves, every path parameter is declared, every
+ * schema compiles as JSON Schema 2020-12. The reference page at /api/docs loads only from our origin, with a CSP of its
+ * own that allows its one inline script by hash; the rest of the app keeps its strict CSP.
+ */
+import crypto from 'node:crypto';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { API } from '#contract/routes.ts';
+import { routesOf } from '#tests/routes.ts';
+import { createTestApp, type TestApp } from '#tests/test-app.ts';
+import { openapiCollector } from './openapi.ts';
+
+interface Operation {
+  parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown }>;
+  requestBody?: { content: Record<string, { schema?: unknown }> };
+  responses: Record<string, { description: string; content?: Record<string, { schema?: unknown }> }>;
+  tags?: string[];
+}
+interface Document {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+}
+
+/** Not part of the API: the built PWA's files (@fastify/static's wildcard; only when a build is there). */
+const NOT_API = new Set(['GET /*']);
+
+/** A registered route's path as OpenAPI writes it (`:id` → `{id}`, the wildcard → `{*}`). */
+const openapiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{*}');
+
+/** Registered routes the document does not have. */
+function undocumented(app: FastifyInstance, doc: Document): string[] {
+  return routesOf(app)
+    .filter((r) => r.method !== 'HEAD' && !NOT_API.has(`${r.method} ${r.path}`))
+    .filter((r) => !doc.paths[openapiPath(r.path)]?.[r.method.toLowerCase()])
+    .map((r) => `${r.method} ${r.path}`);
+}
+
+function* operations(doc: Document): Generator<[string, Operation]> {
+  for (const [path, ops] of Object.entries(doc.paths))
+    for (const [method, op] of Object.entries(ops)) yield [`${method.toUpperCase()} ${path}`, op];
+}
+
+let t: TestApp;
+let doc: Document;
+beforeAll(async () => {
+  t = await createTestApp();
+  const res = await t.app.inject({ method: 'GET', url: API.openapi });
+  expect(res.statusCode).toBe(200);
+  doc = JSON.parse(res.body) as Document;
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('the OpenAPI document', () => {
+  it('is OpenAPI 3.1, served without X-Requested-With', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.title).toBe('Vitrina API');
+  });
+
+  it('has every registered route', () => {
+    expect(undocumented(t.app, doc)).toEqual([]);
+    const documented = [...operations(doc)].length;
+    expect(documented).toBeGreaterThan(100);
+  });
+
+  it('the coverage check finds a route left out of the document', async () => {
+    const app = Fastify();
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    await app.register(openapiCollector);
+    app.get('/api/documented', { schema: { querystring: z.object({ q: z.string() }) } }, async () => ({}));
+    app.get('/api/left-out', { schema: { hide: true } }, async () => ({}));
+    await app.ready();
+    expect(undocumented(app, app.swagger() as Document)).toEqual(['GET /api/left-out']);
+    await app.close();
+  });
+
+  it('every operation: a success answer, the error envelope, descriptions, tags', () => {
+    const problems: string[] = [];
+    for (const [name, op] of operations(doc)) {
+      const statuses = Object.keys(op.responses);
+      if (!statuses.some((s) => /^[23]/.test(s))) problems.push(`${name}: no success answer`);
+      if (!op.tags?.length) problems.push(`${name}: no tag`);
+      for (const [status, r] of Object.entries(op.responses)) {
+        if (!r.description) problems.push(`${name} ${status}: no description`);
+        // The shared ErrorAnswer, or a route's own envelope (GET /api/ready's 503 carries its readiness as data).
+        const body = JSON.stringify(r.content ?? {});
+        if (/^[45]/.test(status) && !body.includes('#/components/schemas/ErrorAnswer') && !body.includes('"channel"'))
+          problems.push(`${name} ${status}: not the error envelope`);
+      }
+      if (!op.responses['500']) problems.push(`${name}: no 500`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('declares every path parameter, and every $ref resolves', () => {
+    const problems: string[] = [];
+    for (const [name, op] of operations(doc)) {
+      const path = name.split(' ')[1]!;
+      for (const [, param] of path.matchAll(/\{([^}]+)\}/g)) {
+        const p = op.parameters?.find((x) => x.in === 'path' && x.name === param);
+        if (!p?.required) problems.push(`${name}: path parameter ${param} not declared as required`);
+      }
+    }
+    const refs = JSON.stringify(doc).matchAll(/"\$ref":"([^"]+)"/g);
+    for (const [, ref] of refs) {
+      const id = ref!.replace('#/components/schemas/', '');
+      if (!ref!.startsWith('#/components/schemas/') || !(id in doc.components.schemas)) problems.push(`unresolved ${ref}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('every schema compiles as JSON Schema 2020-12', () => {
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    for (const [id, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema as object, `#/components/schemas/${id}`);
+    const problems: string[] = [];
+    const compile = (where: string, schema: unknown) => {
+      try {
+        // Component refs resolve against the schemas added above under their reference.
+        ajv.compile(schema as object);
+      } catch (err) {
+        problems.push(`${where}: ${(err as Error).message}`);
+      }
+    };
+    for (const [name, op] of operations(doc)) {
+      for (const p of op.parameters ?? []) compile(`${name} parameter ${p.name}`, p.schema);
+      for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) compile(`${name} body ${type}`, media.schema);
+      for (const [status, r] of Object.entries(op.responses))
+        for (const [type, media] of Object.entries(r.content ?? {})) compile(`${name} ${status} ${type}`, media.schema);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('says what the routes take and answer', () => {
+    const models = doc.paths['/api/models']!.get!;
+    expect(models.parameters!.map((p) => p.name)).toEqual(expect.arrayContaining(['page', 'per_page', 'search', 'city', 'section']));
+    expect(JSON.stringify(models.responses['200']!.content!['application/json']!.schema)).toContain('current_page');
+    const login = doc.paths['/api/login']!.post!;
+    expect(JSON.stringify(login.requestBody!.content['application/json']!.schema)).toContain('password');
+    expect(Object.keys(login.responses)).toEqual(expect.arrayContaining(['200', '419', '422', '429', '500']));
+    const ready = doc.paths[API.ready]!.get!;
+    expect(Object.keys(ready.responses)).toEqual(expect.arrayContaining(['200', '503']));
+    // Staff routes say who may call them.
+    expect(doc.paths['/api/admin/decisions']!.post!.responses['403']!.description).toContain('admin, super_admin');
+  });
+
+  it('describes the answers that are not JSON and the bodies that are not JSON', () => {
+    expect(Object.keys(doc.paths['/media/{*}']!.get!.responses['200']!.content!)).toEqual(['image/webp']);
+    expect(Object.keys(doc.paths['/data-export/{id}/{expires}/{file}']!.get!.responses['200']!.content!)).toEqual(['application/zip']);
+    expect(Object.keys(doc.paths['/api/upload/images']!.post!.requestBody!.content)).toEqual(['multipart/form-data']);
+    expect(Object.keys(doc.paths['/broadcasting/auth']!.post!.requestBody!.content)).toContain('application/x-www-form-urlencoded');
+    expect(Object.keys(doc.paths['/metrics']!.get!.responses['200']!.content!)[0]).toMatch(/^text\/plain/);
+    expect(Object.keys(doc.paths['/api/docs/']!.get!.responses['200']!.content!)).toEqual(['text/html']);
+  });
+});
+
+describe('the reference at /api/docs', () => {
+  it('is served from our origin with a CSP of its own, allowing its inline script by hash', async () => {
+    const res = await t.app.inject({ method: 'GET', url: `${API.docs}/` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    const scripts = [...res.body.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    const sources = scripts.map((m) => /src="([^"]+)"/.exec(m[1]!)?.[1]).filter((s): s is string => !!s);
+    expect(sources).toEqual(['js/scalar.js']);
+    expect(res.body).toContain(`"url": "${API.openapi}"`);
+    const csp = String(res.headers['content-security-policy']);
+    const inline = scripts
+      .filter((m) => !/src=/.test(m[1]!))
+      .map((m) => `'sha256-${crypto.createHash('sha256').update(m[2]!).digest('base64')}'`);
+    expect(inline.length).toBeGreaterThan(0);
+    const scriptSrc = csp.split('; ').find((d) => d.startsWith('script-src '))!;
+    expect(scriptSrc).toBe(`script-src 'self' ${inline.join(' ')}`);
+    expect(csp).not.toMatch(/unsafe-eval|https?:|\*/);
+    expect(csp).toContain("connect-src 'self'");
+
+    const js = await t.app.inject({ method: 'GET', url: `${API.docs}/js/scalar.js` });
+    expect(js.statusCode).toBe(200);
+    expect(js.headers['content-type']).toMatch(/javascript/);
+    expect(js.headers['cache-control']).toBe('public, max-age=3600');
+    // /api/docs itself sends the browser to the page (relative script URLs need the trailing slash).
+    const bare = await t.app.inject({ method: 'GET', url: API.docs });
+    expect(bare.statusCode).toBe(301);
+    expect(bare.headers.location).toBe(`${API.docs}/`);
+  });
+
+  it('leaves the rest of the app with its own CSP', async () => {
+    const docs = String((await t.app.inject({ method: 'GET', url: `${API.docs}/` })).headers['content-security-policy']);
+    const docsHashes = docs.match(/'sha256-[^']+'/g)!;
+    for (const url of [API.health, '/api/sections', '/', '/es']) {
+      const csp = String(
+        (await t.app.inject({ method: 'GET', url, headers: { 'x-requested-with': 'XMLHttpRequest' } })).headers['content-security-policy'],
+      );
+      expect(csp, url).toContain("default-src 'self'");
+      expect(csp, url).toContain("connect-src 'self' ws: wss:");
+      for (const hash of docsHashes) expect(csp, url).not.toContain(hash);
+      expect(csp, url).not.toContain('unsafe-eval');
+    }
+  });
+});
