@@ -27,6 +27,7 @@ vi.mock('#src/components/map/index.ts', () => ({
 
 const es = JSON.parse(readFileSync(path.join(process.cwd(), 'locales/es.json'), 'utf8')) as {
   listings: {
+    city: string;
     viewMap: string;
     clearFilters: string;
     noResultsTitle: string;
@@ -89,6 +90,8 @@ beforeEach(() => {
       let body: unknown = { data: [] };
       let status = 200;
       if (url.pathname === '/api/models/map') ({ body, status } = mapAnswer);
+      else if (url.pathname === '/api/cities/search') body = { data: [{ id: 2, name: 'Gijón', state: 'Asturias' }] };
+      else if (url.pathname === '/api/city/2') body = { data: { id: 2, name: 'Gijón', state: 'Asturias' } };
       else if (url.pathname === '/api/models')
         body = { data: [card], meta: { current_page: 1, last_page: 1, per_page: 24, from: 1, to: 1, total: 1 } };
       return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -186,6 +189,18 @@ describe('Home: the map view', () => {
     fireEvent.click(link);
     await waitFor(() => expect(router.state.location.search).toBe('?city=1&view=list'));
     expect(router.state.historyAction).toBe('PUSH');
+  });
+
+  it('on the map, a city picked by name in the filter bar opens its listing too', async () => {
+    const router = setup('/es?view=map');
+    await cityList();
+    const box = screen.getByRole('textbox', { name: es.listings.city });
+    fireEvent.focus(box);
+    fireEvent.change(box, { target: { value: 'Gij' } });
+    fireEvent.click(await screen.findByRole('option', { name: /Gijón/ }));
+    await waitFor(() => expect(router.state.location.search).toBe('?city=2&view=grid'));
+    expect(router.state.historyAction).toBe('PUSH');
+    expect(await screen.findByRole('link', { name: 'Lucía en Gijón' })).toBeTruthy();
   });
 
   it('a shared link to the map with a city marks that city', async () => {
