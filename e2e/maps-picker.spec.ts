@@ -2,7 +2,8 @@
  * The profile form's location step with its map (issue 16 point 3), on a 360 px phone, for a newly registered model:
  * the map starts at the default position with the provinces; a province marker, then a city marker (by keyboard)
  * fill the three pickers; "use my location" (a granted, emulated position) fills them with the nearest municipality;
- * a refused position leaves them as they were, with a message. axe finds nothing on the step; the profile saves.
+ * a refused position leaves them as they were, with a message; a city chosen in the picker becomes the map's chosen
+ * marker. axe finds nothing on the step (dark and light); the profile saves with the chosen city.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations, presetConsent, tr } from './helpers.ts';
@@ -103,21 +104,30 @@ test('the location step is filled from the map and from "use my location", on a 
   await expect(
     page.getByText(tr('es', 'locationPicker.chosen').replace('{{city}}', 'Oviedo').replace('{{state}}', 'Asturias')),
   ).toBeVisible();
+  await expect(map.getByRole('button', { name: 'Oviedo', exact: true })).toHaveAttribute('aria-pressed', 'true');
 
-  // What the map chose is what is saved.
+  // Choosing in the pickers moves the map: Avilés is now the chosen marker.
+  const city = picker(page, 'city_id');
+  await city.click();
+  await city.fill('Avil');
+  await page.getByRole('option', { name: 'Avilés', exact: true }).click();
+  await expect(map.getByRole('button', { name: 'Avilés', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect(map.getByRole('button', { name: 'Oviedo', exact: true })).toHaveAttribute('aria-pressed', 'false');
+
+  // What was chosen is what is saved.
   await next.click();
   await expect(page.getByRole('heading', { level: 2, name: es('modelProfile.steps.ad') })).toBeVisible();
   await page.getByText('Mujeres', { exact: true }).click();
-  await page.getByRole('textbox', { name: new RegExp(`^${es('modelProfile.fields.title')}`) }).fill('Modelo de moda en Oviedo');
+  await page.getByRole('textbox', { name: new RegExp(`^${es('modelProfile.fields.title')}`) }).fill('Modelo de moda en Avilés');
   await page
     .getByRole('textbox', { name: new RegExp(`^${es('modelProfile.fields.description')}`) })
-    .fill('Sesiones de moda y catálogo en Oviedo y alrededores, en estudio y en exteriores.');
+    .fill('Sesiones de moda y catálogo en Avilés y alrededores, en estudio y en exteriores.');
   await page.getByRole('button', { name: es('modelProfile.create.submit') }).click();
   await expect(page.getByText(es('notices.profileCreated'))).toBeVisible();
-  const profile = await page.evaluate(async () => {
+  const saved = await page.evaluate(async () => {
     const res = await fetch('/api/profile/model', { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
     return (await res.json()) as { data: { ad: { city: string; state: string } } };
   });
-  expect(profile.data.ad).toMatchObject({ city: 'Oviedo', state: 'Asturias' });
+  expect(saved.data.ad).toMatchObject({ city: 'Avilés', state: 'Asturias' });
   await context.close();
 });
