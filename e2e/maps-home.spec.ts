@@ -122,6 +122,25 @@ test('map view: markers with counts and the list; a city chosen by its marker, b
   expect(page.url()).not.toContain('view=');
 });
 
+// A first visit (no worker yet): the server renders the home as the grid, the app takes over and shows the saved map.
+test.describe(() => {
+  test.use({ serviceWorkers: 'block' });
+
+  test('a saved map view replaces the server’s grid once the app has taken over, without a hydration warning', async ({ page }) => {
+    await page.addInitScript(() => localStorage.setItem('view', 'map'));
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.text().startsWith('hydration')) problems.push(m.text());
+    });
+    await page.goto('/es');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await mapShown(page);
+    await expect(page.getByRole('radio', { name: tr('es', 'listings.viewMap') })).toBeChecked();
+    expect(page.url()).not.toContain('view=');
+    expect(problems).toEqual([]);
+  });
+});
+
 test('a search narrows the map; nothing found offers to clear the filters', async ({ page }) => {
   await openHome(page, 'es', '?view=map');
   const all = await mapShown(page);
