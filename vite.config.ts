@@ -142,7 +142,7 @@ export default defineConfig({
         // The face detector (TensorFlow.js inside, 1.3 MB) is fetched only by people who upload photos, when they do:
         // precaching it would make every visitor download it at install.
         // MapLibre GL (a vector style, only when MAP_STYLE_URL is set) likewise: fetched by the maps that use it.
-        globIgnores: ['**/face-api*.js', '**/maplibre-gl*.js', '**/maplibre-gl*.css', '.ssr/**'],
+        globIgnores: ['**/face-api*.js', '**/maplibre-gl*.js', '**/leaflet-maplibre-gl*.js', '**/maplibre-gl*.css', '.ssr/**'],
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
       },
       // One manifest for the four languages (docs/decisions/0013-one-web-app-manifest.md): the

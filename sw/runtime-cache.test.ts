@@ -91,6 +91,7 @@ describe('maps (issue 16)', () => {
     expect(isMapAssetRequest(u('/assets/base-map-world-NxVM63IEyJ.json'))).toBe(true);
     expect(isMapAssetRequest(u('/assets/maplibre-gl-BUwiJpK_.js'))).toBe(true);
     expect(isMapAssetRequest(u('/assets/maplibre-gl-qvkd0SPb.css'))).toBe(true);
+    expect(isMapAssetRequest(u('/assets/maplibre-gl-worker-CZtFQQIV.mjs'))).toBe(true);
     expect(isMapAssetRequest(u('/assets/leaflet-maplibre-gl-D5oMUcWW.js'))).toBe(true);
     for (const p of ['/assets/app-abc.js', '/api/models/map', '/assets/base-map-es.json.map', '/base-map-es-x.json']) {
       expect(isMapAssetRequest(u(p))).toBe(false);

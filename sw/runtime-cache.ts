@@ -83,7 +83,7 @@ export const MAP_ASSETS_CACHE = 'vitrina-map-assets-v1';
 export const MAP_ASSETS_MAX_ENTRIES = 20;
 
 export function isMapAssetRequest(url: URL): boolean {
-  return /^\/assets\/(?:base-map-[a-z]+-[\w-]+\.json|(?:leaflet-)?maplibre-gl-[\w-]+\.(?:js|css))$/.test(url.pathname);
+  return /^\/assets\/(?:base-map-[a-z]+-[\w-]+\.json|(?:leaflet-)?maplibre-gl-[\w-]+\.(?:js|mjs|css))$/.test(url.pathname);
 }
 
 /**

@@ -152,14 +152,18 @@ describe('MapView', () => {
     );
   });
 
-  it('uses the configured tiles instead of the embedded map, with their attribution as text', async () => {
+  it('draws the configured tiles above the embedded map, with their attribution as text', async () => {
+    loadBaseMap.mockResolvedValue(SPAIN);
     mapConfig.current = { tilesUrl: 'https://tiles.example.com/{z}/{x}/{y}.png', attribution: '© Example <b>contributors</b>' };
     renderInSpanish(<MapView ariaLabel="Mapa" center={[43.36, -5.84]} />);
     await waitFor(() => expect(addConfiguredLayer).toHaveBeenCalledTimes(1));
-    expect(loadBaseMap).not.toHaveBeenCalled();
+    expect(addConfiguredLayer).toHaveBeenCalledWith(expect.anything(), mapConfig.current);
+    // The embedded map stays under the tiles (where a tile is missing offline, Spain still shows).
+    expect(loadBaseMap).toHaveBeenCalledWith('ES');
     const region = screen.getByRole('region', { name: 'Mapa' });
-    expect(region.textContent).toContain('© Example <b>contributors</b>');
-    expect(region.querySelector('.leaflet-control-attribution b')).toBeNull();
+    const attribution = region.querySelector('.leaflet-control-attribution')!;
+    expect(attribution.textContent).toBe('© Example <b>contributors</b>, Mapa: © IGN (es-atlas) · Natural Earth');
+    expect(attribution.querySelector('b')).toBeNull();
   });
 });
 

@@ -1,8 +1,8 @@
 /**
  * The map itself (Leaflet), loaded lazily through LazyMap (index.ts) with Leaflet's CSS. It draws the embedded base
  * map (Spain's land and provinces and its neighbours, or the world for another country: vite/base-map.ts) styled
- * from the Mantine theme in both colour schemes, or the tiles configured by the server (MAP_TILES_URL, MAP_STYLE_URL:
- * ./configured-layer.ts); the markers are keyboard-focusable buttons named by their label.
+ * from the Mantine theme in both colour schemes, and above it the tiles the server may configure (MAP_TILES_URL,
+ * MAP_STYLE_URL: ./configured-layer.ts); the markers are keyboard-focusable buttons named by their label.
  */
 import 'leaflet/dist/leaflet.css';
 import { VisuallyHidden } from '@mantine/core';
@@ -112,7 +112,9 @@ export default function MapView({
     if (!el) return;
     const { center: c, zoom: z, maxZoom: mz } = initial.current;
     const m = L.map(el, { center: c, zoom: z, minZoom: 3, maxZoom: mz, zoomControl: false, attributionControl: false, keyboard: true });
-    m.createPane('base').style.zIndex = '250';
+    // The embedded base map goes under everything, configured tiles included (tilePane: 200): where a tile is missing
+    // (offline, not seen before) Spain's outline still shows.
+    m.createPane('base').style.zIndex = '150';
     m.on('click', (e: L.LeafletMouseEvent) => clickRef.current?.(e.latlng.lat, e.latlng.lng));
     setMap(m);
     return () => {
@@ -121,43 +123,51 @@ export default function MapView({
     };
   }, []);
 
-  // Zoom buttons and attribution in the visitor's language.
-  const attribution =
-    config === undefined ? undefined : config?.attribution ? escapeHtml(config.attribution) : escapeHtml(t('map.attribution'));
+  // Zoom buttons and attribution in the visitor's language: the configured source's (as text), then the embedded map's.
+  const configuredAttribution = config?.attribution;
   useEffect(() => {
     if (!map) return;
     const zoomControl = L.control.zoom({ zoomInTitle: t('map.zoomIn'), zoomOutTitle: t('map.zoomOut') }).addTo(map);
     const attributionControl = L.control.attribution({ prefix: false }).addTo(map);
-    if (attribution) attributionControl.addAttribution(attribution);
+    if (configuredAttribution) attributionControl.addAttribution(escapeHtml(configuredAttribution));
+    attributionControl.addAttribution(escapeHtml(t('map.attribution')));
     return () => {
       zoomControl.remove();
       attributionControl.remove();
     };
-  }, [map, t, attribution]);
+  }, [map, t, configuredAttribution]);
 
-  // The base: the configured tiles or style when the server names one, else the embedded map.
+  // The base: the embedded map always (it is precached: offline it is there), and above it the configured tiles or
+  // style when the server names one.
   useEffect(() => {
-    if (!map || config === undefined) return;
+    if (!map) return;
     let layer: L.Layer | undefined;
     let cancelled = false;
-    if (config?.tilesUrl || config?.styleUrl) {
-      void addConfiguredLayer(map, config).then((l) => {
-        if (cancelled) l?.remove();
-        else layer = l ?? undefined;
-      });
-    } else {
-      loadBaseMap(country).then(
-        (data) => {
-          if (!cancelled) layer = addBaseMap(map, data, country);
-        },
-        () => !cancelled && setBaseFailed(true),
-      );
-    }
+    loadBaseMap(country).then(
+      (data) => {
+        if (!cancelled) layer = addBaseMap(map, data, country);
+      },
+      () => !cancelled && setBaseFailed(true),
+    );
     return () => {
       cancelled = true;
       layer?.remove();
     };
-  }, [map, config, country]);
+  }, [map, country]);
+
+  useEffect(() => {
+    if (!map || !config) return;
+    let layer: L.Layer | undefined;
+    let cancelled = false;
+    void addConfiguredLayer(map, config).then((l) => {
+      if (cancelled) l?.remove();
+      else layer = l ?? undefined;
+    });
+    return () => {
+      cancelled = true;
+      layer?.remove();
+    };
+  }, [map, config]);
 
   // The view: fitted to the results when there are some, else the given centre.
   const fitKey = JSON.stringify(fitTo ?? []);
