@@ -144,6 +144,38 @@ describe('MapView', () => {
     expect(description(screen.getByRole('region', { name: 'Mapa de la zona' }))).toMatch(/^Zona de Oviedo\./);
   });
 
+  it('draws another country from the world map, that country as land and the others as neighbours', async () => {
+    const square = (x: number, y: number) => ({
+      type: 'MultiPolygon',
+      coordinates: [
+        [
+          [
+            [x, y],
+            [x + 1, y],
+            [x + 1, y + 1],
+            [x, y + 1],
+            [x, y],
+          ],
+        ],
+      ],
+    });
+    loadBaseMap.mockResolvedValue({
+      type: 'FeatureCollection',
+      features: [
+        { type: 'Feature', properties: { kind: 'country', iso2: 'FR', name: 'France' }, geometry: square(2, 46) },
+        { type: 'Feature', properties: { kind: 'country', iso2: 'DE', name: 'Germany' }, geometry: square(10, 51) },
+        { type: 'Feature', properties: { kind: 'country', iso2: 'ES', name: 'Spain' }, geometry: square(-4, 40) },
+      ],
+    });
+    renderInSpanish(<MapView ariaLabel="Mapa" center={[46.5, 2.5]} country="FR" />);
+    const region = screen.getByRole('region', { name: 'Mapa' });
+    await waitFor(() => expect(region.querySelectorAll('.leaflet-base-pane path').length).toBe(3));
+    expect(loadBaseMap).toHaveBeenCalledWith('FR');
+    const [france, germany, spain] = [...region.querySelectorAll('.leaflet-base-pane path')].map((p) => p.getAttribute('class'));
+    expect(france).not.toBe(germany);
+    expect(germany).toBe(spain);
+  });
+
   it('says so when the base map cannot be loaded', async () => {
     loadBaseMap.mockRejectedValue(new Error('offline'));
     renderInSpanish(<MapView ariaLabel="Mapa" center={[43.36, -5.84]} />);
