@@ -277,10 +277,12 @@ export async function apiDocsRoutes(app: FastifyInstance): Promise<void> {
       configuration: {
         url: API.openapi,
         pageTitle: 'Vitrina API',
-        // No request to fonts.scalar.com or any other origin: the system fonts.
+        // No request to fonts.scalar.com or any other origin: the system fonts, no telemetry, no AI agent, and none of
+        // the developer toolbar's links to Scalar's services (shown on localhost otherwise).
         withDefaultFonts: false,
-        hideClientButton: false,
         telemetry: false,
+        agent: { disabled: true },
+        showDeveloperTools: 'never',
       },
     });
   });
