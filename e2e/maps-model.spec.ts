@@ -6,7 +6,7 @@
  *
  * Visitors only (no account): nothing here changes data.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import type { ModelDetail, ModelList } from '../contract/listings.ts';
 import { appReady, expectNoAxeViolations, presetConsent, tr } from './helpers.ts';
 
@@ -27,6 +27,11 @@ const areaMap = (page: Page, city: string) => page.getByRole('region', { name: f
 async function openArea(page: Page, model: ModelDetail) {
   await page.goto(`/es/models/${model.id}`);
   await appReady(page, 'es');
+  return openAreaHere(page, model);
+}
+
+/** On the model's page already: scrolls to the area map and waits until the base map and the area are drawn. */
+async function openAreaHere(page: Page, model: ModelDetail) {
   await expect(page.getByRole('heading', { level: 1, name: model.name })).toBeVisible();
   await areaSection(page).scrollIntoViewIfNeeded();
   const map = areaMap(page, model.city.name);
@@ -35,6 +40,12 @@ async function openArea(page: Page, model: ModelDetail) {
   await expect(map.locator('.leaflet-base-pane path').first()).toBeAttached();
   await expect(map.locator('.leaflet-overlay-pane path')).toHaveCount(1);
   return map;
+}
+
+/** Chromium under Playwright forgets the offline emulation for a reloaded document (see e2e/offline.spec.ts). */
+async function offlineAgain(context: BrowserContext) {
+  await context.setOffline(false);
+  await context.setOffline(true);
 }
 
 test.beforeEach(async ({ page }) => {
@@ -126,4 +137,37 @@ test('works on a 360 px phone, in the dark theme too', async ({ page }, testInfo
   expect(fillColour).not.toBe('rgb(51, 136, 255)');
   await areaSection(page).screenshot({ path: testInfo.outputPath('model-area-dark-360.png') });
   await expectNoAxeViolations(page, 'model page, 360 px, dark');
+});
+
+test('the area map works offline after one visit that never showed it: map code and base map are precached', async ({ page, context }) => {
+  const model = await someModel(page);
+  // One visit to the model's page, without scrolling to the map (its code and base map are never asked for online).
+  await page.goto(`/es/models/${model.id}`);
+  await appReady(page, 'es');
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller), { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async (id) => {
+          const keys = await Promise.all((await caches.keys()).map(async (name) => (await caches.open(name)).keys()));
+          const paths = keys.flat().map((r) => new URL(r.url).pathname);
+          return {
+            model: paths.includes(`/api/models/${id}`),
+            baseMap: paths.some((p) => /^\/assets\/base-map-es-[\w-]+\.json$/.test(p)),
+            mapCode: paths.some((p) => /^\/assets\/map-view-[\w-]+\.js$/.test(p)),
+          };
+        }, model.id),
+      { timeout: 15_000 },
+    )
+    .toEqual({ model: true, baseMap: true, mapCode: true });
+
+  await context.setOffline(true);
+  await page.reload();
+  await offlineAgain(context);
+  await expect(page.getByTestId('offline-notice')).toHaveText(tr('es', 'common.offline'));
+  // The base map's paths and the area's circle drawn (openAreaHere), and no "could not be loaded" in the description.
+  const map = await openAreaHere(page, model);
+  const description = await map.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? '');
+  expect(description).toContain(tr('es', 'map.keyboardHelp'));
+  expect(description).not.toContain(tr('es', 'map.baseMapUnavailable'));
 });
