@@ -12,9 +12,10 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { API } from '#contract/routes.ts';
+import { newAgent, signedIn } from '#tests/agent.ts';
 import { routesOf } from '#tests/routes.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
-import { openapiCollector } from './openapi.ts';
+import { DOCUMENTED_ANSWERS, openapiCollector } from './openapi.ts';
 
 interface Operation {
   parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown }>;
@@ -160,6 +161,46 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(doc.paths['/broadcasting/auth']!.post!.requestBody!.content)).toContain('application/x-www-form-urlencoded');
     expect(Object.keys(doc.paths['/metrics']!.get!.responses['200']!.content!)[0]).toMatch(/^text\/plain/);
     expect(Object.keys(doc.paths['/api/docs/']!.get!.responses['200']!.content!)).toEqual(['text/html']);
+  });
+});
+
+describe('answers documented from the contract for routes that declare none', () => {
+  it('match what the routes answer', async () => {
+    const db = t.database.db;
+    const model = (await signedIn(t.app, db, { role: 'model' })).agent;
+    const admin = (await signedIn(t.app, db, { role: 'admin' })).agent;
+    const anonymous = await newAgent(t.app);
+    const opened = await model.post(API.supportConversations, {});
+    expect([200, 201]).toContain(opened.statusCode);
+    const id = opened.json<{ data: { id: number } }>().data.id;
+    expect((await model.post(API.supportMessages(id), { content: 'Hola' })).statusCode).toBe(201);
+    const calls: Array<[string, typeof model, string]> = [
+      ['GET /api/user', model, '/api/user'],
+      ['GET /api/session', model, API.session],
+      ['GET /api/session', anonymous, API.session],
+      ['GET /api/notifications', model, API.notifications],
+      ['GET /api/support/chat/conversations', model, API.supportConversations],
+      ['GET /api/support/chat/conversations', admin, API.supportConversations],
+      ['GET /api/support/chat/:id/messages', model, API.supportMessages(id)],
+      ['GET /api/support/chat/status', model, API.supportStatus],
+      ['GET /api/support/chat/unread', model, API.supportUnread],
+      ['GET /api/support/chat/users', admin, API.supportUsers],
+      ['GET /api/support/chat/staff', admin, API.supportStaff],
+      ['GET /api/support/chat/:id/user', admin, API.supportUserPanel(id)],
+      ['GET /api/admin/reports', admin, '/api/admin/reports'],
+      ['GET /api/admin/contact-messages', admin, '/api/admin/contact-messages'],
+    ];
+    const problems: string[] = [];
+    for (const [route, agent, url] of calls) {
+      const res = await agent.get(url);
+      const parsed = DOCUMENTED_ANSWERS[route]!.safeParse(res.json());
+      if (res.statusCode !== 200 || !parsed.success) problems.push(`${route} (${url}): ${res.statusCode} ${parsed.error?.message ?? ''}`);
+    }
+    expect(problems).toEqual([]);
+    // The two Pusher signatures are the broadcasting module's own tests' business; here, that they are documented.
+    for (const route of ['POST /broadcasting/auth', 'POST /broadcasting/user-auth']) expect(DOCUMENTED_ANSWERS[route]).toBeDefined();
+    expect(doc.paths['/api/notifications']!.get!.responses['200']!.content!['application/json']!.schema).toMatchObject({ type: 'object' });
+    expect(JSON.stringify(doc.paths['/api/support/chat/{id}/messages']!.get!.responses['200'])).toContain('seq');
   });
 });
 

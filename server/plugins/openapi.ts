@@ -20,7 +20,20 @@ import fp from 'fastify-plugin';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { answerSchema, ERROR_CODES } from '#contract/answers.ts';
+import { userSchema } from '#contract/auth.ts';
+import { contactListSchema } from '#contract/contact.ts';
+import { channelAuthAnswerSchema, notificationListSchema, userAuthAnswerSchema } from '#contract/notifications.ts';
+import { reportListSchema } from '#contract/reports.ts';
 import { API } from '#contract/routes.ts';
+import {
+  chatUserListSchema,
+  chatUserPanelSchema,
+  conversationListSchema,
+  messagePageSchema,
+  staffListSchema,
+  supportStatusSchema,
+  unreadSchema,
+} from '#contract/support-chat.ts';
 import { SESSION_COOKIE } from './session.ts';
 
 /** Schemas shown once under components and referenced from every route that uses them. */
@@ -119,6 +132,28 @@ const NOT_JSON: Record<string, { summary?: string; response?: Record<string, unk
   },
 };
 
+/**
+ * Answers of routes that do not declare their response schema (their modules build the body by hand) but whose shape
+ * the contract defines and the PWA reads them as. Documentation only: nothing is validated or serialized with these.
+ * server/plugins/openapi.test.ts checks real answers of these routes against them.
+ */
+export const DOCUMENTED_ANSWERS: Record<string, z.ZodType> = {
+  'GET /api/user': z.object({ data: userSchema }),
+  'GET /api/session': z.object({ data: userSchema.nullable() }),
+  'GET /api/notifications': notificationListSchema,
+  'GET /api/support/chat/conversations': conversationListSchema,
+  'GET /api/support/chat/:id/messages': messagePageSchema,
+  'GET /api/support/chat/status': supportStatusSchema,
+  'GET /api/support/chat/unread': unreadSchema,
+  'GET /api/support/chat/users': chatUserListSchema,
+  'GET /api/support/chat/staff': staffListSchema,
+  'GET /api/support/chat/:id/user': z.object({ data: chatUserPanelSchema }),
+  'GET /api/admin/reports': reportListSchema,
+  'GET /api/admin/contact-messages': contactListSchema,
+  'POST /broadcasting/auth': channelAuthAnswerSchema,
+  'POST /broadcasting/user-auth': userAuthAnswerSchema,
+};
+
 const TAGS: Array<[RegExp, string]> = [
   [/^\/api\/(health|ready|config|openapi\.json|docs)(\/|$)|^\/metrics$/, 'operations'],
   [/^\/api\/(super-)?admin\//, 'staff'],
@@ -166,6 +201,13 @@ export function errorResponses(method: string, url: string, schema: Record<strin
 
 const zodTransform = createJsonSchemaTransform({ schemaRegistry: components, skipList: [] });
 
+/** A contract schema as a documented JSON answer (what the zod transform makes of a declared response). */
+function answerJson(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json.$schema;
+  return { description: 'The answer', ...json };
+}
+
 type TransformInput = Parameters<typeof zodTransform>[0] & { route: RouteOptions };
 
 /** @fastify/swagger's per-route transform: zod → JSON Schema, then the errors, the tag and the non-JSON parts. */
@@ -182,7 +224,8 @@ export function describeRoute(input: TransformInput) {
   if (special?.summary) out.summary ??= special.summary;
   if (special?.body) out.body = special.body;
   if (special?.consumes) out.consumes = special.consumes;
-  const declared = (out.response as Record<string, unknown> | undefined) ?? {};
+  const documented = DOCUMENTED_ANSWERS[`${method} ${url}`];
+  const declared = (out.response as Record<string, unknown> | undefined) ?? (documented ? { 200: answerJson(documented) } : {});
   // A route without a declared answer: a write answers the envelope (SPEC §7) by design; a read, some JSON.
   const success = Object.keys({ ...declared, ...special?.response }).some((s) => /^[23]/.test(s))
     ? {}
