@@ -5,7 +5,7 @@
  * home is rendered by the server (its largest paint does not wait for the JavaScript).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { presetConsent } from './helpers.ts';
+import { appReady, presetConsent, tr } from './helpers.ts';
 
 /** Records CSP violations from the start of every document. */
 async function recordCspViolations(page: Page) {
@@ -64,7 +64,7 @@ test.describe(() => {
       if (m.type() === 'error' || m.text().startsWith('hydration')) problems.push(m.text());
     });
     await page.goto('/es');
-    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await appReady(page, 'es');
     // The list's one-column grid (the server rendered the two-column grid).
     await expect
       .poll(() =>
@@ -105,7 +105,7 @@ test.describe(() => {
     await cards.first().evaluate((el) => el.setAttribute('data-server-rendered', ''));
     await page.getByRole('searchbox').fill('Lucía');
     await expect(page).toHaveURL(/search=Luc%C3%ADa/);
-    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await appReady(page, 'es');
     await page.getByRole('searchbox').fill('');
     await expect(page).not.toHaveURL(/search=/);
     await expect(cards.first()).toHaveAttribute('data-server-rendered', '');
@@ -128,7 +128,7 @@ test.describe(() => {
     problems.length = 0;
     await page.goto(modelPath);
     await page.locator('h1#model-name').evaluate((el) => el.setAttribute('data-server-rendered', ''));
-    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await appReady(page, 'es');
     await expect(page.getByTestId('back-to-listing')).toBeVisible();
     await page.waitForLoadState('networkidle');
     await expect(page.locator('h1#model-name')).toHaveAttribute('data-server-rendered', '');
@@ -180,4 +180,60 @@ test('another screen renders only once the rest of Mantine’s styles are in', a
   await expect(remember).toBeVisible();
   // Mantine's Checkbox: a custom box instead of the native one.
   expect(await remember.evaluate((el) => getComputedStyle(el).appearance)).toBe('none');
+});
+
+// The app's code is fetched once a server-rendered page's photos have painted (public/app-start.js): what a visitor
+// does in the meantime must not be lost.
+test.describe('before the app has taken over a server-rendered page', () => {
+  test.use({ serviceWorkers: 'block' });
+
+  /** Holds the app's entry script until released; everything else goes through. */
+  async function holdApp(page: Page) {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    return release;
+  }
+
+  test('a press on a gallery arrow is made again once the app runs', async ({ page }) => {
+    await presetConsent(page);
+    await page.goto('/es');
+    const href = (await page.getByTestId('model-card').first().getAttribute('href'))!;
+    const release = await holdApp(page);
+    await page.goto(href);
+    const counter = page.getByTestId('gallery-counter');
+    await expect(counter).toHaveText(/^1 \/ [2-9]$/);
+    await page.getByRole('button', { name: tr('es', 'model.gallery.next') }).click();
+    expect(await page.locator('html').getAttribute('data-app')).toBeNull();
+    release();
+    await expect(counter).toHaveText(/^2 \//);
+  });
+
+  test('words typed into the search box are searched for once the app runs', async ({ page }) => {
+    await presetConsent(page);
+    const release = await holdApp(page);
+    await page.goto('/es');
+    await page.getByRole('searchbox').fill('Lucía');
+    expect(await page.locator('html').getAttribute('data-app')).toBeNull();
+    release();
+    await expect(page).toHaveURL(/search=Luc%C3%ADa/);
+    await expect(page.getByRole('searchbox')).toHaveValue('Lucía');
+  });
+
+  test('a card followed opens inside the app, which keeps the home for offline use', async ({ page }) => {
+    await presetConsent(page);
+    const release = await holdApp(page);
+    await page.goto('/es');
+    // A mark on this document: it is gone if the browser loads another page.
+    await page.evaluate(() => document.documentElement.setAttribute('data-first-document', ''));
+    await page.getByTestId('model-card').first().click();
+    await expect(page).toHaveURL(/\/es$/);
+    release();
+    await expect(page).toHaveURL(/\/es\/models\/\d+$/);
+    await expect(page.locator('h1#model-name')).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('data-first-document', '');
+  });
 });

@@ -57,9 +57,10 @@ export function sectionChips(page: Page, lng: Lng) {
 
 /**
  * Waits until the app has taken over the page: the home and a model's page come rendered by the server, and a click or
- * a keystroke before the app has hydrated them reaches nothing. The app sets <html lang> once it runs.
+ * a keystroke before the app has hydrated them may reach nothing. The app marks <html data-app="ready"> once it runs.
  */
 export async function appReady(page: Page, lng: Lng) {
+  await expect(page.locator('html')).toHaveAttribute('data-app', 'ready');
   await expect(page.locator('html')).toHaveAttribute('lang', lng === 'pt_BR' ? 'pt-BR' : lng);
 }
 

@@ -7,7 +7,7 @@
  * Visitors only (no account): nothing here changes data.
  */
 import { expect, test, type BrowserContext, type Locator, type Page, type Route } from '@playwright/test';
-import { expectNoAxeViolations, openHome, presetConsent, tr } from './helpers.ts';
+import { appReady, expectNoAxeViolations, openHome, presetConsent, tr } from './helpers.ts';
 
 // The service worker's own requests follow setOffline only with this (Playwright ≥ 1.65 has it on by default).
 process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS ??= '1';
@@ -133,7 +133,7 @@ test.describe(() => {
       if (m.type() === 'error' || m.text().startsWith('hydration')) problems.push(m.text());
     });
     await page.goto('/es');
-    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await appReady(page, 'es');
     await mapShown(page);
     await expect(page.getByRole('radio', { name: tr('es', 'listings.viewMap') })).toBeChecked();
     expect(page.url()).not.toContain('view=');

@@ -5,7 +5,7 @@
  * the header nor the account menu; an anonymous page logs no console error (no 401 from the session probe).
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { presetConsent, tr, submitLogin } from './helpers.ts';
+import { appReady, presetConsent, tr, submitLogin } from './helpers.ts';
 
 const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password-123';
 const es = (key: string) => tr('es', key);
@@ -99,6 +99,8 @@ test('list view: a promoted card is as compact as the model cards and does not s
   await page.addInitScript(() => localStorage.setItem('view', 'list'));
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/es');
+  // The server renders the grid; the saved list view replaces it once the app runs.
+  await appReady(page, 'es');
   const promo = page.getByTestId('promo-card').first();
   await expect(promo).toBeVisible();
   await expect(page.locator('section[aria-busy="true"]')).toHaveCount(0);

@@ -32,7 +32,7 @@ import { mediaRoutes } from './modules/media/media.routes.ts';
 import moderationPlugin from './modules/moderation/moderation.plugin.ts';
 import storagePlugin, { createDiskStorage, type Storage } from './plugins/storage.ts';
 import spaPlugin from './plugins/spa.ts';
-import { themeInitHash } from './plugins/first-screen.ts';
+import { appStartHash, themeInitHash } from './plugins/first-screen.ts';
 import realtimePlugin from './plugins/realtime.ts';
 import slowClientsPlugin from './plugins/slow-clients.ts';
 import { loggerOptions, requestLog } from './plugins/request-log.ts';
@@ -128,7 +128,7 @@ export async function buildApp(
       directives: {
         defaultSrc: ["'self'"],
         // The theme script is inlined in server-rendered pages (plugins/first-screen.ts): allowed by its hash only.
-        scriptSrc: ["'self'", ...[themeInitHash(config.distDir)].filter((h): h is string => !!h)],
+        scriptSrc: ["'self'", ...[themeInitHash(config.distDir), appStartHash(config.distDir)].filter((h): h is string => !!h)],
         // Mantine injects its CSS variables in <style> tags.
         styleSrc: ["'self'", "'unsafe-inline'"],
         // A configured map source (MAP_STYLE_URL / MAP_TILES_URL) adds its origins; unset, nothing is added.

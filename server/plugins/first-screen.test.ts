@@ -15,6 +15,8 @@ import {
   ROOT_ELEMENT,
   SLIDE_SIZES,
   themeInitHash,
+  appStartHash,
+  withLang,
   type FirstScreenBuild,
 } from './first-screen.ts';
 
@@ -148,6 +150,15 @@ describe('the first screen inside the page', () => {
   });
 });
 
+describe('withLang', () => {
+  it('sets lang on the <html> element, not on a comment that mentions the tag, and keeps one already there', () => {
+    const shell =
+      '<!doctype html>\n<!-- No lang attribute here: i18next reads <html lang> as a preference -->\n<html data-x="1"><head></head></html>';
+    expect(withLang(shell, 'pt-BR')).toBe(shell.replace('<html data-x="1">', '<html lang="pt-BR" data-x="1">'));
+    expect(withLang('<html lang="en"><body></body></html>', 'es')).toBe('<html lang="en"><body></body></html>');
+  });
+});
+
 describe('the home rendered on the server (with a build that has the renderer)', () => {
   const build = (
     render: (input: {
@@ -175,6 +186,8 @@ describe('the home rendered on the server (with a build that has the renderer)',
     const { b, calls } = build(async ({ lng }) => `<main lang-was="${lng}">cards</main>`);
     const html = (await firstScreenPage(t.app, SHELL, '/de', b))!;
     expect(html).toContain('<div id="root"><main lang-was="de">cards</main></div>');
+    // In its language before the app runs (the shell has no lang).
+    expect(html).toMatch(/^<!doctype html><html lang="de">/);
     expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/home-1.css" />');
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/Card-1.js" />');
     expect(calls).toHaveLength(1);
@@ -211,8 +224,10 @@ describe('the home rendered on the server (with a build that has the renderer)',
 
 describe('what the first paint needs comes inside the page (no render-blocking requests)', () => {
   const THEME = "document.documentElement.setAttribute('data-theme', 'dark');\n";
+  const APP_START = "console.log('start');\n";
   const SHELL_WITH_ASSETS =
     '<!doctype html><html><head><title>Vitrina</title><script src="/theme-init.js"></script>' +
+    '<script type="module" crossorigin src="/assets/index-1.js"></script><link rel="modulepreload" crossorigin href="/assets/runtime-1.js">' +
     `<link rel="stylesheet" crossorigin href="/assets/index-1.css"></head><body>${ROOT_ELEMENT}</body></html>`;
   let dir: string;
   beforeAll(() => {
@@ -224,6 +239,7 @@ describe('what the first paint needs comes inside the page (no render-blocking r
     );
     fs.writeFileSync(path.join(dir, 'assets', 'home-1.css'), '.price{font-weight:700}.other-screen{margin:0}');
     fs.writeFileSync(path.join(dir, 'theme-init.js'), THEME);
+    fs.writeFileSync(path.join(dir, 'app-start.js'), APP_START);
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -246,7 +262,7 @@ describe('what the first paint needs comes inside the page (no render-blocking r
     expect(head).not.toContain('rel="stylesheet"');
     const tail = html.slice(html.indexOf('<div id="root">'));
     expect(tail).toMatch(
-      /<\/main><\/div><link rel="stylesheet" crossorigin href="\/assets\/index-1.css"><link rel="stylesheet" crossorigin href="\/assets\/home-1.css" \/><\/body>/,
+      /<\/main><\/div><link rel="stylesheet" crossorigin href="\/assets\/index-1.css"><link rel="stylesheet" crossorigin href="\/assets\/home-1.css" \/><script data-entry="[^"]+">[^<]*<\/script><\/body>/,
     );
     // The theme script inline, and the CSP source for it is its hash.
     expect(head).toContain(`<script>${THEME}</script>`);
@@ -255,10 +271,29 @@ describe('what the first paint needs comes inside the page (no render-blocking r
     expect(themeInitHash(dir)).toBe(`'sha256-${hash}'`);
   });
 
-  it('a page that is not rendered keeps its stylesheets in the head', async () => {
+  it('a page that is not rendered keeps its stylesheets and its entry script in the head', async () => {
     const loaded = await loadFirstScreenBuild(t.app, dir);
     const html = (await firstScreenPage(t.app, SHELL_WITH_ASSETS, '/en', { ...loaded, renderer: undefined }))!;
-    expect(html.slice(0, html.indexOf('</head>'))).toContain('<link rel="stylesheet" crossorigin href="/assets/index-1.css">');
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(head).toContain('<link rel="stylesheet" crossorigin href="/assets/index-1.css">');
+    expect(head).toContain('<script type="module" crossorigin src="/assets/index-1.js"></script>');
     expect(html).not.toContain('data-critical');
+    expect(html).not.toContain('data-entry');
+  });
+
+  it("a rendered page fetches the app's code after its photos: the entry script and the code preloads give way to the start script", async () => {
+    const loaded = await loadFirstScreenBuild(t.app, dir);
+    const b: FirstScreenBuild = {
+      ...loaded,
+      renderer: { renderFirstScreen: async () => '<main class="card">cards</main>' },
+      files: () => ({ css: [], js: ['assets/home-1.js'] }),
+    };
+    const html = (await firstScreenPage(t.app, SHELL_WITH_ASSETS, '/en', b))!;
+    expect(html).not.toContain('<script type="module"');
+    expect(html).not.toContain('rel="modulepreload"');
+    expect(html).toMatch(
+      new RegExp(`<script data-entry="/assets/index-1.js">${APP_START.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</script></body>`),
+    );
+    expect(appStartHash(dir)).toBe(`'sha256-${createHash('sha256').update(APP_START).digest('base64')}'`);
   });
 });

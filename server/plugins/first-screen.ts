@@ -27,7 +27,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import Beasties from 'beasties';
 import type { FastifyInstance } from 'fastify';
-import { isLanguage } from '#contract/languages.ts';
+import { isLanguage, toLocaleTag } from '#contract/languages.ts';
 
 export const FIRST_SCREEN_ID = 'first-screen';
 /** An answer that takes longer than this is not worth holding the page for. */
@@ -149,17 +149,42 @@ export interface FirstScreenBuild {
   criticalCss?(markup: string, stylesheets: string[]): Promise<string | undefined>;
   /** public/theme-init.js as built, to inline. */
   themeInit?: string;
+  /** public/app-start.js as built, to inline in place of the entry script of a server-rendered screen. */
+  appStart?: string;
 }
 
 const THEME_INIT_TAG = '<script src="/theme-init.js"></script>';
 const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*href="\/([^"]+)"[^>]*>/g;
 
-/** The CSP source that allows the inlined theme script, when the build has one. */
-export function themeInitHash(distDir: string): string | undefined {
-  const file = path.join(distDir, 'theme-init.js');
+function inlineHash(distDir: string, name: string): string | undefined {
+  const file = path.join(distDir, name);
   if (!fs.existsSync(file)) return undefined;
   return `'sha256-${createHash('sha256').update(fs.readFileSync(file, 'utf8')).digest('base64')}'`;
 }
+
+/** The CSP source that allows the inlined theme script, when the build has one. */
+export function themeInitHash(distDir: string): string | undefined {
+  return inlineHash(distDir, 'theme-init.js');
+}
+
+/** The CSP source that allows the inlined app start script (public/app-start.js), when the build has one. */
+export function appStartHash(distDir: string): string | undefined {
+  return inlineHash(distDir, 'app-start.js');
+}
+
+/** The page with `lang` on its <html> element, unless it has one (comments, which may mention the tag, skipped). */
+export function withLang(page: string, tag: string): string {
+  let done = false;
+  return page.replace(/<!--[\s\S]*?-->|<html\b[^>]*>/g, (m) => {
+    if (done || m.startsWith('<!--')) return m;
+    done = true;
+    return /\slang=/.test(m) ? m : m.replace('<html', `<html lang="${attr(tag)}"`);
+  });
+}
+
+/** The entry script Vite writes into the shell, and the modulepreload links of the shell and the screen. */
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/;
+const MODULEPRELOAD_LINK = /<link rel="modulepreload"[^>]*>/g;
 
 export const ROOT_ELEMENT = '<div id="root"></div>';
 
@@ -229,13 +254,19 @@ export async function loadFirstScreenBuild(app: FastifyInstance, distDir: string
     const css = [...out.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1]).join('');
     return css || undefined;
   };
+  let appStart: string | undefined;
+  try {
+    appStart = fs.readFileSync(path.join(distDir, 'app-start.js'), 'utf8');
+  } catch {
+    // Without it the entry script stays as Vite wrote it.
+  }
   let themeInit: string | undefined;
   try {
     themeInit = fs.readFileSync(path.join(distDir, 'theme-init.js'), 'utf8');
   } catch {
     // Linked as the shell has it.
   }
-  return { renderer, files, criticalCss, themeInit };
+  return { renderer, files, criticalCss, themeInit, appStart };
 }
 
 /** Rendered pages by URL and answers: the same answers (the listing's micro-cache) give the same markup. */
@@ -291,6 +322,8 @@ export async function firstScreenPage(
   const screen = plan.render && build?.renderer ? await renderScreen(app, build, plan, url, answers, stylesheets) : undefined;
   if (screen) {
     page = page.replace(ROOT_ELEMENT, () => `<div id="root">${screen.markup}</div>`);
+    // The page reads in its language before the app sets it (the shell has none: see index.html).
+    if (isLanguage(plan.lng)) page = withLang(page, toLocaleTag(plan.lng));
     if (screen.css) {
       // The rules the first paint needs in the head; the whole stylesheets after the markup, where they hold up no paint.
       const sheets = page.match(STYLESHEET_LINK) ?? [];
@@ -298,6 +331,12 @@ export async function firstScreenPage(
       const head = page.indexOf('</head>');
       page = `${page.slice(0, head)}<style data-critical>${screen.css}</style>${page.slice(head)}`;
       page = page.replace('</body>', () => `${sheets.join('')}</body>`);
+    }
+    const entry = build?.appStart && !build.appStart.includes('</script') ? ENTRY_SCRIPT.exec(page) : null;
+    if (entry) {
+      // The screen is readable without the app: its code is fetched after the photos (public/app-start.js).
+      page = page.replace(ENTRY_SCRIPT, '').replace(MODULEPRELOAD_LINK, '');
+      page = page.replace('</body>', () => `<script data-entry="${attr(entry[1]!)}">${build!.appStart}</script></body>`);
     }
   }
   return page;

@@ -79,6 +79,8 @@ export function Layout() {
     if (isLanguage(lng)) {
       if (i18n.language !== lng) void i18n.changeLanguage(lng);
       document.documentElement.lang = toLocaleTag(lng);
+      // The app runs this page now (the end-to-end tests wait for it before typing into a server-rendered page).
+      document.documentElement.dataset.app = 'ready';
     }
   }, [lng, i18n]);
 

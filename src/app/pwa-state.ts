@@ -66,6 +66,8 @@ export function capturePwaEvents(): void {
   started = true;
   const installed = isStandalone();
   set({ installed, iosSteps: !installed && isIosSafari() });
+  // Offered before this code ran (public/app-start.js kept it).
+  if (window.__vitrinaInstallPrompt && !installed) set({ installPrompt: window.__vitrinaInstallPrompt as BeforeInstallPromptEvent });
   window.addEventListener('beforeinstallprompt', (event) => {
     // Our button offers it, when the visitor chooses (not the browser's own bar).
     event.preventDefault();

@@ -2,7 +2,7 @@ import { Chip, CloseButton, Group, Stack, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconMapPin, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { CityOption } from '#contract/locations.ts';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '#contract/languages.ts';
@@ -25,7 +25,16 @@ function SearchBox({ value, onSubmit }: { value: string; onSubmit: (v: string) =
   const { t } = useTranslation();
   const [text, setText] = useState(value);
   const [debounced] = useDebouncedValue(text, 400);
+  const input = useRef<HTMLInputElement>(null);
   useEffect(() => setText(value), [value]);
+  // Typed into the server-rendered box before the app took over the page: React keeps the text on screen but its
+  // state does not know it, so it is taken up here (and searched for after the usual pause).
+  useEffect(() => {
+    const typed = input.current?.value ?? '';
+    if (typed !== value) setText(typed);
+    // Once, when the box is first in the app's hands.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   useEffect(() => {
     if (debounced.trim() !== value) onSubmit(debounced.trim());
     // Submitting follows the typing pause only.
@@ -41,7 +50,10 @@ function SearchBox({ value, onSubmit }: { value: string; onSubmit: (v: string) =
       style={{ flex: 1, minWidth: 0 }}
     >
       <TextInput
+        ref={input}
         type="search"
+        // Submitted before the app runs, the browser's own GET carries the words the app reads from the URL.
+        name="search"
         value={text}
         onChange={(e) => setText(e.currentTarget.value)}
         placeholder={t('listings.searchPlaceholder')}
