@@ -63,7 +63,20 @@ test('the model page shows her city as an area, named with its province, from th
     if (url.protocol.startsWith('http') && url.host !== new URL(page.url() || 'http://x').host && !url.host.startsWith('localhost'))
       foreign.push(req.url());
   });
+  // Layout shifts of anything in or after the area section (the map's place is reserved: nothing may move).
+  await page.addInitScript(() => {
+    const w = window as unknown as { areaShifts: number };
+    w.areaShifts = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; sources?: Array<{ node?: Node }> }>) {
+        const area = document.querySelector('[data-testid="model-area"]');
+        if (area && entry.sources?.some((s) => s.node && (area.contains(s.node) || area.compareDocumentPosition(s.node) & 4)))
+          w.areaShifts += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
   const map = await openArea(page, model);
+  expect(await page.evaluate(() => (window as unknown as { areaShifts: number }).areaShifts)).toBe(0);
   const section = areaSection(page);
   await expect(section.getByText(`${model.city.name}, ${model.state}`, { exact: true })).toBeVisible();
   await expect(section.getByText(fill(tr('es', 'model.area.note'), { city: model.city.name }))).toBeVisible();
