@@ -13,9 +13,11 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import fastifySwagger from '@fastify/swagger';
 import scalarApiReference from '@scalar/fastify-api-reference';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -44,6 +46,9 @@ const errorAnswerSchema = answerSchema.extend({
 });
 components.add(answerSchema, { id: 'Answer' });
 components.add(errorAnswerSchema, { id: 'ErrorAnswer' });
+
+const brotliCompress = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
 
 const ERROR_REF = { $ref: '#/components/schemas/ErrorAnswer' };
 const ANSWER_REF = { $ref: '#/components/schemas/Answer' };
@@ -274,6 +279,32 @@ function inlineScriptHashes(html: string): string[] {
   );
 }
 
+/**
+ * The reference's script is 4.9 MB: compressing it per request (brotli ≈ 0.2 s of CPU) would let anyone keep a core
+ * busy from a public URL. Each encoding is made once per process, on first use, and then sent as it is
+ * (@fastify/compress leaves an answer that already has a Content-Encoding alone).
+ */
+const scriptEncodings = new Map<'br' | 'gzip', Promise<Buffer>>();
+/** How many times the script was compressed in this process (tests). */
+export const scriptCompressions = { count: 0 };
+async function sendScript(req: FastifyRequest, reply: FastifyReply, script: string): Promise<string | Buffer> {
+  void reply.header('cache-control', 'public, max-age=3600').header('vary', 'accept-encoding');
+  const accepted = String(req.headers['accept-encoding'] ?? '');
+  const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
+  if (!encoding) return script;
+  let compressed = scriptEncodings.get(encoding);
+  if (!compressed) {
+    scriptCompressions.count++;
+    compressed =
+      encoding === 'br' ? brotliCompress(script, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzip(script, { level: 9 });
+    scriptEncodings.set(encoding, compressed);
+    compressed.catch(() => scriptEncodings.delete(encoding));
+  }
+  const bytes = await compressed;
+  void reply.header('content-encoding', encoding).removeHeader('content-length');
+  return bytes;
+}
+
 /** GET /api/openapi.json and the reference at /api/docs. */
 export async function apiDocsRoutes(app: FastifyInstance): Promise<void> {
   app.get(
@@ -291,9 +322,9 @@ export async function apiDocsRoutes(app: FastifyInstance): Promise<void> {
 
   // The reference page in a context of its own, so that its hook sets the page's own CSP and touches nothing else.
   await app.register(async (docs) => {
-    docs.addHook('onSend', async (_req, reply, payload) => {
+    docs.addHook('onSend', async (req, reply, payload) => {
       const type = String(reply.getHeader('content-type') ?? '');
-      if (type.startsWith('application/javascript')) void reply.header('cache-control', 'public, max-age=3600');
+      if (type.startsWith('application/javascript') && typeof payload === 'string') return sendScript(req, reply, payload);
       if (!type.startsWith('text/html') || typeof payload !== 'string') return payload;
       void reply.header(
         'content-security-policy',
