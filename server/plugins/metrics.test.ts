@@ -93,6 +93,9 @@ describe('metrics with METRICS_TOKEN', () => {
     t.app.metrics.cacheLookup('listings', true);
     t.app.metrics.cacheLookup('listings', false);
     t.app.metrics.cacheLookup('listings', true);
+    // The photo-visibility cache reports its own lookups: an ad asked about twice is a miss, then a hit.
+    const photo = '/media/ads/987001/00000000-0000-4000-8000-000000000000/320.webp';
+    for (let i = 0; i < 2; i++) expect((await t.app.inject({ method: 'GET', url: photo })).statusCode).toBe(404);
 
     const text = await scrape();
     expect(text).toMatch(/^vitrina_websocket_connections 0$/m);
@@ -102,6 +105,8 @@ describe('metrics with METRICS_TOKEN', () => {
     expect(text).toMatch(/^vitrina_idempotent_replays_total 1$/m);
     expect(text).toContain('vitrina_cache_lookups_total{cache="listings",result="hit"} 2');
     expect(text).toContain('vitrina_cache_lookups_total{cache="listings",result="miss"} 1');
+    expect(text).toContain('vitrina_cache_lookups_total{cache="photo-visibility",result="miss"} 1');
+    expect(text).toContain('vitrina_cache_lookups_total{cache="photo-visibility",result="hit"} 1');
   });
 });
 

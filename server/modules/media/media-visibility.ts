@@ -30,12 +30,14 @@ export interface VisibilityCache {
 
 export const VISIBILITY_TTL_MS = 10_000;
 
-export function createVisibilityCache(db: Db, ttlMs = VISIBILITY_TTL_MS): VisibilityCache {
+/** `onLookup`: told whether each lookup was answered from the cache (the metrics' cache hit rate). */
+export function createVisibilityCache(db: Db, ttlMs = VISIBILITY_TTL_MS, onLookup?: (hit: boolean) => void): VisibilityCache {
   // Misses (unknown ads) are cached too, as `false`: a scraper walking ids costs one query per id per TTL.
   const cache = new LRUCache<number, AdVisibility | false>({ max: 10_000, ttl: ttlMs });
   return {
     async get(adId) {
       const hit = cache.get(adId);
+      onLookup?.(hit !== undefined);
       if (hit !== undefined) return hit || null;
       // One round trip: the ad's photos come along as a JSON list (at most AD_MAX_PHOTOS, through media_ad_idx).
       const [row] = await db

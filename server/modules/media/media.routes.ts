@@ -85,7 +85,7 @@ async function drain(part: MultipartFile): Promise<void> {
 
 export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
   const { uploadMaxBytes, uploadMaxPixels } = app.config;
-  const visibility = createVisibilityCache(app.db);
+  const visibility = createVisibilityCache(app.db, undefined, (hit) => app.metrics.cacheLookup('photo-visibility', hit));
   app.catalogue.onChange(() => visibility.clear());
   registerMediaFiles(app, visibility);
 
