@@ -1,6 +1,9 @@
 /**
  * Entry point of `npm start`: validates the configuration, opens and migrates the database (PGlite under
  * DATA_DIR unless DATABASE_URL is set), seeds reference and demo data, then serves app, API and websocket.
+ *
+ * Several processes may start at once on one PostgreSQL: migrating and seeding run under the database's start-up
+ * lock (db/client.ts), one process after the other. SIGTERM or SIGINT stops the process cleanly (see `shutdown`).
  */
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -9,6 +12,11 @@ import { seedAll } from './db/seed/index.ts';
 import { startupLine } from './plugins/request-log.ts';
 import { createDiskStorage } from './plugins/storage.ts';
 import { sweepMediaLeftovers } from './modules/media/orphans.ts';
+
+/** How long a stopping process lets requests in flight finish before cutting them. */
+const SHUTDOWN_GRACE_MS = 10_000;
+/** After the grace, how long the remaining clean-up (jobs in hand, database) may take before the process just exits. */
+const HARD_STOP_EXTRA_MS = 5_000;
 
 async function main() {
   let config;
@@ -24,17 +32,57 @@ async function main() {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await database.migrate();
   const storage = createDiskStorage(config.dataDir);
-  await seedAll(database.db, config, storage);
+  await database.exclusive(() => seedAll(database.db, config, storage));
   const app = await buildApp(config, database, storage);
 
+  /**
+   * Fastify's close, in order: new requests are answered 503 with `Connection: close` (return503OnClosing); the
+   * websockets are closed with 4200 so their clients reconnect at once, to another process or this one restarted
+   * (plugins/realtime.ts, preClose); the listening socket closes (new connections are refused) and idle kept-alive
+   * connections with it; the requests in flight finish; then the plugins' onClose hooks run — the job runner stops
+   * polling and waits for the jobs in hand, Redis connections close. Then the database closes and the process exits 0.
+   * A request still running after SHUTDOWN_GRACE_MS is cut; a job outliving the hard stop keeps its lease until it
+   * expires and then runs again elsewhere (jobs are at-least-once).
+   */
+  let stopping = false;
   const shutdown = async (signal: string) => {
+    if (stopping) {
+      app.log.warn(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
     app.log.info(`${signal}: shutting down`);
-    await app.close();
-    await database.close();
-    process.exit(0);
+    // A connection whose request finishes during the drain stays kept-alive: closed as soon as it is idle.
+    const idle = setInterval(() => app.server.closeIdleConnections(), 100).unref();
+    const cut = setTimeout(() => {
+      app.log.warn(`shutdown: requests still running after ${SHUTDOWN_GRACE_MS} ms are cut`);
+      app.server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS).unref();
+    const hardStop = setTimeout(() => {
+      app.log.error('shutdown: still not closed, exiting anyway');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS + HARD_STOP_EXTRA_MS).unref();
+    let code = 0;
+    try {
+      await app.close();
+    } catch (err) {
+      app.log.error({ err }, 'shutdown: closing the app failed');
+      code = 1;
+    }
+    clearInterval(idle);
+    clearTimeout(cut);
+    try {
+      await database.close();
+    } catch (err) {
+      app.log.error({ err }, 'shutdown: closing the database failed');
+      code = 1;
+    }
+    clearTimeout(hardStop);
+    app.log.info('shutdown: done');
+    process.exit(code);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({
     port: config.port,

@@ -21,9 +21,19 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Applies pending migrations, once even when several processes start together (under the start-up lock). */
   migrate(): Promise<void>;
+  /**
+   * Runs `fn` while holding the start-up lock: on PostgreSQL a session advisory lock on a connection of its own, so
+   * processes starting at the same moment migrate and seed one after the other (the later ones find nothing to do).
+   * PGlite is opened by one process only: `fn` simply runs.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** The advisory lock key every Vitrina process takes around migrating and seeding ('vitrina' in ASCII, as a bigint). */
+export const STARTUP_LOCK_KEY = 0x7669747269_6e61n;
 
 const migrationsFolder = path.join(path.dirname(new URL(import.meta.url).pathname), 'migrations');
 
@@ -39,10 +49,27 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     // An idle connection the server drops (restart, failover) must not crash the process: the pool replaces it.
     pool.on('error', (err) => console.error('PostgreSQL pool: idle connection lost:', err.message));
     const db = drizzlePg(pool, { schema });
+    const exclusive = async <T>(fn: () => Promise<T>): Promise<T> => {
+      // A session lock on its own connection (not a transaction lock): `fn` works through the pool's other connections.
+      // It is released when the connection ends, so a process killed while holding it does not block the others.
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK_KEY.toString()]);
+        try {
+          return await fn();
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK_KEY.toString()]);
+        }
+      } finally {
+        // Discarded rather than pooled: whatever happened above, no lock outlives this call.
+        client.release(true);
+      }
+    };
     return {
       db: db as unknown as Db,
       kind: 'postgres',
-      migrate: () => migratePg(db, { migrationsFolder }),
+      migrate: () => exclusive(() => migratePg(db, { migrationsFolder })),
+      exclusive,
       close: () => pool.end(),
     };
   }
@@ -51,12 +78,19 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     dataDir = path.join(opts.dataDir, 'pg');
     fs.mkdirSync(dataDir, { recursive: true });
   }
-  const client = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm, unaccent } });
+  // relaxedDurability stays off (PGlite's default, said here on purpose): a query answers only once its writes have
+  // reached the files, so a change acknowledged with a 2xx survives the process being killed.
+  const client = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    relaxedDurability: false,
+    extensions: { pg_trgm, unaccent },
+  });
   const db = drizzlePglite(client, { schema });
   return {
     db: db as unknown as Db,
     kind: 'pglite',
     migrate: () => migratePglite(db, { migrationsFolder }),
+    exclusive: (fn) => fn(),
     close: () => client.close(),
   };
 }
