@@ -18,7 +18,7 @@ vi.mock('./configured-layer.ts', () => ({
   addConfiguredLayer: (...args: unknown[]) => addConfiguredLayer(...(args as [])),
 }));
 
-const { default: MapView, markerText } = await import('./map-view.tsx');
+const { default: MapView, GROUP_DISTANCE_PX, groupNearby, markerText } = await import('./map-view.tsx');
 
 /** The text of the elements aria-describedby names. */
 const description = (el: HTMLElement) =>
@@ -205,5 +205,28 @@ describe('markerText', () => {
     expect(markerText(7)).toBe('7');
     expect(markerText(999)).toBe('999');
     expect(markerText(1234)).toBe('1k');
+  });
+});
+
+describe('groupNearby', () => {
+  const at = (p: { x: number; y: number }) => p;
+  it('draws places whose markers would overlap as one group, led by the one with most ads; others alone', () => {
+    const oviedo = { name: 'Oviedo', x: 100, y: 100, count: 28 };
+    const gijon = { name: 'Gijón', x: 110, y: 92, count: 30 };
+    const aviles = { name: 'Avilés', x: 160, y: 100, count: 27 };
+    const madrid = { name: 'Madrid', x: 300, y: 400, count: 9 };
+    const groups = groupNearby([oviedo, madrid, aviles, gijon], at).map((g) => g.map((p) => p.name));
+    expect(groups).toEqual([['Gijón', 'Oviedo'], ['Avilés'], ['Madrid']]);
+  });
+
+  it('keeps places a marker apart as separate markers', () => {
+    const groups = groupNearby(
+      [
+        { x: 0, y: 0, count: 1 },
+        { x: GROUP_DISTANCE_PX, y: 0, count: 1 },
+      ],
+      at,
+    );
+    expect(groups).toHaveLength(2);
   });
 });

@@ -53,6 +53,24 @@ export function createMarker(marker: MapMarker, onActivate: (m: MapMarker) => vo
   return m;
 }
 
+/** How close (px) two markers' centres may be before they are drawn as one: about a marker's width. */
+export const GROUP_DISTANCE_PX = 30;
+
+/**
+ * Places whose markers would overlap, grouped: each place joins the first group whose first place is within
+ * GROUP_DISTANCE_PX on screen (`at` projects a place), the places with most ads placed first so they lead their groups.
+ */
+export function groupNearby<T extends { count?: number }>(places: readonly T[], at: (p: T) => { x: number; y: number }): T[][] {
+  const groups: { x: number; y: number; places: T[] }[] = [];
+  for (const p of places.toSorted((a, b) => (b.count ?? 0) - (a.count ?? 0))) {
+    const { x, y } = at(p);
+    const g = groups.find((c) => Math.hypot(c.x - x, c.y - y) < GROUP_DISTANCE_PX);
+    if (g) g.places.push(p);
+    else groups.push({ x, y, places: [p] });
+  }
+  return groups.map((g) => g.places);
+}
+
 const styleOf = (props: BaseMapProperties, country: string): L.PathOptions => {
   switch (props.kind) {
     case 'land':
@@ -89,6 +107,7 @@ export default function MapView({
   height = 320,
   onMapClick,
   maxZoom = DEFAULT_MAX_ZOOM,
+  groupNearby: grouped = false,
 }: MapViewProps) {
   const { t } = useTranslation();
   const helpId = useId();
@@ -187,11 +206,45 @@ export default function MapView({
 
   useEffect(() => {
     if (!map || !markers?.length) return;
-    const group = L.layerGroup(markers.map((mk) => createMarker(mk, (x) => activateRef.current?.(x)))).addTo(map);
+    const group = L.layerGroup().addTo(map);
+    // Markers that would cover each other at this zoom are drawn as one, which zooms in to them (cities of one area
+    // seen from the whole country); at the closest zoom every place has its own.
+    const draw = () => {
+      group.clearLayers();
+      const near =
+        !grouped || map.getZoom() >= map.getMaxZoom()
+          ? markers.map((m) => [m])
+          : groupNearby(markers, (m) => map.latLngToLayerPoint([m.lat, m.lng]));
+      for (const places of near) {
+        if (places.length === 1) {
+          group.addLayer(createMarker(places[0]!, (x) => activateRef.current?.(x)));
+          continue;
+        }
+        const bounds = L.latLngBounds(places.map((p): [number, number] => [p.lat, p.lng]));
+        const counted = places.every((p) => p.count !== undefined);
+        const count = counted ? places.reduce((sum, p) => sum + p.count!, 0) : undefined;
+        const centre = bounds.getCenter();
+        const label = counted ? t('map.groupCount', { places: places.length, count }) : t('map.group', { places: places.length });
+        const marker = createMarker(
+          { id: `group:${places.map((p) => p.id).join(',')}`, lat: centre.lat, lng: centre.lng, label, count },
+          () => {
+            map.fitBounds(bounds, { padding: [48, 48], maxZoom: map.getMaxZoom() });
+            // The keyboard stays on the map, where the places now are.
+            containerRef.current?.focus();
+          },
+        );
+        group.addLayer(marker);
+      }
+    };
+    draw();
+    if (grouped) map.on('zoomend', draw);
     return () => {
+      map.off('zoomend', draw);
       group.remove();
     };
-  }, [map, markers]);
+    // t: the labels follow the language only when the markers change (the map is drawn again then).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [map, markers, grouped]);
 
   useEffect(() => {
     if (!map || !area) return;

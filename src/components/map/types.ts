@@ -38,4 +38,6 @@ export interface MapViewProps {
   onMapClick?: (lat: number, lng: number) => void;
   /** Closest zoom allowed (default 14); the model page's area map stops earlier so the area stays an area. */
   maxZoom?: number;
+  /** Markers that would cover each other are drawn as one that zooms in to them (a map of many places). */
+  groupNearby?: boolean;
 }

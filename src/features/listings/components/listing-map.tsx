@@ -106,6 +106,7 @@ export function ListingMap({ params, onCity, onClearFilters }: Props) {
               markers={markers}
               onMarkerActivate={(marker) => onCity(Number(marker.id))}
               height={HEIGHT}
+              groupNearby
             />
           </Suspense>
         </div>
