@@ -3,7 +3,10 @@ import { answerSchema } from './answers.ts';
 
 /** GET /api/health: the process is alive and answering (nothing else is checked: a liveness probe). */
 export const healthSchema = z.object({
-  status: z.literal('ok'),
+  /** `degraded`: alive, but a shared part it uses is away (Redis: limits and caches are per process meanwhile). */
+  status: z.enum(['ok', 'degraded']),
+  /** The parts this process currently works without (from what it already knows; nothing is probed). */
+  degraded: z.array(z.string()).optional(),
   /** Which database engine this process uses (`pglite` embedded, `postgres` server). */
   database: z.string(),
 });
@@ -17,11 +20,16 @@ export const readyPartSchema = z.object({
   reason: z.enum(['timeout', 'error']).optional(),
 });
 
-/** The `data` of GET /api/ready's envelope: ready (200) or unavailable (503) with the failing parts named. */
+/**
+ * The `data` of GET /api/ready's envelope: ready (200), degraded (200: a part it can do without is away, e.g. Redis,
+ * named in `degraded`) or unavailable (503) with the failing parts named.
+ */
 export const readinessSchema = z.object({
-  status: z.enum(['ready', 'unavailable']),
-  /** The parts that failed (database, redis, storage, …), empty when ready. */
+  status: z.enum(['ready', 'degraded', 'unavailable']),
+  /** The parts that failed and that the process cannot serve without (database, storage, …), empty when ready. */
   failing: z.array(z.string()),
+  /** The parts that failed but that the process serves without (redis), empty when all answer. */
+  degraded: z.array(z.string()),
   checks: z.record(z.string(), readyPartSchema),
 });
 export type Readiness = z.infer<typeof readinessSchema>;

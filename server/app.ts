@@ -16,6 +16,8 @@ import i18nPlugin, { languageFromAcceptLanguage } from './plugins/i18n.ts';
 import securityPlugin, { canonicalUrl } from './plugins/security.ts';
 import sessionPlugin from './plugins/session.ts';
 import cataloguePlugin from './plugins/catalogue.ts';
+import limitsPlugin, { rateLimitStoreOptions } from './plugins/limits.ts';
+import sharedRedisPlugin from './plugins/redis.ts';
 import idempotencyPlugin from './plugins/idempotency.ts';
 import { createMailer, type Mailer } from './plugins/mail.ts';
 import { authLimitsPlugin } from './modules/auth/auth.limits.ts';
@@ -141,8 +143,12 @@ export async function buildApp(
     },
     crossOriginEmbedderPolicy: false,
   });
+  // REDIS_URL: caches' invalidation and every rate limit shared by all processes (plugins/redis.ts, limits.ts).
+  await app.register(sharedRedisPlugin);
+  await app.register(limitsPlugin);
   await app.register(fastifyRateLimit, {
     global: false,
+    ...rateLimitStoreOptions(app),
     errorResponseBuilder: (req, ctx) => {
       const err = Object.assign(new Error('too_many_requests'), { statusCode: ctx.statusCode });
       void req;

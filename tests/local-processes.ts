@@ -26,10 +26,10 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-/** A throwaway redis-server on loopback: random port, nothing saved, its own temp dir. */
-export async function startRedis(): Promise<RedisServer> {
+/** A throwaway redis-server on loopback: random port (or `port`, to start one again where it was), nothing saved, its own temp dir. */
+export async function startRedis(port?: number): Promise<RedisServer> {
   if (!REDIS_SERVER) throw new Error('redis-server not installed');
-  const port = await freePort();
+  port ??= await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-redis-'));
   const child: ChildProcess = spawn(
     REDIS_SERVER,

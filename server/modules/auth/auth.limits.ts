@@ -1,12 +1,13 @@
 /**
- * Brute-force and abuse limits of the account routes (rate-limiter-flexible, in memory per process). Every
- * limiter of the module is created here and only used through the RateLimiterAbstract API (consume, get,
- * penalty, block, delete), so a multi-node deployment swaps in its Redis or Postgres store in this one place.
+ * Brute-force and abuse limits of the account routes (rate-limiter-flexible). Every limiter of the module is created
+ * here through the app's limiter factory (plugins/limits.ts: shared through Redis when REDIS_URL is set, in memory
+ * otherwise) and only used through the RateLimiterAbstract API (consume, get, penalty, block, delete).
  */
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../errors.ts';
+import { memoryLimiter, type LimiterFactory } from '../../plugins/limits.ts';
 
 /**
  * Sign-in throttling (OWASP Authentication and Credential Stuffing cheat sheets): a quick per e-mail + IP limit
@@ -42,13 +43,13 @@ export interface AuthLimitOptions {
   login?: Partial<LoginThrottleOptions>;
 }
 
-export function createAuthLimits({ registerPerHour, login: loginOverrides }: AuthLimitOptions) {
+export function createAuthLimits({ registerPerHour, login: loginOverrides }: AuthLimitOptions, make: LimiterFactory = memoryLimiter) {
   const login = { ...LOGIN_THROTTLE_DEFAULTS, ...loginOverrides };
-  const failures = (keyPrefix: string, points: number) => new RateLimiterMemory({ keyPrefix, points, duration: login.windowSeconds });
+  const failures = (keyPrefix: string, points: number) => make({ keyPrefix, points, duration: login.windowSeconds });
   return {
     loginOptions: login,
     /** Sign-in and reset tries per e-mail and IP. */
-    login: new RateLimiterMemory({ keyPrefix: 'login', points: login.perEmailIp, duration: 60 }),
+    login: make({ keyPrefix: 'login', points: login.perEmailIp, duration: 60 }),
     /** Failed sign-ins per account (normalised e-mail, whether or not it exists: the answers stay alike). */
     loginFailuresPerAccount: failures('login-account', login.accountFailures),
     /** Failed sign-ins per IP, across accounts. */
@@ -56,13 +57,13 @@ export function createAuthLimits({ registerPerHour, login: loginOverrides }: Aut
     /** Failed sign-ins per known-device cookie (OWASP "device cookie lockout"). */
     loginFailuresPerDevice: failures('login-device', login.deviceFailures),
     /** One forgot-password or resend a minute per e-mail address… */
-    mailPerAddress: new RateLimiterMemory({ keyPrefix: 'mail-address', points: 1, duration: 60 }),
+    mailPerAddress: make({ keyPrefix: 'mail-address', points: 1, duration: 60 }),
     /** …at most 5 an hour, so an address cannot be mail-bombed a minute at a time… */
-    mailPerAddressHourly: new RateLimiterMemory({ keyPrefix: 'mail-address-hour', points: 5, duration: 60 * 60 }),
+    mailPerAddressHourly: make({ keyPrefix: 'mail-address-hour', points: 5, duration: 60 * 60 }),
     /** …and a broader limit per IP, so one client cannot spray many addresses. */
-    mailPerIp: new RateLimiterMemory({ keyPrefix: 'mail-ip', points: 10, duration: 60 * 10 }),
-    register: new RateLimiterMemory({ keyPrefix: 'register', points: registerPerHour, duration: 60 * 60 }),
-    confirmPassword: new RateLimiterMemory({ keyPrefix: 'confirm', points: 5, duration: 60 }),
+    mailPerIp: make({ keyPrefix: 'mail-ip', points: 10, duration: 60 * 10 }),
+    register: make({ keyPrefix: 'register', points: registerPerHour, duration: 60 * 60 }),
+    confirmPassword: make({ keyPrefix: 'confirm', points: 5, duration: 60 }),
   };
 }
 export type AuthLimits = ReturnType<typeof createAuthLimits>;
@@ -76,7 +77,7 @@ declare module 'fastify' {
 /** The app's one set of auth limiters, decorated at the root so tests and a later shared store reach them. */
 export const authLimitsPlugin = fp(
   async (app) => {
-    app.decorate('authLimits', createAuthLimits({ registerPerHour: app.config.registerLimitPerHour }));
+    app.decorate('authLimits', createAuthLimits({ registerPerHour: app.config.registerLimitPerHour }, app.limiter));
   },
   { name: 'auth-limits' },
 );

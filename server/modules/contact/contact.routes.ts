@@ -6,7 +6,6 @@
  */
 import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { adminMessageSchema, contactQuerySchema, contactSchema, contactStatusSchema, type ContactMessage } from '#contract/contact.ts';
 import { idParamsSchema } from '#contract/locations.ts';
 import { contactMessages } from '../../db/schema.ts';
@@ -37,8 +36,8 @@ function toMessage(m: typeof contactMessages.$inferSelect): ContactMessage {
 export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
   const limits = {
-    perIp: new RateLimiterMemory({ keyPrefix: 'contact-ip', points: 5, duration: 3600 }),
-    perUser: new RateLimiterMemory({ keyPrefix: 'contact-user', points: 5, duration: 3600 }),
+    perIp: app.limiter({ keyPrefix: 'contact-ip', points: 5, duration: 3600 }),
+    perUser: app.limiter({ keyPrefix: 'contact-user', points: 5, duration: 3600 }),
   };
   const sent = (req: { t: (k: string) => string }) => ({
     channel: 'notification' as const,

@@ -7,11 +7,12 @@
 import crypto from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { VERIFICATION_CODE_TTL_MINUTES, type VerificationCode } from '#contract/profiles.ts';
 import type { Db } from '../../db/client.ts';
 import { modelProfiles, verificationRequests } from '../../db/schema.ts';
 import { AppError, forbidden } from '../../errors.ts';
+import { memoryLimiter, type LimiterFactory } from '../../plugins/limits.ts';
 import type { ProfileRow } from './model-profiles.repository.ts';
 
 /** No 0/O or 1/I/L: the code is read off a phone screen in a photo. */
@@ -24,12 +25,12 @@ function newCode(): string {
   return code;
 }
 
-export function createCodeLimiter(perHour: number): RateLimiterMemory {
-  return new RateLimiterMemory({ keyPrefix: 'verification-code', points: perHour, duration: 60 * 60 });
+export function createCodeLimiter(perHour: number, make: LimiterFactory = memoryLimiter): RateLimiterAbstract {
+  return make({ keyPrefix: 'verification-code', points: perHour, duration: 60 * 60 });
 }
 
 /** Takes one of the account's codes for the hour, or answers 429 with Retry-After and a message saying why. */
-async function takeCodePoint(limiter: RateLimiterMemory, userId: number, reply: Pick<FastifyReply, 'header'>): Promise<void> {
+async function takeCodePoint(limiter: RateLimiterAbstract, userId: number, reply: Pick<FastifyReply, 'header'>): Promise<void> {
   try {
     await limiter.consume(String(userId));
   } catch (err) {
@@ -42,7 +43,7 @@ async function takeCodePoint(limiter: RateLimiterMemory, userId: number, reply: 
 export async function issueVerificationCode(
   db: Db,
   profile: ProfileRow,
-  limits: { limiter: RateLimiterMemory; userId: number; reply: Pick<FastifyReply, 'header'> },
+  limits: { limiter: RateLimiterAbstract; userId: number; reply: Pick<FastifyReply, 'header'> },
 ): Promise<VerificationCode> {
   if (profile.status === 'active') throw new AppError(409, 'conflict', 'verification.alreadyVerified');
   if (profile.status === 'suspended') throw forbidden();

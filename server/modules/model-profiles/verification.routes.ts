@@ -19,7 +19,7 @@ import { createCodeLimiter, issueVerificationCode } from './verification-codes.t
 
 export const verificationRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
-  const codeLimiter = createCodeLimiter(app.config.verificationCodesPerHour);
+  const codeLimiter = createCodeLimiter(app.config.verificationCodesPerHour, app.limiter);
   await app.register(fastifyMultipart, {
     limits: { fileSize: app.config.uploadMaxBytes, files: 1, fields: 2, fieldSize: 64, parts: 3 },
   });

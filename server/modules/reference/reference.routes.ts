@@ -6,7 +6,6 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import {
   cityListSchema,
   cityOptionListSchema,
@@ -41,7 +40,7 @@ const CACHE = 'public, max-age=3600, stale-while-revalidate=86400';
 export const NEAREST_PER_MINUTE = 30;
 
 export const referenceRoutes: FastifyPluginAsyncZod = async (app) => {
-  const nearestLimit = new RateLimiterMemory({ keyPrefix: 'cities-nearest', points: NEAREST_PER_MINUTE, duration: 60 });
+  const nearestLimit = app.limiter({ keyPrefix: 'cities-nearest', points: NEAREST_PER_MINUTE, duration: 60 });
 
   const sectionsHandler = async (req: FastifyRequest, reply: FastifyReply) => {
     const rows = await listSections(app.db);

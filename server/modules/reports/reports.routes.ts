@@ -7,7 +7,6 @@
  */
 import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { idParamsSchema } from '#contract/locations.ts';
 import { reportCreateSchema, reportDecisionSchema, reportQuerySchema, URGENT_REPORT_REASONS } from '#contract/reports.ts';
 import { reports } from '../../db/schema.ts';
@@ -24,9 +23,9 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
   const limits = {
     /** Five notices an hour per address… */
-    perIp: new RateLimiterMemory({ keyPrefix: 'report-ip', points: 5, duration: 3600 }),
+    perIp: app.limiter({ keyPrefix: 'report-ip', points: 5, duration: 3600 }),
     /** …and three a day about the same ad. */
-    perIpAd: new RateLimiterMemory({ keyPrefix: 'report-ip-ad', points: 3, duration: 24 * 3600 }),
+    perIpAd: app.limiter({ keyPrefix: 'report-ip-ad', points: 3, duration: 24 * 3600 }),
   };
 
   app.post('/api/reports', { schema: { body: reportCreateSchema } }, async (req, reply) => {

@@ -12,7 +12,6 @@
  * `X-Socket-ID` (the sender's socket) keeps a broadcast from echoing back to it (Echo's toOthers).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { idParamsSchema } from '#contract/locations.ts';
 import { API } from '#contract/routes.ts';
 import {
@@ -61,8 +60,8 @@ function socketIdOf(req: FastifyRequest): string | undefined {
 
 export const supportChatRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
-  // Per process, like the other limits (auth.limits.ts): a multi-node deployment swaps in a shared store here.
-  const perUser = new RateLimiterMemory({ keyPrefix: 'chat-messages', points: CHAT_MESSAGES_PER_MINUTE, duration: 60 });
+  // Shared by all processes when REDIS_URL is set (plugins/limits.ts).
+  const perUser = app.limiter({ keyPrefix: 'chat-messages', points: CHAT_MESSAGES_PER_MINUTE, duration: 60 });
   app.jobs.register(CHAT_EMAIL_JOB, (payload, _job, now) => sendUnreadReplyMail(app, Number(payload.conversation_id), now));
 
   const answer = (req: FastifyRequest, key: string, data: unknown) => ({

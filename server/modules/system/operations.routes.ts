@@ -13,6 +13,8 @@ export const operationsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { summary: 'Liveness: the process answers', tags: ['operations'], response: { 200: healthSchema } } },
     async (_req, reply) => {
       reply.header('cache-control', 'no-store');
+      // What the process already knows (its Redis connections' state), so liveness still touches nothing.
+      if (app.sharedRedis && !app.sharedRedis.up) return { status: 'degraded' as const, degraded: ['redis'], database: app.dbKind };
       return { status: 'ok' as const, database: app.dbKind };
     },
   );
@@ -30,7 +32,7 @@ export const operationsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       reply.header('cache-control', 'no-store');
       const readiness = await app.readiness.run(req.log);
-      if (readiness.status === 'ready')
+      if (readiness.status !== 'unavailable')
         return { channel: 'notification' as const, type: 'success' as const, message: req.t('operations.ready'), data: readiness };
       return reply.status(503).send({
         channel: 'notification' as const,

@@ -19,8 +19,11 @@ export const CHECK_TIMEOUT_MS = 2_000;
 export type ReadinessCheck = () => Promise<void>;
 
 export interface ReadinessChecks {
-  /** Adds a named check (throws or rejects when the part is not usable). */
-  add(name: string, check: ReadinessCheck): void;
+  /**
+   * Adds a named check (throws or rejects when the part is not usable). `degradesOnly`: the process serves without
+   * this part (its failure makes the answer `degraded`, still 200, so a load balancer keeps every node when it goes).
+   */
+  add(name: string, check: ReadinessCheck, options?: { degradesOnly?: boolean }): void;
   /** Runs every check (concurrent callers share one run). */
   run(log: FastifyBaseLogger): Promise<Readiness>;
 }
@@ -53,10 +56,11 @@ async function timed(check: ReadinessCheck, timeoutMs: number): Promise<{ ms: nu
 
 export function createReadinessChecks(timeoutMs = CHECK_TIMEOUT_MS): ReadinessChecks {
   const checks = new Map<string, ReadinessCheck>();
+  const optional = new Set<string>();
   let running: Promise<Readiness> | undefined;
   const runAll = async (log: FastifyBaseLogger): Promise<Readiness> => {
     const results = await Promise.all([...checks].map(async ([name, check]) => [name, await timed(check, timeoutMs)] as const));
-    const out: Readiness = { status: 'ready', failing: [], checks: {} };
+    const out: Readiness = { status: 'ready', failing: [], degraded: [], checks: {} };
     for (const [name, { ms, error }] of results) {
       if (error === undefined) {
         out.checks[name] = { status: 'ok', ms };
@@ -64,16 +68,18 @@ export function createReadinessChecks(timeoutMs = CHECK_TIMEOUT_MS): ReadinessCh
       }
       const reason = error instanceof TimeoutError ? 'timeout' : 'error';
       out.checks[name] = { status: 'failing', ms, reason };
-      out.failing.push(name);
+      (optional.has(name) ? out.degraded : out.failing).push(name);
       log.warn({ err: error, part: name }, `readiness: ${name} is failing (${reason})`);
     }
     if (out.failing.length) out.status = 'unavailable';
+    else if (out.degraded.length) out.status = 'degraded';
     return out;
   };
   return {
-    add(name, check) {
+    add(name, check, options) {
       if (checks.has(name)) throw new Error(`readiness check ${name} is already registered`);
       checks.set(name, check);
+      if (options?.degradesOnly) optional.add(name);
     },
     run(log) {
       running ??= runAll(log).finally(() => (running = undefined));
@@ -121,7 +127,8 @@ export default fp(
     const redisUrl = app.config.realtime.redisUrl;
     if (redisUrl) {
       const redis = redisCheck(redisUrl, app.log);
-      readiness.add('redis', redis.check);
+      // Requests are served without Redis (plugins/redis.ts: limits and invalidation fall back to this process).
+      readiness.add('redis', redis.check, { degradesOnly: true });
       app.addHook('onClose', redis.close);
     }
     // Write, read back and remove a small file: a full disk, a read-only mount or a bucket that refuses us all fail.

@@ -1,0 +1,129 @@
+/**
+ * Two app instances on one database and one Redis (REDIS_URL) behave as one: a catalogue change through A empties
+ * B's listings cache at once, and login attempts count across both. With Redis stopped both keep answering on their
+ * own (limits in each process, ready and health say degraded); started again, they share again.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import type { ModelList } from '#contract/listings.ts';
+import { readyAnswerSchema } from '#contract/system.ts';
+import { buildApp } from '#server/app.ts';
+import { testConfig } from '#server/config.ts';
+import { createDiskStorage } from '#server/plugins/storage.ts';
+import { newAgent, signedIn, type Agent } from '#tests/agent.ts';
+import { buildModel, type BuiltModel } from '#tests/factories.ts';
+import { REDIS_SERVER, startRedis, type RedisServer } from '#tests/local-processes.ts';
+import { createTestApp, type TestApp } from '#tests/test-app.ts';
+
+if (!REDIS_SERVER) console.warn('plugins/redis.test.ts is skipped (redis-server is not installed)');
+
+describe.skipIf(!REDIS_SERVER)('two processes sharing one Redis', { timeout: 60_000 }, () => {
+  let redis: RedisServer | undefined;
+  let port: number;
+  let a: TestApp;
+  let b: FastifyInstance;
+  let admin: Agent;
+  let visitorB: Agent;
+  const models: BuiltModel[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    port = Number(new URL(redis.url).port);
+    // A cache that would keep a stale listing for the whole test without invalidation.
+    const overrides = { listingsCacheTtlMs: 600_000, realtime: { ...testConfig().realtime, redisUrl: redis.url, redisPrefix: 'vt:' } };
+    a = await createTestApp(overrides);
+    // The second instance: same database, same config, an app of its own (its own caches and limiters).
+    b = await buildApp(a.config, a.database, createDiskStorage(a.config.dataDir));
+    await b.ready();
+    admin = (await signedIn(a.app, a.database.db, { role: 'admin' })).agent;
+    visitorB = await newAgent(b);
+    for (const name of ['Redisa Compartida', 'Redisa Segunda']) models.push(await buildModel(a.database.db, { name }));
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await redis?.stop();
+  });
+
+  const listedOnB = async () => {
+    const res = await visitorB.get('/api/models?search=Redisa');
+    expect(res.statusCode).toBe(200);
+    return res.json<ModelList>().data.map((c) => c.id);
+  };
+  const suspend = async (adId: number) => {
+    const res = await admin.post('/api/admin/decisions', {
+      subject_type: 'ad',
+      subject_id: adId,
+      action: 'suspend',
+      reason_codes: ['spam'],
+      text: 'Anuncio repetido muchas veces.',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const login = async (app: FastifyInstance, email: string) =>
+    (await (await newAgent(app)).post('/api/login', { email, password: 'wrong password 123' })).statusCode;
+  const perEmailIp = () => a.app.authLimits.loginOptions.perEmailIp;
+
+  it('a catalogue change through A is in B’s very next listing', async () => {
+    expect(await listedOnB()).toContain(models[0]!.adId);
+    expect(await listedOnB()).toContain(models[0]!.adId); // a cache hit on B now
+    await suspend(models[0]!.adId);
+    expect(await listedOnB()).not.toContain(models[0]!.adId);
+  });
+
+  it('login attempts are counted across both', async () => {
+    const email = 'compartido@vitrina.test';
+    for (let i = 0; i < perEmailIp(); i++) expect(await login(a.app, email)).toBe(422);
+    expect(await login(b, email)).toBe(429);
+  });
+
+  it('route limits of @fastify/rate-limit are counted across both', async () => {
+    const code = (app: FastifyInstance) =>
+      newAgent(app).then(
+        async (agent) => (await agent.post('/api/consent/code', { contact: 'nadie@vitrina.test', code: '123456' })).statusCode,
+      );
+    // POST /api/consent/code allows 10 a minute per address.
+    for (let i = 0; i < 10; i++) expect(await code(i % 2 ? b : a.app)).not.toBe(429);
+    expect(await code(b)).toBe(429);
+    expect(await code(a.app)).toBe(429);
+  });
+
+  it('Redis stopped: both answer, limits apply in each process, ready and health say degraded', async () => {
+    await redis!.stop();
+    redis = undefined;
+    await vi.waitFor(() => expect(a.app.sharedRedis!.up || b.sharedRedis!.up).toBe(false), { timeout: 10_000 });
+
+    const health = await b.inject({ method: 'GET', url: '/api/health' });
+    expect(health.json()).toMatchObject({ status: 'degraded', degraded: ['redis'] });
+    const ready = await b.inject({ method: 'GET', url: '/api/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(readyAnswerSchema.parse(ready.json()).data).toMatchObject({ status: 'degraded', failing: [], degraded: ['redis'] });
+
+    // Limits still hold, per process: A refuses after its own attempts, B has counted none of them.
+    const email = 'sinredis@vitrina.test';
+    for (let i = 0; i < perEmailIp(); i++) expect(await login(a.app, email)).toBe(422);
+    expect(await login(a.app, email)).toBe(429);
+    expect(await login(b, email)).toBe(422);
+
+    // A change now reaches only A's caches; B's listing (cached above) may be stale until Redis is back.
+    expect(await listedOnB()).toContain(models[1]!.adId);
+    await suspend(models[1]!.adId);
+  });
+
+  it('Redis started again: B empties its caches once and limits are shared again', async () => {
+    redis = await startRedis(port);
+    await vi.waitFor(() => expect(a.app.sharedRedis!.up && b.sharedRedis!.up).toBe(true), { timeout: 15_000 });
+    expect((await b.inject({ method: 'GET', url: '/api/health' })).json()).toMatchObject({ status: 'ok' });
+    // The change made during the outage is seen on B (it could not hear of it, so it emptied its caches on return).
+    expect(await listedOnB()).not.toContain(models[1]!.adId);
+
+    const email = 'otravez@vitrina.test';
+    for (let i = 0; i < perEmailIp(); i++) expect(await login(a.app, email)).toBe(422);
+    expect(await login(b, email)).toBe(429);
+
+    // And invalidation is shared again.
+    const reinstate = await admin.post('/api/admin/decisions', { subject_type: 'ad', subject_id: models[0]!.adId, action: 'reinstate' });
+    expect(reinstate.statusCode, reinstate.body).toBe(200);
+    expect(await listedOnB()).toContain(models[0]!.adId);
+  });
+});
