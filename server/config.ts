@@ -46,6 +46,8 @@ const envSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().min(3).default('Vitrina <no-reply@vitrina.test>'),
+  /** How often each process looks for due jobs (mail, purges); 0 = never by itself (server tests drive it). */
+  JOBS_POLL_MS: z.coerce.number().int().min(0).max(600_000).optional(),
   DEMO_ADS: z.coerce.number().int().min(0).max(5000).default(220),
   REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
   MAX_ADS_PER_MODEL: z.coerce.number().int().min(1).max(100).default(3),
@@ -150,6 +152,8 @@ export type Config = {
   appKey: string;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Job runner poll interval in ms (0: no polling, server tests call app.jobs.runDue). */
+  jobsPollMs: number;
   demoPassword: string | undefined;
   /** Size of the demo catalogue seeded on a fresh database (outside production). */
   demoAds: number;
@@ -288,6 +292,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appKey: e.APP_KEY ?? localAppKey(dataDir),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    // A queued mail leaves within a second in development and e2e; 5 s between polls of every node in production.
+    jobsPollMs: e.JOBS_POLL_MS ?? (e.NODE_ENV === 'production' ? 5_000 : 1_000),
     demoPassword: e.DEMO_PASSWORD,
     registerLimitPerHour: e.REGISTER_LIMIT_PER_HOUR,
     faultAfterCommit: e.VITRINA_FAULT_AFTER_COMMIT,
@@ -427,5 +433,5 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     DEMO_ADS: '0',
     APP_KEY: TEST_APP_KEY,
   });
-  return { ...base, moderation: { ...base.moderation, provider: 'stub' }, ...overrides };
+  return { ...base, moderation: { ...base.moderation, provider: 'stub' }, jobsPollMs: 0, ...overrides };
 }

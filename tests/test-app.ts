@@ -50,6 +50,8 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   await seedAll(database.db, config, storage);
   const app = await buildApp(config, database, storage);
   await app.ready();
+  // With `jobsPollMs` given, the runner polls by itself as in production instead.
+  if (!config.jobsPollMs) drainJobsAfterRequests(app);
   return {
     app,
     database,
@@ -59,6 +61,31 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       await database.close();
       await serverDb?.drop();
     },
+  };
+}
+
+/**
+ * Runs the jobs due now (queued mail above all) until none is left: what a node's runner does within JOBS_POLL_MS
+ * (0 in server tests: no timer). Jobs due later (the chat's 10-minute mail) wait for `app.jobs.runDue(at)`.
+ */
+export async function drainJobs(app: FastifyInstance): Promise<number> {
+  let total = 0;
+  for (let ran = await app.jobs.runDue(); ran > 0; ran = await app.jobs.runDue()) total += ran;
+  return total;
+}
+
+/**
+ * After each `app.inject(opts)` answers, the due jobs run, as a runner would right after: tests read the mail a
+ * request queued from `app.mailer.outbox` as before. The answer comes first (nothing here waits for the mail).
+ */
+function drainJobsAfterRequests(app: FastifyInstance): void {
+  const inject = app.inject.bind(app) as (...args: unknown[]) => unknown;
+  (app as { inject: unknown }).inject = (...args: unknown[]) => {
+    if (args.length !== 1) return inject(...args); // the chained form and the callback form, as they are
+    return (inject(args[0]) as Promise<unknown>).then(async (res) => {
+      await drainJobs(app);
+      return res;
+    });
   };
 }
 

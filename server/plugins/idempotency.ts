@@ -14,7 +14,7 @@
  * (onSend), a separate write.
  */
 import crypto from 'node:crypto';
-import { and, eq, isNull, lt } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
@@ -25,7 +25,8 @@ import { sendError } from './errors.ts';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** A client-made UUID, or any opaque token of the same alphabet. */
 const KEY = /^[A-Za-z0-9_-]{8,64}$/;
-const KEEP_MS = 24 * 60 * 60 * 1000;
+/** How long a key's answer is kept; older rows are purged hourly by a recurring job (modules/jobs/purges.ts). */
+export const IDEMPOTENCY_KEEP_MS = 24 * 60 * 60 * 1000;
 /** A first request that never answered (the process died before its commit) stops blocking its retries after this long. */
 const ABANDONED_MS = 2 * 60 * 1000;
 
@@ -124,15 +125,6 @@ export default fp(async (app) => {
   if (faults.size) app.log.warn({ routes: [...faults] }, 'idempotency: test fault hook armed, the process dies after these routes commit');
   const actorOf = (req: FastifyRequest) =>
     req.user ? `user:${req.user.id}` : `anon:${crypto.createHmac('sha256', app.config.appKey).update(req.ip).digest('hex')}`;
-
-  const purge = () =>
-    db
-      .delete(idempotencyKeys)
-      .where(lt(idempotencyKeys.createdAt, new Date(Date.now() - KEEP_MS)))
-      .catch((err: unknown) => app.log.warn({ err }, 'idempotency keys: purge failed'));
-  const timer = setInterval(() => void purge(), 60 * 60 * 1000);
-  timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
 
   // preHandler: after authentication and validation, so a refused request costs no row and the body is parsed.
   app.addHook('preHandler', async (req, reply) => {

@@ -58,7 +58,7 @@ function ok(req: FastifyRequest, key: string, extra: Partial<Answer> & Record<st
   return { channel: 'notification' as const, type: 'success' as const, message: req.t(key), ...extra };
 }
 
-/** Mail failures must not undo what the user did (nor reveal anything): log them and carry on. */
+/** Queuing a mail (a row in the jobs table) that fails must not undo what the user did: log it and carry on. */
 async function sendQuietly(app: FastifyInstance, req: FastifyRequest, send: () => Promise<void>) {
   try {
     await send();
@@ -80,12 +80,15 @@ async function register(
   if (existing) {
     await sendQuietly(app, req, () => sendAlreadyRegisteredMail(app, existing));
   } else {
-    const [created] = await app.db
-      .insert(users)
-      .values({ name: input.name, email: input.email, passwordHash, role: input.role, locale: req.lang, status: 'unverified' })
-      .onConflictDoNothing()
-      .returning();
-    if (created) await sendQuietly(app, req, () => sendVerificationMail(app, created));
+    // The account and its verification mail (a queued job) commit together.
+    await app.db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(users)
+        .values({ name: input.name, email: input.email, passwordHash, role: input.role, locale: req.lang, status: 'unverified' })
+        .onConflictDoNothing()
+        .returning();
+      if (created) await sendVerificationMail(app, created, tx);
+    });
   }
   // Same answer whether or not the address was taken.
   return reply
@@ -220,8 +223,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     await consume(app.authLimits.mailPerAddressHourly, req.body.email, reply);
     const user = await findUserByEmail(app.db, req.body.email);
     if (user) {
-      const token = await issueResetToken(app.db, user.id);
-      await sendQuietly(app, req, () => sendPasswordResetMail(app, user, token));
+      await app.db.transaction(async (tx) => sendPasswordResetMail(app, user, await issueResetToken(tx, user.id), tx));
     }
     return ok(req, 'accountApi.resetLinkSent');
   });
@@ -248,10 +250,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     await app.db.transaction(async (tx) => {
       if (!(await consumeResetTokens(tx, user.id, token.id))) throw invalid(req);
       await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
+      await sendPasswordChangedMail(app, user, tx);
     });
     await endOtherSessions(app.db, user.id, undefined);
     await afterPasswordReset(app, req, reply, user.email);
-    await sendQuietly(app, req, () => sendPasswordChangedMail(app, user));
     return ok(req, 'accountApi.passwordReset', { redirect: '/login' });
   });
 

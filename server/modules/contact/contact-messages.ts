@@ -8,6 +8,7 @@ import type { Db } from '../../db/client.ts';
 import { contactMessages } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import { renderMail } from '../../plugins/mail.ts';
+import { queueMail } from '../jobs/mail-job.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.ts';
 
@@ -26,7 +27,7 @@ export async function acknowledge(app: FastifyInstance, m: Pick<ContactMessageRo
     lines: [t('mail.contact.line1'), t('mail.contact.line2')],
     footer: t('mail.footer'),
   });
-  await app.mailer.send({ to: m.email, subject: t('mail.contact.subject'), ...body });
+  await queueMail(app.db, { to: m.email, subject: t('mail.contact.subject'), ...body });
 }
 
 /**

@@ -57,9 +57,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onReady', async () => {
     await purgeExpiredExports(exportDeps(app));
   });
-  const timer = setInterval(() => void purgeExpiredExports(exportDeps(app)), 60 * 60 * 1000);
-  timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
+  // Hourly on one node (a recurring job, modules/jobs).
+  app.jobs.every('purge-data-exports', 60 * 60 * 1000, (now) => purgeExpiredExports(exportDeps(app), now));
 
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store');
 

@@ -208,12 +208,12 @@ describe('job runner', () => {
     expect(await db().select().from(jobs)).toHaveLength(1);
   });
 
-  it('the app has a runner; the plugin starts it once the app is ready (not in tests) and stops it on close', async () => {
+  it('the app has a runner; the plugin starts it once the app is ready (not with JOBS_POLL_MS 0, as in server tests) and stops it on close', async () => {
     expect(t.app.jobs).toBeInstanceOf(JobRunner);
     const host = async (env: 'test' | 'production') => {
       const app = Fastify();
       app.decorate('db', db());
-      app.decorate('config', { env } as never);
+      app.decorate('config', { env, jobsPollMs: env === 'test' ? 0 : 5_000 } as never);
       await app.register(jobsPlugin, { pollMs: 60_000 });
       return app;
     };

@@ -67,6 +67,9 @@ export async function cancelJob(db: Db, key: string): Promise<boolean> {
   return removed.length > 0;
 }
 
+/** Thrown by a handler for a failure that retrying cannot mend (a mail server refusing the address): kept as failed at once. */
+export class PermanentJobError extends Error {}
+
 /** Back-off after the n-th failed attempt: 30 s, 1 min, 2 min… capped at an hour. */
 export function backoffMs(attempts: number): number {
   return Math.min(60 * 60_000, 30_000 * 2 ** Math.max(0, attempts - 1));
@@ -83,6 +86,7 @@ export interface JobRunnerOptions {
 
 export class JobRunner {
   private readonly handlers = new Map<string, JobHandler>();
+  private readonly recurring = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
   private stopped = true;
@@ -102,6 +106,32 @@ export class JobRunner {
 
   register(name: string, handler: JobHandler): void {
     this.handlers.set(name, handler);
+  }
+
+  /**
+   * Periodic work run once across all processes: one keyed row (`every:{name}`) that reschedules itself `everyMs`
+   * after each run (the `retryAt` outcome keeps the row, so a node claiming it holds the occurrence alone). A
+   * failure is retried with the usual back-off. `schedule` (on start) adds the row when no node has yet; the first
+   * run comes one interval later.
+   */
+  every(name: string, everyMs: number, work: (now: Date) => Promise<unknown>): void {
+    this.recurring.set(name, everyMs);
+    this.register(`every:${name}`, async (_payload, _job, now) => {
+      await work(now);
+      return { retryAt: new Date(now.getTime() + everyMs) };
+    });
+  }
+
+  /** Adds the row of each periodic job no node has scheduled yet (kept as it is when one has). */
+  async scheduleRecurring(now: Date = new Date()): Promise<void> {
+    for (const [name, everyMs] of this.recurring) {
+      await scheduleJob(this.db, {
+        name: `every:${name}`,
+        key: `every:${name}`,
+        runAt: new Date(now.getTime() + everyMs),
+        maxAttempts: 1_000_000,
+      });
+    }
   }
 
   /** Claims the jobs due at `now` (and only names this runner handles), runs them; answers how many ran. */
@@ -155,7 +185,7 @@ export class JobRunner {
         await this.db.delete(jobs).where(mine);
       }
     } catch (err) {
-      const last = job.attempts >= job.maxAttempts;
+      const last = job.attempts >= job.maxAttempts || err instanceof PermanentJobError;
       this.log.error(
         { err, job: { id: job.id, name: job.name, attempts: job.attempts } },
         last ? 'job failed for good' : 'job failed, retrying',

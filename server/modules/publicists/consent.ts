@@ -13,6 +13,7 @@ import type { Db } from '../../db/client.ts';
 import { modelConsents, modelProfiles } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { renderMail } from '../../plugins/mail.ts';
+import { queueMail } from '../jobs/mail-job.ts';
 import { hashToken } from '../../plugins/session.ts';
 import type { ProfileRow } from '../model-profiles/model-profiles.repository.ts';
 import type { PublicistRow } from './publicists.repository.ts';
@@ -76,8 +77,6 @@ export async function openConsent(db: Db, model: ProfileRow, publicist: Publicis
   return { id: row!.id, token, code, contact };
 }
 
-const isEmail = (contact: string) => contact.includes('@');
-
 async function send(
   app: FastifyInstance,
   to: string,
@@ -94,13 +93,9 @@ async function send(
     action: { label: t(`mail.${kind}.action`), url },
     footer: t('mail.footer'),
   });
-  try {
-    await app.mailer.send({ to, subject: t(`mail.${kind}.subject`, vars), ...body });
-  } catch (err) {
-    // A phone number is not a mail address an SMTP server accepts: with no SMS gateway configured, the request
-    // stays in the log (and the publicist can re-send it once a gateway exists).
-    app.log.warn({ err, to: isEmail(to) ? to : 'phone' }, 'consent message could not be sent');
-  }
+  // Queued (modules/jobs/mail-job.ts). A phone number is not a mail address an SMTP server accepts: with no SMS
+  // gateway configured, the job logs the refusal and is not retried (the publicist can re-send it once one exists).
+  await queueMail(app.db, { to, subject: t(`mail.${kind}.subject`, vars), ...body });
 }
 
 export function consentUrl(app: FastifyInstance, lng: string, token: string) {

@@ -10,6 +10,7 @@ import { URGENT_REPORT_REASONS, type Report, type ReportReason } from '#contract
 import type { Db } from '../../db/client.ts';
 import { media, reports } from '../../db/schema.ts';
 import { renderMail } from '../../plugins/mail.ts';
+import { queueMail } from '../jobs/mail-job.ts';
 import { findVisibleAd } from '../listings/listings.repository.ts';
 
 /** A form sent sooner than this after it opened was not filled by a person. */
@@ -97,6 +98,7 @@ export async function mailReporter(
   r: Pick<typeof reports.$inferSelect, 'contact' | 'language' | 'receipt' | 'adId' | 'adSnapshot'>,
   kind: 'received' | 'decided',
   vars: Record<string, string> = {},
+  db: Db = app.db,
 ): Promise<void> {
   if (!r.contact) return;
   const t = app.tFor(r.language);
@@ -117,10 +119,6 @@ export async function mailReporter(
       : {}),
     footer: t('mail.footer'),
   });
-  try {
-    await app.mailer.send({ to: r.contact, subject: t(`mail.report.${kind}.subject`, all), ...body });
-  } catch (err) {
-    if (isEmail(r.contact)) throw err;
-    app.log.warn({ err, to: 'phone' }, 'report message to a phone could not be sent');
-  }
+  // A queued job (modules/jobs/mail-job.ts): one to a phone that SMTP refuses is logged there and not retried.
+  await queueMail(db, { to: r.contact, subject: t(`mail.report.${kind}.subject`, all), ...body });
 }

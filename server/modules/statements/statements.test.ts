@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appeals, auditLog, media, statements, users } from '#server/db/schema.ts';
 import { signedIn } from '#tests/agent.ts';
 import { buildModel, buildPublicist } from '#tests/factories.ts';
-import { createTestApp, type TestApp } from '#tests/test-app.ts';
+import { createTestApp, drainJobs, type TestApp } from '#tests/test-app.ts';
 import { loginAs } from '../media/test-helpers.ts';
 import { issueStatement, sendAppealDecidedMail } from './statements.ts';
 
@@ -32,6 +32,7 @@ describe('issueStatement', () => {
     expect(statement).toMatchObject({ userId: m.userId, language: 'en', ground: 'photo_rules', automated: true });
     const months = (statement.appealUntil.getTime() - statement.createdAt.getTime()) / (30 * 86_400_000);
     expect(months).toBeGreaterThan(5.9);
+    await drainJobs(t.app);
     const mail = [...t.app.mailer.outbox].reverse().find((x) => x.to === u!.email)!;
     expect(mail.subject).toBe('Statement of reasons: we have restricted your content');
     expect(mail.text).toContain('Photos that break the rules');
@@ -53,8 +54,10 @@ describe('issueStatement', () => {
         mailLater: true,
       }),
     );
+    await drainJobs(t.app);
     expect(t.app.mailer.outbox.length).toBe(before);
     await issued.send();
+    await drainJobs(t.app);
     expect(t.app.mailer.outbox.length).toBe(before + 1);
     const [row] = await db.select().from(statements).where(eq(statements.id, issued.statement.id));
     expect(row!.ground).toBe('other');
@@ -63,6 +66,7 @@ describe('issueStatement', () => {
 
 const lastMailTo = async (userId: number) => {
   const [u] = await t.database.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  await drainJobs(t.app);
   return [...t.app.mailer.outbox].reverse().find((m) => m.to === u!.email)!;
 };
 const occurrences = (text: string, part: string) => text.split(part).length - 1;

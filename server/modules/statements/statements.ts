@@ -10,6 +10,7 @@ import { APPEAL_MONTHS, type StatementDecision, type StatementGround, type State
 import type { Db } from '../../db/client.ts';
 import { ads, auditLog, media, modelProfiles, publicistProfiles, statements, users, verificationRequests } from '../../db/schema.ts';
 import { renderMail } from '../../plugins/mail.ts';
+import { queueMail } from '../jobs/mail-job.ts';
 
 export type StatementRow = typeof statements.$inferSelect;
 
@@ -217,7 +218,8 @@ export async function issueStatement(db: Db, app: FastifyInstance, input: Statem
     try {
       // A photo removed in the caller's transaction: after the commit, its decision's audit entry names the ad.
       const info = about ?? (input.mailLater ? await describeSubject(app.db, input.subjectType, input.subjectId, statement!.id) : null);
-      await sendStatementMail(app, recipient, statement!, info);
+      // Queued in the caller's transaction unless it asked for `send()` after its commit.
+      await sendStatementMail(app, recipient, statement!, info, input.mailLater ? app.db : db);
     } catch (err) {
       app.log.error({ err, statement: statement!.id }, 'statements: mail failed');
     }
@@ -227,7 +229,13 @@ export async function issueStatement(db: Db, app: FastifyInstance, input: Statem
 }
 
 /** `about`: the subject's names (found from the current rows when not given). */
-export async function sendStatementMail(app: FastifyInstance, to: Recipient, s: StatementRow, about?: SubjectInfo | null): Promise<void> {
+export async function sendStatementMail(
+  app: FastifyInstance,
+  to: Recipient,
+  s: StatementRow,
+  about?: SubjectInfo | null,
+  db: Db = app.db,
+): Promise<void> {
   const t = app.tFor(to.locale);
   const lng = s.language;
   const date = new Intl.DateTimeFormat(lng.replace('_', '-'), { dateStyle: 'long' }).format(s.appealUntil);
@@ -249,7 +257,7 @@ export async function sendStatementMail(app: FastifyInstance, to: Recipient, s: 
     action: { label: t('mail.statement.action'), url: statementUrl(app.config.appUrl, lng, s.id) },
     footer: t('mail.footer'),
   });
-  await app.mailer.send({ to: to.email, subject: t('mail.statement.subject'), ...body });
+  await queueMail(db, { to: to.email, subject: t('mail.statement.subject'), ...body });
 }
 
 /** Tells the user how their appeal was decided. */
@@ -276,7 +284,7 @@ export async function sendAppealDecidedMail(
     footer: t('mail.footer'),
   });
   try {
-    await app.mailer.send({ to: to.email, subject: t('mail.appealDecided.subject'), ...body });
+    await queueMail(app.db, { to: to.email, subject: t('mail.appealDecided.subject'), ...body });
   } catch (err) {
     app.log.error({ err, statement: s.id }, 'statements: appeal mail failed');
   }
@@ -295,7 +303,7 @@ export async function sendAccountReinstatedMail(app: FastifyInstance, to: Recipi
     footer: t('mail.footer'),
   });
   try {
-    await app.mailer.send({ to: to.email, subject: t('mail.accountReinstated.subject'), ...body });
+    await queueMail(app.db, { to: to.email, subject: t('mail.accountReinstated.subject'), ...body });
   } catch (err) {
     app.log.error({ err, user: to.id }, 'statements: reinstatement mail failed');
   }

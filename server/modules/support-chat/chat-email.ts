@@ -11,6 +11,7 @@ import { toLanguage } from '#contract/languages.ts';
 import { supportConversations, supportMessages, users } from '../../db/schema.ts';
 import { renderMail } from '../../plugins/mail.ts';
 import type { JobOutcome } from '../jobs/jobs.ts';
+import { queueMail } from '../jobs/mail-job.ts';
 
 const EXCERPT = 300;
 
@@ -43,5 +44,6 @@ export async function sendUnreadReplyMail(app: FastifyInstance, conversationId: 
     action: { label: t('supportChat.mail.action'), url: `${app.config.appUrl}/${lng}${messengerPath(c.id)}` },
     footer: t('mail.footer'),
   });
-  await app.mailer.send({ to: c.email, subject: t('supportChat.mail.subject'), ...body });
+  // Its own `mail` job, with the mail's longer retries (a mail server down for an hour loses nothing).
+  await queueMail(app.db, { to: c.email, subject: t('supportChat.mail.subject'), ...body });
 }

@@ -6,7 +6,7 @@ import { jobs, notifications, supportConversations, supportMessages, users } fro
 import type { Broadcaster } from '#server/realtime/broadcaster.ts';
 import { newAgent, signedIn, type Agent } from '#tests/agent.ts';
 import { buildModel, buildUser } from '#tests/factories.ts';
-import { createTestApp, type TestApp } from '#tests/test-app.ts';
+import { createTestApp, drainJobs, type TestApp } from '#tests/test-app.ts';
 import { loginAs } from '../media/test-helpers.ts';
 import { chatEmailKey } from './support-chat.ts';
 
@@ -373,6 +373,8 @@ describe('a staff reply left unread', () => {
     const before = t.app.mailer.outbox.length;
     // (with the jobs other tests left due by then)
     expect(await t.app.jobs.runDue(new Date(sentAt + 11 * MIN))).toBeGreaterThanOrEqual(1);
+    // The chat job queued the mail itself (a `mail` job, sent by the runner's next poll).
+    await drainJobs(t.app);
     const mail = t.app.mailer.outbox.slice(before).find((m) => m.to === u.user.email)!;
     expect(mail.subject).toBe('The Vitrina team has replied to you');
     expect(mail.text).toContain('You have 2 unread messages from the support team');
@@ -401,6 +403,7 @@ describe('a staff reply left unread', () => {
     expect(note!.readAt).not.toBeNull();
     const before = t.app.mailer.outbox.length;
     await t.app.jobs.runDue(new Date(Date.now() + 60 * MIN));
+    await drainJobs(t.app);
     expect(t.app.mailer.outbox.slice(before).filter((m) => m.to === u.user.email)).toEqual([]);
   });
 
@@ -411,6 +414,7 @@ describe('a staff reply left unread', () => {
     await db().update(supportMessages).set({ readAt: new Date() }).where(eq(supportMessages.conversationId, c.id));
     const before = t.app.mailer.outbox.length;
     expect(await t.app.jobs.runDue(new Date(Date.now() + 11 * MIN))).toBeGreaterThanOrEqual(1);
+    await drainJobs(t.app);
     expect(t.app.mailer.outbox.slice(before).filter((m) => m.to === u.user.email)).toEqual([]);
   });
 });
