@@ -123,6 +123,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
       const literal = q.literal === '1';
       const key = JSON.stringify([req.lang, search ?? '', literal, q.city ?? 0, q.section ?? '', q.page, q.per_page]);
       const hit = cache?.get(key);
+      if (cache) app.metrics.cacheLookup('listings', hit !== undefined);
       reply.header('cache-control', 'public, max-age=5');
       if (hit) return sendJsonBytes(reply, hit);
       const generation = app.catalogue.generation;
@@ -167,6 +168,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
     const key = JSON.stringify(['map', search ?? '', literal, q.section ?? '']);
     reply.header('cache-control', 'public, max-age=5');
     const hit = cache?.get(key);
+    if (cache) app.metrics.cacheLookup('listings', hit !== undefined);
     if (hit) return sendJsonBytes(reply, hit);
     const generation = app.catalogue.generation;
     const { cities, corrected } = await countByCity(app.db, { search, literal, sectionId: await sectionIdOf(app, q.section) });
