@@ -60,7 +60,7 @@ async function openConversation(client: HttpClient): Promise<number> {
 
 describe('SIGTERM', () => {
   it(
-    'closes websockets with 4200, refuses new connections, lets the request in flight finish, exits 0 within 10 s',
+    'closes websockets with 4200, refuses new connections, lets the request in flight finish, exits 0 within 10 s; cuts a request still running after 10 s',
     { timeout: 240_000 },
     async () => {
       const where = await freshData();
@@ -120,6 +120,33 @@ describe('SIGTERM', () => {
       expect(exit, server.log()).toEqual({ code: 0, signal: null });
       expect(took).toBeLessThan(10_000);
       expect(server.log()).toContain('SIGTERM: shutting down');
+
+      // Restarted on the same data: a request that never completes is cut after the 10 s grace, and the process
+      // still exits 0 (without the cut it would wait for the body watchdog or the request timeout).
+      running = await startServer({ ...where, password: PASSWORD });
+      const second = running;
+      const stalled = http.request({
+        host: '127.0.0.1',
+        port: where.port,
+        method: 'POST',
+        path: API.supportMessages(conversation),
+        agent,
+        headers: { ...client.headers({ 'content-type': 'application/json' }), 'content-length': String(Buffer.byteLength(body)) },
+      });
+      const stalledOutcome = new Promise<string>((resolve) => {
+        stalled.on('response', (res) => resolve(`answered ${res.statusCode}`));
+        stalled.on('error', (err: Error & { code?: string }) => resolve(err.code ?? err.message));
+      });
+      await new Promise<void>((resolve, reject) => stalled.write(body.slice(0, 10), (err) => (err ? reject(err) : resolve())));
+      expect((await fetch(`http://127.0.0.1:${where.port}/api/health`)).ok).toBe(true);
+      const signalledAgain = Date.now();
+      second.child.kill('SIGTERM');
+      expect(await second.exited, second.log()).toEqual({ code: 0, signal: null });
+      const tookAgain = Date.now() - signalledAgain;
+      expect(tookAgain).toBeGreaterThanOrEqual(9_900);
+      expect(tookAgain).toBeLessThan(15_000);
+      expect(await stalledOutcome).toBe('ECONNRESET');
+      expect(second.log()).toContain('requests still running after 10000 ms are cut');
     },
   );
 });
