@@ -90,6 +90,8 @@ export class JobRunner {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
   private stopped = true;
+  /** Set by stop() (not by the initial state: tests call runDue by hand on a runner never started). */
+  private stopping = false;
   readonly pollMs: number;
   readonly leaseMs: number;
   readonly batch: number;
@@ -166,7 +168,15 @@ export class JobRunner {
         )
         .returning();
     });
-    for (const job of claimed) await this.runOne(job, leaseUntil, now);
+    for (const [i, job] of claimed.entries()) {
+      // Stopping (SIGTERM): the job in hand finishes; the ones claimed but not started go back now, for another
+      // process to take at once rather than after their lease.
+      if (this.stopping) {
+        await this.release(claimed.slice(i), leaseUntil);
+        break;
+      }
+      await this.runOne(job, leaseUntil, now);
+    }
     return claimed.length;
   }
 
@@ -206,6 +216,7 @@ export class JobRunner {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.stopping = false;
     const tick = () => {
       if (this.stopped) return;
       this.running = this.runDue()
@@ -218,9 +229,27 @@ export class JobRunner {
     this.timer = setTimeout(tick, 0);
   }
 
-  /** Stops polling and waits for the jobs in hand to finish. */
+  /** Gives claimed jobs back untouched: no attempt counted, runnable at once. */
+  private async release(claimed: JobRow[], lease: Date): Promise<void> {
+    await this.db
+      .update(jobs)
+      .set({ lockedUntil: null, attempts: sql`${jobs.attempts} - 1` })
+      .where(
+        and(
+          inArray(
+            jobs.id,
+            claimed.map((j) => j.id),
+          ),
+          eq(jobs.lockedUntil, lease),
+        ),
+      )
+      .catch((err: unknown) => this.log.error({ err }, 'job runner: releasing claimed jobs failed'));
+  }
+
+  /** Stops polling and waits for the job in hand to finish; jobs claimed with it and not started are released. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
