@@ -163,6 +163,14 @@ test("the home page is styled by the shell's styles alone", async ({ page }) => 
   expect(await search.evaluate((el) => parseFloat(getComputedStyle(el).borderTopLeftRadius))).toBeGreaterThan(0);
 });
 
+test('the rest of Mantine’s styles come once the first screen is idle, without going to another screen', async ({ page }) => {
+  await presetConsent(page);
+  const rest = page.waitForRequest(/\/assets\/mantine-all-[^/]*\.css$/, { timeout: 10_000 });
+  await page.goto('/es');
+  await appReady(page, 'es');
+  await rest;
+});
+
 test('another screen renders only once the rest of Mantine’s styles are in', async ({ page }) => {
   await presetConsent(page);
   // The rest of the styles arrive late: the login screen must not show before them, unstyled.

@@ -7,6 +7,9 @@
   var src = script && script.getAttribute('data-entry');
   if (!src) return;
   var started = false;
+  var failed = false;
+  // A held link opens as a plain link if the app cannot come (declared below).
+  var giveUp = function () {};
   var start = function () {
     if (started) return;
     started = true;
@@ -14,6 +17,10 @@
     s.type = 'module';
     s.crossOrigin = '';
     s.src = src;
+    s.onerror = function () {
+      failed = true;
+      giveUp();
+    };
     document.head.appendChild(s);
   };
   var afterPaint = function () {
@@ -30,9 +37,10 @@
   });
   // A press on a button or an in-app link before the app has taken over is held and made again once it has
   // (main.tsx calls __vitrinaTakeOver right after React attaches to the page): the visitor's first tap is not lost, and
-  // a link opens inside the app, which keeps what this page showed for offline use. A link waits for the app at most
-  // LINK_WAIT_MS, then opens as a plain link. What is typed into a field stays there for the app to find.
-  var LINK_WAIT_MS = 3000;
+  // a link opens inside the app, which keeps what this page showed for offline use. A link opens as a plain link if
+  // the app's code fails to load, or has not taken over after LINK_WAIT_MS (a very slow phone or connection). What is
+  // typed into a field stays there for the app to find.
+  var LINK_WAIT_MS = 8000;
   var pressed = null;
   var taken = false;
   var inApp = function (link) {
@@ -53,13 +61,15 @@
       var el = target && target.closest ? target.closest('a[href], button') : null;
       if (!el) return;
       if (el.tagName === 'BUTTON' ? el.type === 'submit' : !inApp(el)) return;
+      if (failed) return;
       event.preventDefault();
       pressed = el;
       start();
       if (el.tagName === 'A') {
-        setTimeout(function () {
+        giveUp = function () {
           if (!taken && pressed === el) location.assign(el.href);
-        }, LINK_WAIT_MS);
+        };
+        setTimeout(giveUp, LINK_WAIT_MS);
       }
     },
     true,

@@ -33,8 +33,16 @@ if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   void import('./lib/offline-warm-up.ts').then(({ warmUpOfflineCaches }) => warmUpOfflineCaches());
 }
 
-// The rest of Mantine's styles (other screens), once the first visit's page has loaded: not render-blocking.
-window.addEventListener('load', () => setTimeout(() => void import('./app/mantine-all.ts'), 0), { once: true });
+// The rest of Mantine's styles (other screens), once the first visit's page has loaded and the browser is idle: not
+// render-blocking, and its style recalculation not in the way of the page's first taps. On a server-rendered first
+// screen this code runs after `load` (public/app-start.js): a listener added now would never fire.
+const loadRestOfStyles = () => {
+  const load = () => void import('./app/mantine-all.ts');
+  if ('requestIdleCallback' in window) requestIdleCallback(load, { timeout: 3000 });
+  else setTimeout(load, 500);
+};
+if (document.readyState === 'complete') loadRestOfStyles();
+else window.addEventListener('load', loadRestOfStyles, { once: true });
 
 const container = document.getElementById('root')!;
 const app = (
