@@ -20,9 +20,13 @@ export const MAIL_JOB = 'mail';
 export const MAIL_MAX_ATTEMPTS = 12;
 export const FAILED_MAIL_KEEP_DAYS = 30;
 
+/** How many mails this process has queued (committed or not): tests/test-app.ts runs the jobs only after a request that queued one. */
+export const mailQueued = { count: 0 };
+
 export async function queueMail(db: Db, message: MailMessage): Promise<void> {
   const { to, subject, text, html } = message;
   await scheduleJob(db, { name: MAIL_JOB, payload: { to, subject, text, html }, maxAttempts: MAIL_MAX_ATTEMPTS });
+  mailQueued.count++;
 }
 
 /** SMTP answers 5xx to a message it will never take (no such mailbox, a phone number as address): no retry. */
