@@ -12,7 +12,7 @@ import { testConfig } from '#server/config.ts';
 import { createDiskStorage } from '#server/plugins/storage.ts';
 import { newAgent, signedIn, type Agent } from '#tests/agent.ts';
 import { buildModel, type BuiltModel } from '#tests/factories.ts';
-import { REDIS_SERVER, startRedis, type RedisServer } from '#tests/local-processes.ts';
+import { freePort, REDIS_SERVER, startRedis, type RedisServer } from '#tests/local-processes.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
 
 if (!REDIS_SERVER) console.warn('plugins/redis.test.ts is skipped (redis-server is not installed)');
@@ -125,5 +125,23 @@ describe.skipIf(!REDIS_SERVER)('two processes sharing one Redis', { timeout: 60_
     const reinstate = await admin.post('/api/admin/decisions', { subject_type: 'ad', subject_id: models[0]!.adId, action: 'reinstate' });
     expect(reinstate.statusCode, reinstate.body).toBe(200);
     expect(await listedOnB()).toContain(models[0]!.adId);
+  });
+
+  it('a process starts while Redis is away, serves degraded, and joins when Redis comes', async () => {
+    const port = await freePort();
+    const config = { ...a.config, realtime: { ...a.config.realtime, redisUrl: `redis://127.0.0.1:${port}` } };
+    const c = await buildApp(config, a.database, createDiskStorage(a.config.dataDir));
+    let late: RedisServer | undefined;
+    try {
+      await c.ready();
+      expect((await c.inject({ method: 'GET', url: '/api/health' })).json()).toMatchObject({ status: 'degraded' });
+      expect((await (await newAgent(c)).get('/api/models?search=Redisa')).statusCode).toBe(200);
+      late = await startRedis(port);
+      await vi.waitFor(() => expect(c.sharedRedis!.up).toBe(true), { timeout: 15_000 });
+      expect((await c.inject({ method: 'GET', url: '/api/health' })).json()).toMatchObject({ status: 'ok' });
+    } finally {
+      await c.close();
+      await late?.stop();
+    }
   });
 });

@@ -60,20 +60,32 @@ export async function redisAdapter(opts: RedisAdapterOptions): Promise<Adapter> 
   ];
   const redisOptions = { lazyConnect: true, maxRetriesPerRequest: 3, enableOfflineQueue: true };
   const cmd = new Redis(opts.url, redisOptions);
-  const sub = new Redis(opts.url, redisOptions);
+  // The subscription waits for Redis however long it takes: a process may start while Redis is away.
+  const sub = new Redis(opts.url, { ...redisOptions, maxRetriesPerRequest: null });
   for (const [name, client] of [
     ['commands', cmd],
     ['subscriber', sub],
-  ] as const)
-    client.on('error', (err) => log.error({ err }, `realtime: Redis ${name} connection`));
-  await Promise.all([cmd.connect(), sub.connect()]);
+  ] as const) {
+    // One line per outage, not one per reconnection attempt.
+    let down = false;
+    client.on('error', (err) => {
+      if (!down) log.error({ err }, `realtime: Redis ${name} connection`);
+      down = true;
+    });
+    client.on('ready', () => (down = false));
+  }
+  await Promise.all([cmd.connect(), sub.connect()]).catch((err: unknown) =>
+    log.warn({ err }, 'realtime: Redis is unreachable at start; fan-out and presence across processes begin when it is reachable'),
+  );
 
   let remote: Handler = () => {};
   let memberRemoved: (channel: string, userId: string) => void = () => {};
   /** This process's presence sockets, per channel: heartbeats are refreshed for these. */
   const local = new Map<string, Set<string>>();
 
-  await sub.subscribe(bus);
+  const subscribed = sub.subscribe(bus);
+  if (sub.status === 'ready') await subscribed;
+  else subscribed.catch((err: unknown) => log.error({ err }, 'realtime: subscribing to Redis'));
   // Messages: `b\n{origin}\n{channel}\n{except}\n{frame}` or `u\n{origin}\n{user id}`; names hold no newline.
   sub.on('message', (_channel: string, message: string) => {
     const a = message.indexOf('\n');
@@ -164,7 +176,8 @@ export async function redisAdapter(opts: RedisAdapterOptions): Promise<Adapter> 
     },
     async close() {
       clearInterval(timer);
-      await Promise.allSettled([sub.quit(), cmd.quit()]);
+      // QUIT would wait for a Redis that is away (the subscriber retries without limit): just drop the connection then.
+      await Promise.allSettled([sub, cmd].map(async (c) => (c.status === 'ready' ? c.quit() : c.disconnect())));
     },
   };
 }
