@@ -4,11 +4,12 @@
  * own (limits in each process, ready and health say degraded); started again, they share again.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ModelList } from '#contract/listings.ts';
 import { readyAnswerSchema } from '#contract/system.ts';
 import { buildApp } from '#server/app.ts';
 import { testConfig } from '#server/config.ts';
+import { openSharedRedis } from '#server/plugins/redis.ts';
 import { createDiskStorage } from '#server/plugins/storage.ts';
 import { newAgent, signedIn, type Agent } from '#tests/agent.ts';
 import { buildModel, type BuiltModel } from '#tests/factories.ts';
@@ -142,6 +143,39 @@ describe.skipIf(!REDIS_SERVER)('two processes sharing one Redis', { timeout: 60_
     } finally {
       await c.close();
       await late?.stop();
+    }
+  });
+});
+
+describe.skipIf(!REDIS_SERVER)('an outage of Redis in the log', { timeout: 30_000 }, () => {
+  it('is one warning, however many reconnection attempts fail, and one line when Redis is back', async () => {
+    const lines: Array<[level: string, msg: string]> = [];
+    const record =
+      (level: string) =>
+      (...args: unknown[]) =>
+        void lines.push([level, String(args.find((x) => typeof x === 'string'))]);
+    const log = {
+      debug: record('debug'),
+      info: record('info'),
+      warn: record('warn'),
+      error: record('error'),
+    } as unknown as FastifyBaseLogger;
+    let redis = await startRedis();
+    const port = Number(new URL(redis.url).port);
+    const shared = await openSharedRedis(redis.url, 'vt-log:', log);
+    try {
+      expect(shared.up).toBe(true);
+      await redis.stop();
+      // Several failed reconnection attempts (each an `error` event, logged at debug).
+      await vi.waitFor(() => expect(lines.filter(([level]) => level === 'debug').length).toBeGreaterThanOrEqual(6), { timeout: 15_000 });
+      expect(lines.filter(([level]) => level === 'warn')).toEqual([['warn', expect.stringMatching(/Redis is unreachable/)]]);
+      redis = await startRedis(port);
+      await vi.waitFor(() => expect(shared.up).toBe(true), { timeout: 15_000 });
+      expect(lines.filter(([level]) => level === 'info')).toEqual([['info', expect.stringMatching(/reachable again/)]]);
+      expect(lines.filter(([level]) => level === 'warn' || level === 'error')).toHaveLength(1);
+    } finally {
+      await shared.close();
+      await redis.stop();
     }
   });
 });
