@@ -1,5 +1,6 @@
 /**
- * Outgoing mail. With SMTP_URL, nodemailer sends over SMTP. Without it, each message is written as an .eml
+ * Outgoing mail, sent by the `mail` job (modules/jobs/mail-job.ts; code elsewhere queues with queueMail, never calls
+ * `send` itself). With SMTP_URL, nodemailer sends over SMTP. Without it, each message is written as an .eml
  * file under DATA_DIR/mail and its links are printed in the log, so `npm start` users can finish flows that
  * need an e-mail. Tests without a data directory keep messages in memory (`outbox`).
  */
@@ -28,7 +29,14 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
   let transport: Transporter;
   let mode: 'smtp' | 'files' | 'memory';
   if (config.smtpUrl) {
-    transport = nodemailer.createTransport(config.smtpUrl);
+    // Timeouts well inside the job lease (5 min, modules/jobs): a hung server fails the attempt, retried later,
+    // rather than outliving the lease and being sent again by another node (nodemailer's socket default is 10 min).
+    transport = nodemailer.createTransport({
+      url: config.smtpUrl,
+      connectionTimeout: 30_000,
+      greetingTimeout: 30_000,
+      socketTimeout: 60_000,
+    });
     mode = 'smtp';
   } else {
     transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
