@@ -49,7 +49,7 @@ export async function assertConsentBudget(db: Db, modelId: number): Promise<void
 /**
  * Opens a new consent request for `model` (earlier pending ones expire) and marks the model `pending` unless it is
  * already given and `keepGiven` (a re-send of a request that was never answered keeps nothing to keep). Call inside the
- * transaction that creates or changes the model; mail afterwards with sendConsentRequest.
+ * transaction that creates or changes the model, and queue its mail in the same one with sendConsentRequest.
  */
 export async function openConsent(db: Db, model: ProfileRow, publicist: PublicistRow): Promise<IssuedConsent | null> {
   const contact = contactOf(model);
@@ -84,6 +84,7 @@ async function send(
   kind: 'consentRequest' | 'consentGiven',
   vars: Record<string, string>,
   url: string,
+  db: Db = app.db,
 ) {
   const t = app.tFor(lng);
   const body = renderMail({
@@ -95,7 +96,7 @@ async function send(
   });
   // Queued (modules/jobs/mail-job.ts). A phone number is not a mail address an SMTP server accepts: with no SMS
   // gateway configured, the job logs the refusal and is not retried (the publicist can re-send it once one exists).
-  await queueMail(app.db, { to, subject: t(`mail.${kind}.subject`, vars), ...body });
+  await queueMail(db, { to, subject: t(`mail.${kind}.subject`, vars), ...body });
 }
 
 export function consentUrl(app: FastifyInstance, lng: string, token: string) {
@@ -111,6 +112,8 @@ export function sendConsentRequest(
   issued: IssuedConsent,
   lng: string,
   names: { model: string; publicist: string; legal: string | null },
+  /** The transaction that opened the request: the mail is queued with it. */
+  db: Db = app.db,
 ) {
   return send(
     app,
@@ -126,6 +129,7 @@ export function sendConsentRequest(
       days: String(CONSENT_TTL_DAYS),
     },
     consentUrl(app, lng, issued.token),
+    db,
   );
 }
 

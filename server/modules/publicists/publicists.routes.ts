@@ -131,13 +131,14 @@ const okAnswer = (req: FastifyRequest, key: string, data?: unknown) => ({
 export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
 
-  const mailRequests = async (req: FastifyRequest, publicist: PublicistRow, issued: { issued: IssuedConsent; name: string }[]) => {
+  /** Queues the requests' mails in `tx`, the transaction that opened them (rolled back, nothing is sent). */
+  const mailRequests = async (req: FastifyRequest, publicist: PublicistRow, issued: { issued: IssuedConsent; name: string }[], tx: Db) => {
     for (const { issued: one, name } of issued) {
-      await sendConsentRequest(app, one, req.lang, { model: name, publicist: publicist.displayName, legal: publicist.legalName });
+      await sendConsentRequest(app, one, req.lang, { model: name, publicist: publicist.displayName, legal: publicist.legalName }, tx);
     }
   };
 
-  /** Creates the models with their ads and consent requests in one transaction, then mails the requests. */
+  /** Creates the models with their ads, consent requests and the requests' mails in one transaction. */
   const createModels = async (req: FastifyRequest, inputs: PublicistModelValues[], prefix: (i: number) => string) => {
     const user = requireUser(req);
     const publicist = await ownPublicist(db, user);
@@ -165,9 +166,9 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
         const issued = await openConsent(tx, model!, publicist);
         out.push({ id: model!.id, issued: issued!, name: model!.displayName });
       }
+      await mailRequests(req, publicist, out, tx);
       return out;
     });
-    await mailRequests(req, publicist, created);
     return Promise.all(created.map(async (c) => toPublicistModel(db, (await profileById(db, c.id))!, req.lang)));
   };
 
@@ -240,7 +241,7 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
       const once = answerOnce(req, reply, 200, async (id: number, reader: Db) =>
         okAnswer(req, 'notices.profileUpdated', await toPublicistModel(reader, (await profileById(reader, id))!, req.lang)),
       );
-      const issued = await db.transaction(async (tx) => {
+      await db.transaction(async (tx) => {
         const [updated] = await tx
           .update(modelProfiles)
           .set({ ...profileValues(input), version: model.version + 1, updatedAt: new Date() })
@@ -274,10 +275,9 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         // A new contact means a new person may be behind it: their consent is asked again and the ads wait for it.
         const consent = contactChanged ? await openConsent(tx, updated, publicist) : null;
+        if (consent) await mailRequests(req, publicist, [{ issued: consent, name: input.display_name }], tx);
         await once.commit?.(tx, model.id);
-        return consent;
       });
-      if (issued) await mailRequests(req, publicist, [{ issued, name: input.display_name }]);
       return once.send(model.id);
     },
   );
@@ -364,12 +364,15 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new AppError(429, 'too_many_requests', 'publicist.consent.resendTooSoon');
       }
       await assertConsentBudget(db, model.id);
-      const issued = await db.transaction((tx) => openConsent(tx, model, publicist));
+      const issued = await db.transaction(async (tx) => {
+        const opened = await openConsent(tx, model, publicist);
+        if (opened) await mailRequests(req, publicist, [{ issued: opened, name: model.displayName }], tx);
+        return opened;
+      });
       if (!issued)
         throw new AppError(422, 'validation_failed', 'errors.validation_failed', {
           contact_email: [req.t('publicist.validation.contact')],
         });
-      await mailRequests(req, publicist, [{ issued, name: model.displayName }]);
       return okAnswer(req, 'publicist.notices.consentSent', await toPublicistModel(db, (await profileById(db, model.id))!, req.lang));
     },
   );
