@@ -19,7 +19,7 @@ export type ContactMessageRow = typeof contactMessages.$inferSelect;
  * mail is a fixed text in the sender's language: echoing the name, subject or message would let anyone send words
  * of their choosing to any inbox from our domain.
  */
-export async function acknowledge(app: FastifyInstance, m: Pick<ContactMessageRow, 'email' | 'language'>): Promise<void> {
+export async function acknowledge(app: FastifyInstance, m: Pick<ContactMessageRow, 'email' | 'language'>, db: Db = app.db): Promise<void> {
   const t = app.tFor(m.language);
   const body = renderMail({
     lang: m.language,
@@ -27,7 +27,7 @@ export async function acknowledge(app: FastifyInstance, m: Pick<ContactMessageRo
     lines: [t('mail.contact.line1'), t('mail.contact.line2')],
     footer: t('mail.footer'),
   });
-  await queueMail(app.db, { to: m.email, subject: t('mail.contact.subject'), ...body });
+  await queueMail(db, { to: m.email, subject: t('mail.contact.subject'), ...body });
 }
 
 /**

@@ -54,40 +54,45 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply.status(201).send(sent(req));
     }
     await consume(limits.perIp, hash, reply);
-    const [row] = await db
-      .insert(contactMessages)
-      .values({
-        kind: 'contact',
-        userId: req.user?.id ?? null,
-        name: input.name,
-        email: input.email,
-        subject: input.subject,
-        message: input.message,
-        language: req.lang,
-        ipHash: hash,
-      })
-      .returning();
-    await acknowledge(app, row!).catch((err: unknown) => req.log.error({ err }, 'contact acknowledgement failed'));
+    // The message and its acknowledgement (a queued mail) commit together.
+    await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(contactMessages)
+        .values({
+          kind: 'contact',
+          userId: req.user?.id ?? null,
+          name: input.name,
+          email: input.email,
+          subject: input.subject,
+          message: input.message,
+          language: req.lang,
+          ipHash: hash,
+        })
+        .returning();
+      await acknowledge(app, row!, tx);
+    });
     return reply.status(201).send(sent(req));
   });
 
   app.post('/api/contact/sendMessageToAdmin', { schema: { body: adminMessageSchema }, config: { auth: true } }, async (req, reply) => {
     const user = requireUser(req);
     await consume(limits.perUser, String(user.id), reply);
-    const [row] = await db
-      .insert(contactMessages)
-      .values({
-        kind: 'admin',
-        userId: user.id,
-        name: user.name,
-        email: user.email,
-        subject: req.body.subject,
-        message: req.body.message,
-        language: user.locale,
-        ipHash: ipHash(app.config.appKey, req.ip),
-      })
-      .returning();
-    await acknowledge(app, row!).catch((err: unknown) => req.log.error({ err }, 'contact acknowledgement failed'));
+    await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(contactMessages)
+        .values({
+          kind: 'admin',
+          userId: user.id,
+          name: user.name,
+          email: user.email,
+          subject: req.body.subject,
+          message: req.body.message,
+          language: user.locale,
+          ipHash: ipHash(app.config.appKey, req.ip),
+        })
+        .returning();
+      await acknowledge(app, row!, tx);
+    });
     return reply.status(201).send(sent(req));
   });
 

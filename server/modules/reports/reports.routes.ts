@@ -51,24 +51,28 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     await consume(limits.perIp, hash, reply);
     await consume(limits.perIpAd, `${hash}:${input.ad_id}`, reply);
     const urgent = URGENT_REPORT_REASONS.includes(input.reason);
-    const [row] = await db
-      .insert(reports)
-      .values({
-        adId: input.ad_id,
-        adSnapshot: snapshot,
-        reason: input.reason,
-        details: input.details,
-        contact: input.contact ?? null,
-        language: req.lang,
-        priority: priorityOf(input.reason),
-        escalate: urgent,
-        receipt: newReceipt(),
-        reporterUserId: req.user?.id ?? null,
-        ipHash: hash,
-      })
-      .returning();
+    // The notice and its receipt mail (a queued job) commit together.
+    const row = await db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(reports)
+        .values({
+          adId: input.ad_id,
+          adSnapshot: snapshot,
+          reason: input.reason,
+          details: input.details,
+          contact: input.contact ?? null,
+          language: req.lang,
+          priority: priorityOf(input.reason),
+          escalate: urgent,
+          receipt: newReceipt(),
+          reporterUserId: req.user?.id ?? null,
+          ipHash: hash,
+        })
+        .returning();
+      await mailReporter(app, inserted!, 'received', {}, tx);
+      return inserted;
+    });
     if (urgent) req.log.warn({ reportId: row!.id, adId: input.ad_id, reason: input.reason }, 'urgent report: flagged for escalation');
-    await mailReporter(app, row!, 'received').catch((err: unknown) => req.log.error({ err }, 'report receipt mail failed'));
     return received(row!.receipt);
   });
 
