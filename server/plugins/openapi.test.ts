@@ -31,8 +31,12 @@ interface Document {
   components: { schemas: Record<string, unknown> };
 }
 
-/** Not part of the API: the built PWA's files (@fastify/static's wildcard; only when a build is there). */
-const NOT_API = new Set(['GET /*']);
+/**
+ * Not part of the API: the built PWA's files (@fastify/static's wildcard, only when a build is there) — and the
+ * top-level wildcard as printRoutes shows it without a build (no route at `/`: the tree then prints it as `*`; seen
+ * on a clean clone, where the server tests run before `vite build`).
+ */
+const NOT_API = new Set(['GET /*', 'GET *']);
 
 /** A registered route's path as OpenAPI writes it (`:id` → `{id}`, the wildcard → `{*}`). */
 const openapiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{*}');
