@@ -49,11 +49,14 @@ describe.skipIf(!base)('the start-up lock on PostgreSQL', () => {
 
   it('holds the lock while its function runs and releases it after, also when the function fails', { timeout: 60_000 }, async () => {
     const [a, b] = opened;
-    // A bigint advisory key shows in pg_locks as its low 32 bits in objid.
+    // A bigint advisory key shows in pg_locks as its low 32 bits in objid. Advisory locks belong to a database: other
+    // test files starting servers on their own databases of this cluster take the same key at the same time.
     const held = (d: Database) =>
       count(
         d,
-        sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and granted and objid = ${Number(STARTUP_LOCK_KEY & 0xffffffffn)}`,
+        sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and granted
+              and objid = ${Number(STARTUP_LOCK_KEY & 0xffffffffn)}
+              and database = (select oid from pg_database where datname = current_database())`,
       );
     expect(await a!.exclusive(() => held(b!))).toBe(1);
     await expect(a!.exclusive(() => Promise.reject(new Error('seed failed')))).rejects.toThrow('seed failed');
