@@ -3,7 +3,7 @@
  * service worker and shows again after a reload without a connection, with the offline notice.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { presetConsent, tr } from './helpers.ts';
+import { appReady, presetConsent, tr } from './helpers.ts';
 
 const cards = (page: Page) => page.getByTestId('model-card');
 
@@ -44,6 +44,8 @@ test('a visitor who browsed can reload the listing and a model page offline', as
   // Browse online: the listing, then a model (its answer, gallery and photos go through the worker).
   await expect(cards(page).first()).toBeVisible();
   const names = await cards(page).evaluateAll((els) => els.slice(0, 3).map((el) => el.getAttribute('aria-label')));
+  // Read for a moment: the app has taken over the page (a card followed sooner is covered in first-visit.spec.ts).
+  await appReady(page, 'es');
   await cards(page).first().click();
   await expect(page).toHaveURL(/\/es\/models\/\d+$/);
   // The model's own heading, not the home's still on screen while the route changes.

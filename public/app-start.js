@@ -36,7 +36,7 @@
     window.addEventListener(type, start, { once: true, passive: true, capture: true });
   });
   // A press on a button or an in-app link before the app has taken over is held and made again once it has
-  // (main.tsx calls __vitrinaTakeOver right after React attaches to the page): the visitor's first tap is not lost, and
+  // (the app's layout calls __vitrinaTakeOver once it is hydrated): the visitor's first tap is not lost, and
   // a link opens inside the app, which keeps what this page showed for offline use. A link opens as a plain link if
   // the app's code fails to load, or has not taken over after LINK_WAIT_MS (a very slow phone or connection). What is
   // typed into a field stays there for the app to find.

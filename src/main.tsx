@@ -57,12 +57,7 @@ if (container.firstElementChild) {
   // Once the screen's code is in (see preloadLandingScreen); if it fails to load, hydration goes ahead all the same.
   void landingScreen
     .catch(() => undefined)
-    .then(() => {
-      hydrateRoot(container, app, { onRecoverableError: (error) => console.warn('hydration:', error) });
-      // A button pressed while the page waited for this code is pressed again now (public/app-start.js): React
-      // listens from here on, and replays it into the part of the page it has yet to hydrate.
-      window.__vitrinaTakeOver?.();
-    });
+    .then(() => hydrateRoot(container, app, { onRecoverableError: (error) => console.warn('hydration:', error) }));
 } else {
   // In a transition, React renders the first screen in slices of a few milliseconds, yielding to the browser between
   // them, instead of one long task that holds input on a slow phone (Lighthouse's Total Blocking Time).

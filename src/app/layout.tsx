@@ -81,6 +81,10 @@ export function Layout() {
       document.documentElement.lang = toLocaleTag(lng);
       // The app runs this page now (the end-to-end tests wait for it before typing into a server-rendered page).
       document.documentElement.dataset.app = 'ready';
+      // A press made while the page waited for the app's code is made again (public/app-start.js) once the layout is
+      // hydrated, in a task of its own (not inside React's effects): React hydrates the part of the page it lands in
+      // before handling it. Made right after hydrateRoot instead, it was sometimes lost.
+      setTimeout(() => window.__vitrinaTakeOver?.(), 0);
     }
   }, [lng, i18n]);
 
