@@ -30,6 +30,17 @@ export async function acknowledge(app: FastifyInstance, m: Pick<ContactMessageRo
   await queueMail(db, { to: m.email, subject: t('mail.contact.subject'), ...body });
 }
 
+/** Stores a message and queues its acknowledgement in one transaction: both are kept, or neither. */
+export async function recordContactMessage(
+  app: FastifyInstance,
+  values: Omit<typeof contactMessages.$inferInsert, 'id' | 'status' | 'createdAt'>,
+): Promise<void> {
+  await app.db.transaction(async (tx) => {
+    const [row] = await tx.insert(contactMessages).values(values).returning();
+    await acknowledge(app, row!, tx);
+  });
+}
+
 /**
  * Marks a message read or archived, audited. Setting the status it already has changes nothing and records nothing,
  * so the log shows one entry per real change however often staff click.

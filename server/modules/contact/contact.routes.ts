@@ -13,7 +13,7 @@ import { requireUser } from '../../plugins/session.ts';
 import { consume } from '../auth/auth.limits.ts';
 import { ipHash, MIN_FILL_MS } from '../reports/reports.ts';
 import { pageMeta } from '../statements/statements.routes.ts';
-import { acknowledge, setMessageStatus } from './contact-messages.ts';
+import { recordContactMessage, setMessageStatus } from './contact-messages.ts';
 
 const STAFF = { auth: { roles: ['admin' as const, 'super_admin' as const] } };
 const PER_PAGE = 20;
@@ -54,22 +54,15 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply.status(201).send(sent(req));
     }
     await consume(limits.perIp, hash, reply);
-    // The message and its acknowledgement (a queued mail) commit together.
-    await db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(contactMessages)
-        .values({
-          kind: 'contact',
-          userId: req.user?.id ?? null,
-          name: input.name,
-          email: input.email,
-          subject: input.subject,
-          message: input.message,
-          language: req.lang,
-          ipHash: hash,
-        })
-        .returning();
-      await acknowledge(app, row!, tx);
+    await recordContactMessage(app, {
+      kind: 'contact',
+      userId: req.user?.id ?? null,
+      name: input.name,
+      email: input.email,
+      subject: input.subject,
+      message: input.message,
+      language: req.lang,
+      ipHash: hash,
     });
     return reply.status(201).send(sent(req));
   });
@@ -77,21 +70,15 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/api/contact/sendMessageToAdmin', { schema: { body: adminMessageSchema }, config: { auth: true } }, async (req, reply) => {
     const user = requireUser(req);
     await consume(limits.perUser, String(user.id), reply);
-    await db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(contactMessages)
-        .values({
-          kind: 'admin',
-          userId: user.id,
-          name: user.name,
-          email: user.email,
-          subject: req.body.subject,
-          message: req.body.message,
-          language: user.locale,
-          ipHash: ipHash(app.config.appKey, req.ip),
-        })
-        .returning();
-      await acknowledge(app, row!, tx);
+    await recordContactMessage(app, {
+      kind: 'admin',
+      userId: user.id,
+      name: user.name,
+      email: user.email,
+      subject: req.body.subject,
+      message: req.body.message,
+      language: user.locale,
+      ipHash: ipHash(app.config.appKey, req.ip),
     });
     return reply.status(201).send(sent(req));
   });
