@@ -4,7 +4,8 @@
  * alone for keyboard and screen-reader users. Choosing a city (its marker or its link) opens the listing of that
  * city. Loaded only when the map view is chosen: the shared map (Leaflet) is a further chunk of its own.
  */
-import { Alert, Badge, Button, Group, Paper, Skeleton, Stack, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
+import { ListingEmpty } from './listing-empty.tsx';
+import { Alert, Badge, Button, Group, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconMapSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, useMemo, type MouseEvent } from 'react';
@@ -74,24 +75,7 @@ export function ListingMap({ params, onCity, onClearFilters }: Props) {
       </Alert>
     );
   } else if (!query.isPending && cities.length === 0) {
-    body = (
-      <Paper withBorder p="xl" radius="lg">
-        <Stack align="center" ta="center" gap="xs">
-          <ThemeIcon size={56} radius="xl" variant="light">
-            <IconMapSearch size={30} aria-hidden />
-          </ThemeIcon>
-          <Title order={3}>{filtered ? t('listings.noResultsTitle') : t('home.emptyTitle')}</Title>
-          <Text c="dimmed" maw={480}>
-            {filtered ? t('listings.noResultsText') : t('home.emptyText')}
-          </Text>
-          {filtered ? (
-            <Button variant="light" onClick={onClearFilters}>
-              {t('listings.clearFilters')}
-            </Button>
-          ) : null}
-        </Stack>
-      </Paper>
-    );
+    body = <ListingEmpty filtered={filtered} icon={<IconMapSearch size={30} aria-hidden />} onClearFilters={onClearFilters} />;
   } else {
     // While the counts come, the map is already there (on the map default, Asturias); it is fitted to them once in.
     body = (

@@ -3,7 +3,8 @@
  * a list, promoted placements clearly labelled, and pagination; or, in the map view (issue 16), the matches counted
  * per city on a map. The URL holds the query and the view, so links and Back work.
  */
-import { Alert, Box, Button, Container, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { ListingEmpty } from '../components/listing-empty.tsx';
+import { Alert, Box, Button, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconPhotoSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, lazy, Suspense, useRef } from 'react';
@@ -127,22 +128,7 @@ export function HomeRoute() {
               ))}
             </SimpleGrid>
           ) : data.length === 0 ? (
-            <Paper withBorder p="xl" radius="lg">
-              <Stack align="center" ta="center" gap="xs">
-                <ThemeIcon size={56} radius="xl" variant="light">
-                  <IconPhotoSearch size={30} aria-hidden />
-                </ThemeIcon>
-                <Title order={3}>{filtered ? t('listings.noResultsTitle') : t('home.emptyTitle')}</Title>
-                <Text c="dimmed" maw={480}>
-                  {filtered ? t('listings.noResultsText') : t('home.emptyText')}
-                </Text>
-                {filtered ? (
-                  <Button variant="light" onClick={clearFilters}>
-                    {t('listings.clearFilters')}
-                  </Button>
-                ) : null}
-              </Stack>
-            </Paper>
+            <ListingEmpty filtered={filtered} icon={<IconPhotoSearch size={30} aria-hidden />} onClearFilters={clearFilters} />
           ) : (
             <SimpleGrid cols={cols} spacing="sm" style={{ opacity: models.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }}>
               {data.map((m, i) => {
