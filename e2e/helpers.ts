@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type BrowserContext, type Page } from '@playwright/test';
 
 export const LANGUAGES = ['es', 'en', 'de', 'pt_BR'] as const;
 export type Lng = (typeof LANGUAGES)[number];
@@ -96,4 +96,36 @@ export async function expectNoAxeViolations(page: Page, name: string, include?: 
   if (include) builder.include(include);
   const results = await builder.analyze();
   expect(results.violations, `${name}: ${JSON.stringify(results.violations.map((v) => [v.id, v.nodes.map((n) => n.target)]))}`).toEqual([]);
+}
+
+/**
+ * Chromium under Playwright forgets the offline emulation for the document a reload or a navigation brings
+ * (navigator.onLine is true again while requests still fail): switching it off and on again tells the new document.
+ */
+export async function offlineAgain(context: BrowserContext) {
+  await context.setOffline(false);
+  await context.setOffline(true);
+}
+
+/** The queries in the persisted query cache (src/lib/query-persist-store.ts), as saved; none when nothing is saved. */
+export function savedQueries(page: Page): Promise<{ queryKey: unknown[]; state: { data?: unknown } }[]> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('vitrina-query-cache');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(new Error(String(req.error)));
+    });
+    try {
+      const text = await new Promise<unknown>((resolve, reject) => {
+        if (!db.objectStoreNames.contains('kv')) return resolve(null);
+        const req = db.transaction('kv').objectStore('kv').get('queries');
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(new Error(String(req.error)));
+      });
+      if (typeof text !== 'string') return [];
+      return (JSON.parse(text) as { clientState: { queries: { queryKey: unknown[]; state: { data?: unknown } }[] } }).clientState.queries;
+    } finally {
+      db.close();
+    }
+  });
 }

@@ -6,8 +6,8 @@
  *
  * Visitors only (no account): nothing here changes data.
  */
-import { expect, test, type BrowserContext, type Locator, type Page, type Route } from '@playwright/test';
-import { appReady, expectNoAxeViolations, openHome, presetConsent, tr } from './helpers.ts';
+import { expect, test, type Locator, type Page, type Route } from '@playwright/test';
+import { appReady, expectNoAxeViolations, offlineAgain, openHome, presetConsent, savedQueries, tr } from './helpers.ts';
 
 // The service worker's own requests follow setOffline only with this (Playwright ≥ 1.65 has it on by default).
 process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS ??= '1';
@@ -65,7 +65,7 @@ async function mapShown(page: Page) {
     .toBe(true);
   await expect.poll(seen).toEqual({ unlisted: [], cities: listed.length, ads: ads(listed) });
   const onMap = await labels(markers(page));
-  expect(onMap.length).toBeGreaterThan(1);
+  expect(listed.length).toBeGreaterThan(1);
   return onMap;
 }
 
@@ -190,14 +190,16 @@ test.describe(() => {
 
 test('a search narrows the map; nothing found offers to clear the filters', async ({ page }) => {
   await openHome(page, 'es', '?view=map');
-  const all = await mapShown(page);
+  await mapShown(page);
+  const all = await labels(cityLinks(page));
   await page.getByRole('searchbox', { name: tr('es', 'listings.search') }).fill('zzzqqqxxyy');
   await page.getByRole('searchbox', { name: tr('es', 'listings.search') }).press('Enter');
   await expect(page.getByRole('heading', { name: tr('es', 'listings.noResultsTitle') })).toBeVisible();
   await expect(page).toHaveURL(/view=map/);
   await page.getByRole('button', { name: tr('es', 'listings.clearFilters') }).click();
   await expect(page).toHaveURL(/\/es\?view=map$/);
-  expect((await mapShown(page)).toSorted()).toEqual(all.toSorted());
+  await mapShown(page);
+  expect((await labels(cityLinks(page))).toSorted()).toEqual(all.toSorted());
 });
 
 test('the map view has no accessibility violation and fits a 360 px phone, dark and light', async ({ page }, testInfo) => {
@@ -228,37 +230,9 @@ test('the map view has no accessibility violation and fits a 360 px phone, dark 
 const refuseApi = (route: Route) => route.abort('internetdisconnected');
 const isApi = (url: URL) => url.pathname.startsWith('/api/');
 
-/**
- * Chromium forgets the offline emulation for the document a reload brings (navigator.onLine is true again while
- * requests still fail): switching it off and on again tells the new document.
- */
-async function offlineAgain(context: BrowserContext) {
-  await context.setOffline(false);
-  await context.setOffline(true);
-}
-
-/** Whether the saved query cache (src/lib/query-persist-store.ts) holds the map view's answer. */
-function mapAnswerSaved(page: Page): Promise<boolean> {
-  return page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open('vitrina-query-cache');
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(new Error(String(req.error)));
-    });
-    try {
-      const text = await new Promise<unknown>((resolve, reject) => {
-        if (!db.objectStoreNames.contains('kv')) return resolve(null);
-        const req = db.transaction('kv').objectStore('kv').get('queries');
-        req.onsuccess = () => resolve(req.result);
-        req.onerror = () => reject(new Error(String(req.error)));
-      });
-      if (typeof text !== 'string') return false;
-      const saved = JSON.parse(text) as { clientState: { queries: { queryKey: unknown[] }[] } };
-      return saved.clientState.queries.some((q) => q.queryKey[0] === 'models' && q.queryKey[1] === 'map');
-    } finally {
-      db.close();
-    }
-  });
+/** Whether the saved query cache holds the map view's answer. */
+async function mapAnswerSaved(page: Page): Promise<boolean> {
+  return (await savedQueries(page)).some((q) => q.queryKey[0] === 'models' && q.queryKey[1] === 'map');
 }
 
 test('the map view after one online visit works offline', async ({ page, context }) => {

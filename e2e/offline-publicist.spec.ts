@@ -11,7 +11,7 @@
  */
 import { expect, test, type BrowserContext, type Page, type Route } from '@playwright/test';
 import sharp from 'sharp';
-import { presetConsent, submitLogin, tr } from './helpers.ts';
+import { offlineAgain, presetConsent, savedQueries, submitLogin, tr } from './helpers.ts';
 
 // The service worker's own requests follow setOffline only with this (Playwright ≥ 1.65 has it on by default).
 process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS ??= '1';
@@ -25,15 +25,6 @@ async function api<T>(page: Page, path: string): Promise<T> {
   const res = await page.request.get(path, { headers: XHR });
   expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
   return (await res.json()) as T;
-}
-
-/**
- * Chromium under Playwright forgets the offline emulation for the document a reload or a navigation brings
- * (navigator.onLine is true again while requests still fail): switching it off and on again tells the new document.
- */
-async function offlineAgain(context: BrowserContext) {
-  await context.setOffline(false);
-  await context.setOffline(true);
 }
 
 /** Refuses every API request as a dropped network would, while `offline` is on. */
@@ -83,30 +74,11 @@ async function photo(): Promise<Buffer> {
  * number of conversations for the conversation list.
  */
 async function savedQueryRoots(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open('vitrina-query-cache');
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(new Error(String(req.error)));
-    });
-    try {
-      const text = await new Promise<unknown>((resolve, reject) => {
-        if (!db.objectStoreNames.contains('kv')) return resolve(null);
-        const req = db.transaction('kv').objectStore('kv').get('queries');
-        req.onsuccess = () => resolve(req.result);
-        req.onerror = () => reject(new Error(String(req.error)));
-      });
-      if (typeof text !== 'string') return [];
-      const saved = JSON.parse(text) as { clientState: { queries: { queryKey: unknown[]; state: { data?: unknown } }[] } };
-      return saved.clientState.queries
-        .filter((q) => q.queryKey[0] === 'support-chat')
-        .map((q) =>
-          q.queryKey[1] === 'conversations' ? `conversations:${(q.state.data as { data: unknown[] }).data.length}` : String(q.queryKey[1]),
-        );
-    } finally {
-      db.close();
-    }
-  });
+  return (await savedQueries(page))
+    .filter((q) => q.queryKey[0] === 'support-chat')
+    .map((q) =>
+      q.queryKey[1] === 'conversations' ? `conversations:${(q.state.data as { data: unknown[] }).data.length}` : String(q.queryKey[1]),
+    );
 }
 
 interface Image {
