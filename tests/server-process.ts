@@ -97,10 +97,16 @@ export class HttpClient {
   }
 
   async call(method: string, url: string, json?: unknown): Promise<Answer> {
+    return json === undefined ? this.send(method, url) : this.send(method, url, JSON.stringify(json), 'application/json');
+  }
+
+  /** A request with a body of any type (form-encoded, multipart), the session and CSRF headers as `call` sends them. */
+  async send(method: string, url: string, body?: string | Buffer, contentType?: string): Promise<Answer> {
     const res = await fetch(`http://127.0.0.1:${this.port}${url}`, {
       method,
-      headers: this.headers(json === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+      headers: this.headers(contentType ? { 'content-type': contentType } : {}),
+      // A copy in a plain ArrayBuffer: what fetch's types take (a Buffer may sit on a shared one).
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : Uint8Array.from(body) }),
     });
     for (const c of res.headers.getSetCookie()) {
       const [pair] = c.split(';');
