@@ -1,0 +1,53 @@
+# syntax=docker/dockerfile:1
+# Vitrina's production image (docs/deployment.md): the PWA built in a throwaway stage, then the server with its
+# production dependencies only, run as the unprivileged `node` user. Build from the repository root:
+#   docker build --build-arg BUILD_ID=$(git rev-parse --short=12 HEAD) -t vitrina .
+# Node as in package.json's engines; bookworm-slim (glibc) because sharp and @node-rs/argon2 ship glibc binaries.
+ARG NODE_IMAGE=node:20.20.2-bookworm-slim
+
+# --- build: every dependency, then `vite build` (the PWA, its precompressed copies and the first screen's renderer).
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+# The build's id names the persisted client caches (vite.config.ts); .git is not in the context, so pass it.
+ARG BUILD_ID=docker
+ENV BUILD_ID=${BUILD_ID}
+RUN npm run build
+
+# --- deps: production dependencies only (tsx runs the TypeScript server; vite and the test tools stay out).
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+# --- runtime
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    DATA_DIR=/data \
+    DIST_DIR=/app/dist
+WORKDIR /app
+# What the server reads at run time, owned by root and read-only for the process: its code (migrations and reference
+# data inside server/db), the contract it shares with the client, the translations, and the built PWA.
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json package-lock.json tsconfig.json ./
+COPY server ./server
+COPY contract ./contract
+COPY locales ./locales
+COPY --from=build /app/dist ./dist
+# DATA_DIR: the PGlite database and photos of a single node; with DATABASE_URL and S3 only small leftovers (mail
+# written as files when SMTP_URL is unset).
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 8080
+# main.ts drains on SIGTERM (up to 10 s of requests in flight, 15 s in all): give `docker stop` a timeout above 15 s.
+STOPSIGNAL SIGTERM
+# Liveness only (/api/health touches no dependency); balancers and compose check /api/ready. The image has no curl.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# Not `npm start` (it builds first, with vite, which is not installed here); node itself, so it receives SIGTERM.
+CMD ["node", "--import", "tsx", "server/main.ts"]
