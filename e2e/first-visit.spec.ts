@@ -163,9 +163,11 @@ test("the home page is styled by the shell's styles alone", async ({ page }) => 
   expect(await search.evaluate((el) => parseFloat(getComputedStyle(el).borderTopLeftRadius))).toBeGreaterThan(0);
 });
 
-test('the rest of Mantine’s styles come once the first screen is idle, without going to another screen', async ({ page }) => {
+test('the rest of Mantine’s styles come some seconds after the first screen, without going to another screen', async ({ page }) => {
+  test.setTimeout(45_000);
   await presetConsent(page);
-  const rest = page.waitForRequest(/\/assets\/mantine-all-[^/]*\.css$/, { timeout: 10_000 });
+  // main.tsx: 10 s after load, then at an idle moment.
+  const rest = page.waitForRequest(/\/assets\/mantine-all-[^/]*\.css$/, { timeout: 25_000 });
   await page.goto('/es');
   await appReady(page, 'es');
   await rest;

@@ -29,17 +29,27 @@ const persistQueries: PersistQueries = async (client) => {
 
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   // workbox-window: a new version waits for the visitor's choice (src/app/sw-updates.ts).
-  void import('./app/sw-updates.ts').then(({ registerServiceWorker }) => registerServiceWorker());
-  void import('./lib/offline-warm-up.ts').then(({ warmUpOfflineCaches }) => warmUpOfflineCaches());
+  // At the first idle moment: registering the worker and handing it what the page fetched is a few tasks of work
+  // that would otherwise run amid hydration, on the main thread a phone's first taps need.
+  const startWorker = () => {
+    void import('./app/sw-updates.ts').then(({ registerServiceWorker }) => registerServiceWorker());
+    void import('./lib/offline-warm-up.ts').then(({ warmUpOfflineCaches }) => warmUpOfflineCaches());
+  };
+  if ('requestIdleCallback' in window) requestIdleCallback(startWorker, { timeout: 4000 });
+  else setTimeout(startWorker, 1000);
 }
 
-// The rest of Mantine's styles (other screens), once the first visit's page has loaded and the browser is idle: not
-// render-blocking, and its style recalculation not in the way of the page's first taps. On a server-rendered first
-// screen this code runs after `load` (public/app-start.js): a listener added now would never fire.
+// The rest of Mantine's styles (other screens; the router waits for them before showing one), some seconds after the
+// first visit's page has loaded, at an idle moment: adding a stylesheet makes the browser restyle the whole page, a
+// long task (≈100 ms on a mid-range phone) best kept away from the page's start-up and its first taps. On a
+// server-rendered first screen this code runs after `load` (public/app-start.js): a listener added now would never fire.
+const REST_OF_STYLES_DELAY_MS = 10_000;
 const loadRestOfStyles = () => {
   const load = () => void import('./app/mantine-all.ts');
-  if ('requestIdleCallback' in window) requestIdleCallback(load, { timeout: 3000 });
-  else setTimeout(load, 500);
+  setTimeout(() => {
+    if ('requestIdleCallback' in window) requestIdleCallback(load, { timeout: 3000 });
+    else load();
+  }, REST_OF_STYLES_DELAY_MS);
 };
 if (document.readyState === 'complete') loadRestOfStyles();
 else window.addEventListener('load', loadRestOfStyles, { once: true });
