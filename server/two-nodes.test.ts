@@ -15,7 +15,9 @@
  *    (the test holds it first and sees both processes queue behind it), then let go together.
  *
  * Needs a PostgreSQL server: it runs in the PostgreSQL run (`npm run test:server:pg`, DATABASE_URL from
- * TEST_DATABASE_URL; CI sets it) and is skipped, saying so, in the PGlite run. Skipped too when redis-server is missing.
+ * TEST_DATABASE_URL; CI sets it) and is skipped, saying so, in the PGlite run. With no PostgreSQL server given at all
+ * (TEST_DATABASE_URL unset), it starts a throwaway cluster of its own from the installed binaries. Skipped, saying so,
+ * when redis-server is missing.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -35,18 +37,20 @@ import { uploadBody } from '#server/modules/media/test-helpers.ts';
 import { png } from '#server/modules/media/test-images.ts';
 import { RawClient, parseData, type Frame } from '#server/realtime/test-helpers.ts';
 import { buildModel, buildUser } from '#tests/factories.ts';
-import { freePort, REDIS_SERVER, startRedis, type RedisServer } from '#tests/local-processes.ts';
+import { freePort, POSTGRES_BIN, REDIS_SERVER, startPostgres, startRedis, type RedisServer } from '#tests/local-processes.ts';
 import { HttpClient, PUSHER, startServer, type ServerProcess } from '#tests/server-process.ts';
 import { createServerDatabase } from '#tests/test-app.ts';
 
-const base = process.env.DATABASE_URL;
-const skipped = !base
-  ? process.env.TEST_DATABASE_URL
-    ? 'it runs in the PostgreSQL run (npm run test:server:pg)'
-    : 'no PostgreSQL server (set TEST_DATABASE_URL; CI does)'
-  : !REDIS_SERVER
-    ? 'redis-server is not installed (apt-get install redis-server; .ci/run does it)'
-    : undefined;
+const given = process.env.DATABASE_URL;
+/** No PostgreSQL server given at all (a local `npm test` without TEST_DATABASE_URL): one is started for this file. */
+const ownCluster = !given && !process.env.TEST_DATABASE_URL && !!POSTGRES_BIN;
+const skipped = !REDIS_SERVER
+  ? 'redis-server is not installed (apt-get install redis-server; .ci/run does it)'
+  : given || ownCluster
+    ? undefined
+    : process.env.TEST_DATABASE_URL
+      ? 'it runs in the PostgreSQL run (npm run test:server:pg)'
+      : 'no PostgreSQL server (TEST_DATABASE_URL unset and no PostgreSQL binaries to start one)';
 if (skipped) console.warn(`two-nodes.test.ts skipped: ${skipped}`);
 
 const DEMO_PASSWORD = 'demo-password-two-nodes-17';
@@ -75,7 +79,13 @@ describe.skipIf(!!skipped)('two nodes on one PostgreSQL, Redis and S3', { timeou
   let shared: Record<string, string>;
 
   beforeAll(async () => {
-    [serverDb, redis] = await Promise.all([createServerDatabase(base!), startRedis()]);
+    let base = given;
+    if (!base) {
+      const cluster = await startPostgres();
+      cleanups.push(() => cluster.stop());
+      base = cluster.url;
+    }
+    [serverDb, redis] = await Promise.all([createServerDatabase(base), startRedis()]);
     cleanups.push(
       () => serverDb.drop(),
       () => redis.stop(),

@@ -2,7 +2,7 @@
  * Throwaway local processes the realtime tests and the bench both start: a free loopback port and a redis-server
  * that saves nothing, in its own temp dir.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -50,6 +50,58 @@ export async function startRedis(port?: number): Promise<RedisServer> {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The newest installed PostgreSQL server binaries (Debian's layout), if any. */
+export const POSTGRES_BIN = (() => {
+  try {
+    return fs
+      .readdirSync('/usr/lib/postgresql')
+      .sort((x, y) => Number(x) - Number(y))
+      .map((v) => `/usr/lib/postgresql/${v}/bin`)
+      .filter((bin) => fs.existsSync(`${bin}/initdb`))
+      .at(-1);
+  } catch {
+    return undefined;
+  }
+})();
+
+export interface PostgresServer {
+  /** A superuser URL to the `postgres` database (createServerDatabase makes test databases from it). */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A throwaway PostgreSQL cluster on a random loopback port, in its own temp dir, fsync off (for tests where no
+ * PostgreSQL server was given). initdb refuses to run as root: as root, the cluster is made and run as `postgres`.
+ */
+export async function startPostgres(): Promise<PostgresServer> {
+  if (!POSTGRES_BIN) throw new Error('PostgreSQL server binaries not installed');
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-pg-'));
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+    fs.chownSync(dir, id('-u'), id('-g'));
+  }
+  const run = (tool: string, args: string[]) => {
+    const argv = [`${POSTGRES_BIN}/${tool}`, ...args];
+    if (!asRoot) return execFileSync(argv[0]!, argv.slice(1), { stdio: 'pipe' });
+    const quoted = argv.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+    return execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', quoted], { stdio: 'pipe' });
+  };
+  const data = path.join(dir, 'data');
+  run('initdb', ['-D', data, '-U', 'app', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=100`;
+  run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-o', options, '-w', 'start']);
+  return {
+    url: `postgres://app@127.0.0.1:${port}/postgres`,
+    async stop() {
+      run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
