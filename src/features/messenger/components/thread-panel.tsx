@@ -31,17 +31,6 @@ interface Props {
 
 export function ThreadPanel({ state, me, senderLabel, onSend, composerDisabled }: Props) {
   const { t } = useTranslation();
-  if (state.status === 'loading') {
-    return (
-      <Stack gap="xs" aria-busy>
-        <Text size="sm" c="dimmed">
-          {t('common.loading')}
-        </Text>
-        <Skeleton height={48} width="60%" />
-        <Skeleton height={48} width="50%" ml="auto" />
-      </Stack>
-    );
-  }
   if (state.status === 'error') {
     return (
       <Alert color="red" title={t('messenger.thread.loadError')}>
@@ -51,27 +40,41 @@ export function ThreadPanel({ state, me, senderLabel, onSend, composerDisabled }
       </Alert>
     );
   }
+  // The composer stays the same element while the messages load: the first message opens the conversation, whose
+  // thread then loads, and a composer put back afterwards would have lost the keyboard focus of whoever just sent.
   return (
     <Stack gap={4}>
-      <ConnectionNotice />
-      {state.offlineCopy ? (
-        <Text size="xs" c="dimmed" role="status" data-testid="chat-offline-copy">
-          {t('messenger.thread.offlineCopy')}
-        </Text>
-      ) : null}
-      <MessageList
-        thread={state.thread}
-        pending={state.pending}
-        me={me}
-        loadingOlder={state.loadingOlder}
-        typers={state.typers}
-        arrived={state.arrived}
-        onLoadOlder={() => void state.loadOlder()}
-        onSeen={() => void state.markSeen()}
-        onRetry={(p) => void state.send(p.content, { key: p.key })}
-        onDiscard={state.discard}
-        senderLabel={senderLabel}
-      />
+      {state.status === 'loading' ? (
+        <Stack gap="xs" aria-busy>
+          <Text size="sm" c="dimmed">
+            {t('common.loading')}
+          </Text>
+          <Skeleton height={48} width="60%" />
+          <Skeleton height={48} width="50%" ml="auto" />
+        </Stack>
+      ) : (
+        <>
+          <ConnectionNotice />
+          {state.offlineCopy ? (
+            <Text size="xs" c="dimmed" role="status" data-testid="chat-offline-copy">
+              {t('messenger.thread.offlineCopy')}
+            </Text>
+          ) : null}
+          <MessageList
+            thread={state.thread}
+            pending={state.pending}
+            me={me}
+            loadingOlder={state.loadingOlder}
+            typers={state.typers}
+            arrived={state.arrived}
+            onLoadOlder={() => void state.loadOlder()}
+            onSeen={() => void state.markSeen()}
+            onRetry={(p) => void state.send(p.content, { key: p.key })}
+            onDiscard={state.discard}
+            senderLabel={senderLabel}
+          />
+        </>
+      )}
       <Composer onSend={onSend} onTyping={state.notifyTyping} disabled={composerDisabled} />
     </Stack>
   );
