@@ -3,6 +3,8 @@
  * and, for what they never send (bad JSON, forged signatures, oversize frames), by a raw `ws` client.
  */
 import crypto from 'node:crypto';
+import type net from 'node:net';
+import WebSocket from 'ws';
 import Echo from 'laravel-echo';
 import Pusher from 'pusher-js';
 import PusherServerSdk from 'pusher';
@@ -383,6 +385,31 @@ describe('robustness', () => {
     const again = await RawClient.connect(t.port, key);
     await again.roundTrip();
     await again.close();
+  });
+
+  it('a socket that stops reading what it is sent is closed with 4100 (back off, then reconnect); the others are served', async () => {
+    const slow = await RawClient.connect(t.port, key);
+    expect((await slow.subscribe(t.app.broadcaster, 'flood')).event).toBe('pusher_internal:subscription_succeeded');
+    // A phone whose app froze: nothing is read from the socket, so the kernel's buffers fill, then the server's.
+    const socket = (slow.ws as unknown as { _socket: net.Socket })._socket;
+    socket.pause();
+    const payload = 'x'.repeat(8 * 1024);
+    // The server's side of that socket (the connections are private: read here only to know when to stop).
+    const connections = (t.app.realtime as unknown as { connections: Map<string, { ws: { readyState: number } }> }).connections;
+    const serverSide = connections.get(slow.socketId)!;
+    // Written until the kernel's buffers and the server's 4 MB allowance are full and the server gives up on the socket
+    // (at most 400 MB, if it never did).
+    let sent = 0;
+    while (serverSide.ws.readyState === WebSocket.OPEN && sent < 50_000) {
+      await t.app.broadcaster.trigger(['flood'], 'big', payload);
+      if (++sent % 100 === 0) await new Promise((r) => setImmediate(r));
+    }
+    expect(serverSide.ws.readyState).not.toBe(WebSocket.OPEN);
+    const other = await RawClient.connect(t.port, key);
+    await other.roundTrip();
+    socket.resume();
+    expect((await slow.closed).code).toBe(4100);
+    await other.close();
   });
 });
 
