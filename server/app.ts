@@ -32,7 +32,7 @@ import { verificationRoutes } from './modules/model-profiles/verification.routes
 import { listingsRoutes } from './modules/listings/listings.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import moderationPlugin from './modules/moderation/moderation.plugin.ts';
-import storagePlugin, { createDiskStorage, type Storage } from './plugins/storage.ts';
+import storagePlugin, { createStorage, type Storage } from './plugins/storage.ts';
 import spaPlugin from './plugins/spa.ts';
 import { appStartHash, themeInitHash } from './plugins/first-screen.ts';
 import realtimePlugin from './plugins/realtime.ts';
@@ -75,11 +75,7 @@ export const COMPRESS: FastifyCompressOptions = {
   globalDecompression: false,
 };
 
-export async function buildApp(
-  config: Config,
-  database: Database,
-  storage: Storage = createDiskStorage(config.dataDir),
-): Promise<FastifyInstance> {
+export async function buildApp(config: Config, database: Database, storage: Storage = createStorage(config)): Promise<FastifyInstance> {
   const app = Fastify({
     // One line per request (plugins/request-log.ts) instead of Fastify's two; readable in development.
     ...loggerOptions(config),

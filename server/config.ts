@@ -116,6 +116,21 @@ const envSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  // Photo storage: DATA_DIR/media, or an S3-compatible bucket (see s3Config below).
+  STORAGE_DRIVER: z.enum(['disk', 's3']).default('disk'),
+  S3_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  S3_REGION: optionalString,
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3-63 lowercase letters, digits, dots, hyphens)')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: bool,
   // Maps (issue 16): unset, the embedded base map only and no third-party request; see mapConfig below.
   MAP_STYLE_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL of a MapLibre style (JSON)' })
@@ -186,7 +201,41 @@ export type Config = {
   map: MapSourceConfig | undefined;
   /** Prometheus metrics (plugins/metrics.ts): GET /metrics with the token, or on a port of its own; neither → 404. */
   metrics: { token: string | undefined; port: number | undefined; host: string };
+  /** Where photos and selfies are kept (plugins/storage.ts). */
+  storage: StorageConfig;
 };
+
+export type StorageConfig = { driver: 'disk' } | S3StorageConfig;
+
+/** STORAGE_DRIVER=s3: a private bucket; every file is still served through GET /media/* (plugins/storage-s3.ts). */
+export interface S3StorageConfig {
+  driver: 's3';
+  /** Unset: AWS itself (the region's endpoint). */
+  endpoint: string | undefined;
+  region: string;
+  bucket: string;
+  /** Path-style URLs (endpoint/bucket/key), which most self-hosted servers need; default: on with S3_ENDPOINT. */
+  forcePathStyle: boolean;
+  /** Unset: the SDK's default chain (AWS_* variables, an instance or task role). */
+  credentials: S3Credentials | undefined;
+}
+
+/** A key pair kept out of logs and JSON (the config object may be printed): only reveal() gives the secret. */
+export class S3Credentials {
+  readonly #secretAccessKey: string;
+  constructor(
+    readonly accessKeyId: string,
+    secretAccessKey: string,
+  ) {
+    this.#secretAccessKey = secretAccessKey;
+  }
+  reveal(): { accessKeyId: string; secretAccessKey: string } {
+    return { accessKeyId: this.accessKeyId, secretAccessKey: this.#secretAccessKey };
+  }
+  toJSON(): { accessKeyId: string; secretAccessKey: string } {
+    return { accessKeyId: this.accessKeyId, secretAccessKey: '[redacted]' };
+  }
+}
 
 /**
  * Realtime (server/realtime): who delivers broadcasts, the Pusher app credentials, and the Redis that several
@@ -325,6 +374,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     realtime: realtimeConfig(e, dataDir),
     map: mapConfig(e),
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
+    storage: storageConfig(e),
+  };
+}
+
+function storageConfig(e: z.infer<typeof envSchema>): StorageConfig {
+  if (e.STORAGE_DRIVER === 'disk') return { driver: 'disk' };
+  const problems = (['S3_BUCKET', 'S3_REGION'] as const).filter((k) => !e[k]).map((k) => `  ${k}: required when STORAGE_DRIVER=s3`);
+  if (!!e.S3_ACCESS_KEY_ID !== !!e.S3_SECRET_ACCESS_KEY)
+    problems.push(
+      `  ${e.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or leave both unset for the AWS default credentials)`,
+    );
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return {
+    driver: 's3',
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION!,
+    bucket: e.S3_BUCKET!,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE ?? !!e.S3_ENDPOINT,
+    credentials: e.S3_ACCESS_KEY_ID ? new S3Credentials(e.S3_ACCESS_KEY_ID, e.S3_SECRET_ACCESS_KEY!) : undefined,
   };
 }
 

@@ -10,7 +10,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { seedAll } from './db/seed/index.ts';
 import { startupLine } from './plugins/request-log.ts';
-import { createDiskStorage } from './plugins/storage.ts';
+import { createStorage } from './plugins/storage.ts';
 import { sweepMediaLeftovers } from './modules/media/orphans.ts';
 
 /** How long a stopping process lets requests in flight finish before cutting them. */
@@ -31,7 +31,7 @@ async function main() {
   }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await database.migrate();
-  const storage = createDiskStorage(config.dataDir);
+  const storage = createStorage(config);
   await database.exclusive(() => seedAll(database.db, config, storage));
   const app = await buildApp(config, database, storage);
 

@@ -4,6 +4,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -102,6 +103,62 @@ export async function startPostgres(): Promise<PostgresServer> {
     url: `postgres://app@127.0.0.1:${port}/postgres`,
     async stop() {
       run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface S3Server {
+  /** http://127.0.0.1:port (path-style: set S3_FORCE_PATH_STYLE=true). */
+  endpoint: string;
+  port: number;
+  /** An empty bucket made at start. */
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Stops the server (its process ends, open connections with it) and removes its files. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A throwaway S3-protocol server (s3rver, a dev dependency) on loopback, in a process of its own: random port (or
+ * `port`), its own temp dir, one empty bucket. s3rver accepts only its built-in key pair (S3RVER / S3RVER). Its
+ * process runs with the OpenSSL legacy provider: s3rver makes ListObjectsV2 continuation tokens with DES, which
+ * Node 17+ refuses otherwise (every listing longer than a page failed with a 500).
+ */
+export async function startS3(port = 0, bucket = 'vitrina-test'): Promise<S3Server> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-s3-'));
+  const script = `
+    const S3rver = require(${JSON.stringify(createRequire(import.meta.url).resolve('s3rver'))});
+    const server = new S3rver({ port: ${port}, address: '127.0.0.1', directory: ${JSON.stringify(dir)}, silent: true,
+      configureBuckets: [{ name: ${JSON.stringify(bucket)}, configs: [] }] });
+    server.run().then((a) => console.log(JSON.stringify({ port: a.port })), (e) => { console.error(e); process.exit(1); });`;
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const started = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /\{"port":(\d+)\}/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.once('exit', (code) => reject(new Error(`s3rver exited (${code}): ${err}`)));
+  });
+  return {
+    endpoint: `http://127.0.0.1:${started}`,
+    port: started,
+    bucket,
+    region: 'us-east-1',
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGKILL');
+        await exited;
+      }
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

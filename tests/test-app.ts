@@ -13,7 +13,7 @@ import { seedAll } from '#server/db/seed/index.ts';
 import { mailQueued } from '#server/modules/jobs/mail-job.ts';
 import { signedCsrfToken } from '#server/plugins/security.ts';
 import { SESSION_COOKIE } from '#server/plugins/session.ts';
-import { createDiskStorage } from '#server/plugins/storage.ts';
+import { createStorage } from '#server/plugins/storage.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -47,7 +47,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   const config = testConfig({ databaseUrl: serverDb?.url, ...overrides });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: ':memory:' });
   await database.migrate();
-  const storage = createDiskStorage(config.dataDir);
+  const storage = createStorage(config);
   await seedAll(database.db, config, storage);
   const app = await buildApp(config, database, storage);
   await app.ready();

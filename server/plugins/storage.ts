@@ -1,8 +1,8 @@
 /**
- * Media storage on disk (DATA_DIR/media, or a temp folder for tests). Every stored name is unique (uuid) and never
- * rewritten. Nothing here is served by itself: GET /media/* (modules/media/media-files.routes.ts) decides who may see
- * which file — photos of an ad that is not listed are private. An S3-compatible bucket can replace the disk behind
- * the same calls.
+ * Media storage: on disk (DATA_DIR/media, or a temp folder for tests) or, with STORAGE_DRIVER=s3, in an S3-compatible
+ * bucket (storage-s3.ts) behind the same calls. Every stored name is unique (uuid) and never rewritten. Nothing here
+ * is served by itself: GET /media/* (modules/media/media-files.routes.ts) decides who may see which file — photos of
+ * an ad that is not listed are private.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -10,6 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import fp from 'fastify-plugin';
+import type { Config } from '../config.ts';
+import { createS3Storage } from './storage-s3.ts';
 
 export interface StoredFile {
   stream: Readable;
@@ -23,19 +25,30 @@ export interface StoredEntry {
 }
 
 export interface Storage {
+  driver: 'disk' | 's3';
+  /** Where the files are (a folder, or s3://bucket), for messages. */
   root: string;
   put(key: string, data: Buffer): Promise<void>;
-  /** Adds an existing file under a second key (a hard link when possible: cheap, and independent on delete). */
+  /** Adds an existing file under a second key (a hard link or a server-side copy: cheap, and independent on delete). */
   link(fromKey: string, toKey: string): Promise<void>;
   /** The file's bytes as a stream, or null when there is no such file. */
   read(key: string): Promise<StoredFile | null>;
+  /** Removes the file `keyPrefix` and everything under `keyPrefix/` (a key is a path: `ads/1` is not `ads/12`). */
   remove(keyPrefix: string): Promise<void>;
   /**
-   * Every file under the prefix, in no particular order, including the partial files a crash left mid-write
-   * (their keys end in `.tmp`: see put). For the start-up sweep of crash leftovers (modules/media/orphans.ts).
+   * Every file under `keyPrefix/` ('' for all), in no particular order, including the partial files a crash left
+   * mid-write on disk (their keys end in `.tmp`: see put; a bucket has none). For the start-up sweep of crash
+   * leftovers (modules/media/orphans.ts) and storage:migrate.
    */
   list(keyPrefix: string): AsyncIterable<StoredEntry>;
   url(key: string): string;
+  /** Lets go of connections (the S3 client's); the storage is not used after. */
+  close?(): Promise<void>;
+}
+
+/** The storage the configuration names (STORAGE_DRIVER). */
+export function createStorage(config: Pick<Config, 'dataDir' | 'storage'>): Storage {
+  return config.storage.driver === 's3' ? createS3Storage(config.storage) : createDiskStorage(config.dataDir);
 }
 
 function safeKey(key: string): string {
@@ -49,6 +62,7 @@ export function createDiskStorage(dataDir: string): Storage {
   fs.mkdirSync(root, { recursive: true });
   const abs = (key: string) => path.join(root, safeKey(key));
   return {
+    driver: 'disk',
     root,
     async put(key, data) {
       const file = abs(key);
@@ -124,5 +138,8 @@ declare module 'fastify' {
 export default fp<{ storage: Storage; temporary: boolean }>(async (app, opts) => {
   const { storage } = opts;
   app.decorate('storage', storage);
-  if (opts.temporary) app.addHook('onClose', async () => fs.promises.rm(storage.root, { recursive: true, force: true }));
+  app.addHook('onClose', async () => {
+    if (opts.temporary && storage.driver === 'disk') await fs.promises.rm(storage.root, { recursive: true, force: true });
+    await storage.close?.();
+  });
 });

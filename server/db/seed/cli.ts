@@ -2,7 +2,7 @@
 import { loadConfig } from '../../config.ts';
 import { openDatabase } from '../client.ts';
 import { parseArgs } from 'node:util';
-import { createDiskStorage } from '../../plugins/storage.ts';
+import { createStorage } from '../../plugins/storage.ts';
 import { seedAll } from './index.ts';
 import { seedBulkAds } from './bulk-ads.ts';
 
@@ -11,7 +11,7 @@ const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 
 await database.migrate();
 // `npm run db:seed -- --ads 100000` adds a large catalogue (no photos) for benchmarks.
 const { values } = parseArgs({ options: { ads: { type: 'string' } } });
-await seedAll(database.db, config, createDiskStorage(config.dataDir));
+await seedAll(database.db, config, createStorage(config));
 if (values.ads) await seedBulkAds(database.db, Number(values.ads));
 await database.close();
 console.log(`Seed complete (${database.kind}).`);
