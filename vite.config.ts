@@ -198,6 +198,13 @@ export default defineConfig({
     // .vite/manifest.json (never served: a dot folder): the server links the landing screen's CSS and code from the
     // shell (server/plugins/first-screen.ts).
     manifest: true,
+    modulePreload: {
+      // The landing screens' code is imported while the entry is evaluated (src/app/router.tsx preloadLandingScreen):
+      // preload links added then make the browser compile each dependency inside that one long task. Left to the
+      // module graph, they are fetched and compiled in tasks of their own (a phone's Total Blocking Time).
+      resolveDependencies: (url, deps) =>
+        /\/(home|model-show)-[^/]*\.js$/.test('/' + url) ? deps.filter((d) => d.endsWith('.css')) : deps,
+    },
     rolldownOptions: {
       output: {
         codeSplitting: {
