@@ -37,7 +37,16 @@ import { uploadBody } from '#server/modules/media/test-helpers.ts';
 import { png } from '#server/modules/media/test-images.ts';
 import { RawClient, parseData, type Frame } from '#server/realtime/test-helpers.ts';
 import { buildModel, buildUser } from '#tests/factories.ts';
-import { freePort, POSTGRES_BIN, REDIS_SERVER, startPostgres, startRedis, type RedisServer } from '#tests/local-processes.ts';
+import {
+  freePort,
+  POSTGRES_BIN,
+  REDIS_SERVER,
+  startPostgres,
+  startRedis,
+  startS3,
+  type RedisServer,
+  type S3Server,
+} from '#tests/local-processes.ts';
 import { HttpClient, PUSHER, startServer, type ServerProcess } from '#tests/server-process.ts';
 import { createServerDatabase } from '#tests/test-app.ts';
 
@@ -71,6 +80,7 @@ describe.skipIf(!!skipped)('two nodes on one PostgreSQL, Redis and S3', { timeou
   const sockets: RawClient[] = [];
   let serverDb: { url: string; drop(): Promise<void> };
   let redis: RedisServer;
+  let s3: S3Server;
   let database: Database;
   let a: Node;
   let b: Node;
@@ -85,15 +95,23 @@ describe.skipIf(!!skipped)('two nodes on one PostgreSQL, Redis and S3', { timeou
       cleanups.push(() => cluster.stop());
       base = cluster.url;
     }
-    [serverDb, redis] = await Promise.all([createServerDatabase(base), startRedis()]);
+    [serverDb, redis, s3] = await Promise.all([createServerDatabase(base), startRedis(), startS3()]);
     cleanups.push(
       () => serverDb.drop(),
       () => redis.stop(),
+      () => s3.stop(),
     );
     shared = {
       REDIS_URL: redis.url,
       REDIS_PREFIX: `vt2n-${crypto.randomBytes(4).toString('hex')}:`,
       METRICS_TOKEN,
+      // Each node keeps its own DATA_DIR: the photos are only in the bucket.
+      STORAGE_DRIVER: 's3',
+      S3_ENDPOINT: s3.endpoint,
+      S3_REGION: s3.region,
+      S3_BUCKET: s3.bucket,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
     };
     passwordHash = await hashPassword(PASSWORD);
   }, 60_000);
@@ -304,14 +322,16 @@ describe.skipIf(!!skipped)('two nodes on one PostgreSQL, Redis and S3', { timeou
     expect(await online(onNode(admin, b))).toEqual(both);
   });
 
-  // Waits for the S3 storage driver (STORAGE_DRIVER=s3, issue 17 point 2): on each node's own disk B has no copy.
-  it.skip('4. a photo uploaded through A is served by B; a stranger is refused while its ad is not listed', async () => {
+  it('4. a photo uploaded through A is served by B; a stranger is refused while its ad is not listed', async () => {
     const model = await buildModel(database.db, { name: 'Fotina Compartida' });
     const ownerOnA = await signedIn(a, model.userId);
     const { payload, headers } = uploadBody(model.adId, [{ filename: 'cielo.png', contentType: 'image/png', data: await png(900, 1200) }]);
     const uploaded = await ownerOnA.send('POST', MEDIA_API.upload, payload, headers['content-type']);
     expect(uploaded.status, uploaded.text).toBe(201);
     const url = (JSON.parse(uploaded.text) as UploadAnswer).data.media[0]!.url;
+    // Stored in the bucket, not on A's disk.
+    expect(url).toMatch(/^\/media\/ads\//);
+    expect(fs.existsSync(path.join(a.dataDir, 'media', url.slice('/media/'.length)))).toBe(false);
 
     // A new photo sends its ad back to review: only its owner (and staff) may see it, on either node.
     const fromA = await bytes(a, url, ownerOnA);
