@@ -81,6 +81,11 @@ export const notificationDataSchema = z.object({
   statement_id: z.number().int().optional(),
   conversation_id: z.number().int().optional(),
   refresh: z.array(z.enum(REFRESH_SCOPES)).optional(),
+  /**
+   * What `message` and `description` were made of (`notifications.kinds.{kind}.*` with these values): the app shows
+   * them in the language it is in, which need not be the one the account was created in (the stored texts).
+   */
+  vars: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
 export type NotificationData = z.infer<typeof notificationDataSchema>;
 

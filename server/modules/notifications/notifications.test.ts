@@ -51,6 +51,8 @@ describe('notify', () => {
     expect(n).toMatchObject({ kind: 'support.reply', type: 'info', message: 'New reply from support', description: 'Hello there' });
     expect(n!.read).toBe(false);
     expect(n!.placement).toBe('top-right');
+    // What the texts were made of, for an app showing another language than the account's.
+    expect(n!.data).toEqual({ conversation_id: 3, vars: { excerpt: 'Hello there' } });
     expect(trigger).toHaveBeenCalledWith(
       [`private-App.Models.User.${u.id}`],
       'Illuminate\\Notifications\\Events\\BroadcastNotificationCreated',

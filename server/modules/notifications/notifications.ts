@@ -80,7 +80,8 @@ export async function notify(app: FastifyInstance, userId: number, input: Notify
         type: input.type ?? defaultType(input.kind),
         message: t(`notifications.kinds.${input.kind}.message`, vars),
         description: t(`notifications.kinds.${input.kind}.description`, { ...vars, defaultValue: '' }) || null,
-        data: input.data ?? {},
+        // The values too, so that the app can say it again in the language it is showing (contract: data.vars).
+        data: { ...input.data, vars },
       })
       .returning();
     const notification = toNotification(row!);

@@ -1,8 +1,21 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { QueryClient } from '@tanstack/react-query';
+import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
 import type { Notification, NotificationList } from '#contract/notifications.ts';
 import { notificationsQueryOptions, withRead } from '../api/notifications-api.ts';
 import { applyLiveNotification, type RefreshKeys } from './live-notifications.tsx';
+import { notificationText, translatorOf } from './notification-text.ts';
+
+/** The app showing English, with the real English texts. */
+const english = i18next.createInstance();
+void english.init({
+  lng: 'en',
+  resources: { en: { translation: JSON.parse(fs.readFileSync(path.resolve(process.cwd(), 'locales/en.json'), 'utf8')) as object } },
+  interpolation: { escapeValue: false },
+  initAsync: false,
+});
 
 const REFRESH_KEYS: RefreshKeys = {
   session: [['user']],
@@ -90,5 +103,49 @@ describe('a broadcast notification', () => {
     expect(applyLiveNotification({ hello: 'world' }, deps)).toBeNull();
     expect(notify).not.toHaveBeenCalled();
     expect(invalidate).not.toHaveBeenCalled();
+  });
+});
+
+describe('the language a notification is shown in', () => {
+  const spanish = notification({
+    kind: 'ad.paused',
+    type: 'warning',
+    message: 'Tu anuncio «Noel & Co» ha sido pausado',
+    description: 'Lee la declaración de motivos; puedes recurrir la decisión.',
+    data: { vars: { label: 'Noel & Co' } },
+  });
+
+  it('is the app’s, not the account’s: an account created in Spanish, read in English, gets an English notice', () => {
+    const { notify, deps } = setup();
+    applyLiveNotification(spanish, { ...deps, i18n: translatorOf(english) });
+    expect(notify).toHaveBeenCalledWith({
+      type: 'warning',
+      message: 'Your ad “Noel & Co” has been paused',
+      description: english.t('notifications.kinds.ad.paused.description'),
+      placement: 'top-right',
+    });
+    expect(english.t('notifications.kinds.ad.paused.description')).not.toBe(spanish.description);
+  });
+
+  it('keeps the stored texts for a notification without its values (stored before) or a kind the language lacks', () => {
+    const translator = translatorOf(english);
+    const before = notification({ kind: 'ad.paused', message: 'Tu anuncio ha sido pausado', description: null, data: {} });
+    expect(notificationText(before, translator)).toEqual({ message: 'Tu anuncio ha sido pausado', description: null });
+    const lacking = { ...translator, exists: () => false };
+    expect(notificationText(spanish, lacking)).toEqual({ message: spanish.message, description: spanish.description });
+    expect(notificationText(spanish, undefined)).toEqual({ message: spanish.message, description: spanish.description });
+  });
+
+  it('a chat reply: the heading in the app’s language, the staff member’s words as they wrote them', () => {
+    const reply = notification({
+      kind: 'support.reply',
+      message: 'Nueva respuesta del equipo de soporte',
+      description: 'Hola, ¿en qué te ayudo?',
+      data: { vars: { excerpt: 'Hola, ¿en qué te ayudo?' } },
+    });
+    expect(notificationText(reply, translatorOf(english))).toEqual({
+      message: 'New reply from support',
+      description: 'Hola, ¿en qué te ayudo?',
+    });
   });
 });

@@ -6,11 +6,13 @@
  * never import each other.
  */
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { notificationBroadcastSchema, type Notification, type RefreshScope } from '#contract/notifications.ts';
 import { showNotice } from '#src/lib/presenter.tsx';
 import type { Notice } from '#src/lib/response-handler.ts';
 import { useCatchUp, useUserNotifications } from '#src/realtime/hooks.ts';
 import { markNotificationRead, NOTIFICATIONS_KEY, updateNotifications, withNotification, withRead } from '../api/notifications-api.ts';
+import { notificationText, translatorOf, type Translator } from './notification-text.ts';
 
 export type RefreshKeys = Record<RefreshScope, readonly QueryKey[]>;
 
@@ -24,6 +26,8 @@ export interface LiveNotificationDeps {
    */
   quiet?: (n: Notification) => boolean;
   markRead?: (id: number) => Promise<unknown>;
+  /** The app's language: the notice is said in it when it can be (notification-text.ts). */
+  i18n?: Translator;
 }
 
 /** What one broadcast does; returns the notification, or null when the payload is not one. */
@@ -32,8 +36,10 @@ export function applyLiveNotification(payload: unknown, deps: LiveNotificationDe
   if (!parsed.success) return null;
   const n = parsed.data;
   const quiet = deps.quiet?.(n) ?? false;
-  if (!quiet)
-    deps.notify({ type: n.type, message: n.message, ...(n.description ? { description: n.description } : {}), placement: n.placement });
+  if (!quiet) {
+    const { message, description } = notificationText(n, deps.i18n);
+    deps.notify({ type: n.type, message, ...(description ? { description } : {}), placement: n.placement });
+  }
   updateNotifications(deps.queryClient, (list) => withNotification(list, n));
   if (quiet && deps.markRead) {
     updateNotifications(deps.queryClient, (list) => withRead(list, [n.id]));
@@ -56,8 +62,16 @@ export function LiveNotifications({
   quiet?: (n: Notification) => boolean;
 }) {
   const queryClient = useQueryClient();
+  const { i18n } = useTranslation();
   useUserNotifications<unknown>(userId, (payload) => {
-    applyLiveNotification(payload, { notify: showNotice, queryClient, refreshKeys, quiet, markRead: markNotificationRead });
+    applyLiveNotification(payload, {
+      notify: showNotice,
+      queryClient,
+      refreshKeys,
+      quiet,
+      markRead: markNotificationRead,
+      i18n: translatorOf(i18n),
+    });
   });
   // What was broadcast while the socket was down is in the list: ask for it again.
   useCatchUp(() => void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY }));

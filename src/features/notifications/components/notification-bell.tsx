@@ -12,6 +12,7 @@ import { Link } from 'react-router';
 import type { Notification } from '#contract/notifications.ts';
 import { toLocaleTag } from '#contract/languages.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
+import { notificationText, translatorOf } from './notification-text.ts';
 import {
   markAllNotificationsRead,
   markNotificationRead,
@@ -37,17 +38,18 @@ function useMarkRead() {
 }
 
 function NotificationItem({ n, onOpen, onMarkRead }: { n: Notification; onOpen: () => void; onMarkRead: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const lng = useLng();
+  const text = notificationText(n, translatorOf(i18n));
   const when = new Intl.DateTimeFormat(toLocaleTag(lng), { dateStyle: 'short', timeStyle: 'short' }).format(new Date(n.created_at));
   const body = (
     <>
       <Text size="sm" fw={n.read ? 400 : 600} className={classes.message}>
-        {n.message}
+        {text.message}
       </Text>
-      {n.description ? (
+      {text.description ? (
         <Text size="xs" c="dimmed" lineClamp={3}>
-          {n.description}
+          {text.description}
         </Text>
       ) : null}
       <Text size="xs" c="dimmed">
@@ -67,7 +69,7 @@ function NotificationItem({ n, onOpen, onMarkRead }: { n: Notification; onOpen: 
         <div className={classes.link}>{body}</div>
       )}
       {n.read ? null : (
-        <ActionIcon variant="subtle" color="gray" size="md" onClick={onMarkRead} aria-label={t('bell.markRead', { message: n.message })}>
+        <ActionIcon variant="subtle" color="gray" size="md" onClick={onMarkRead} aria-label={t('bell.markRead', { message: text.message })}>
           <IconCheck size={16} aria-hidden />
         </ActionIcon>
       )}
