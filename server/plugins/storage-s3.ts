@@ -41,6 +41,9 @@ export interface S3Storage extends Storage {
 }
 
 export function createS3Client(config: S3StorageConfig): S3Client {
+  // The SDK warns once per process that its 2027 releases need Node 22: a notice for whoever upgrades the SDK, not for
+  // the operator of this release (which pins it). AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=false brings it back.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   return new S3Client({
     region: config.region,
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),

@@ -1,9 +1,11 @@
 /**
  * Crash leftovers in media storage. An upload stores its files first and records the row after (so a photo is never
  * listed without its files); a process killed in between (kill -9, power loss) leaves files no row points to: a photo
- * folder `ads/{adId}/{uid}/` without its media row, a verification selfie without its request, or a `*.tmp` partial
- * write (storage.put writes to a temporary name, then renames). GET /media/* already serves none of them; this sweep,
- * run at start-up (main.ts), takes them off the disk.
+ * folder `ads/{adId}/{uid}/` without its media row, a verification selfie without its request, a readiness probe
+ * (`.ready/…`, written and removed by every GET /api/ready) or, on disk, a `*.tmp` partial write (storage.put writes
+ * to a temporary name, then renames). In an S3 bucket a PutObject is all-or-nothing, so there are no partials there,
+ * but the other leftovers are the same and are found the same way (the bucket's LastModified is the file's age).
+ * GET /media/* already serves none of them; this sweep, run at start-up (main.ts), removes them.
  *
  * Only files older than the grace period are touched: another process sharing the storage may be between its write
  * and its commit right now, and its files must survive until the row is there. A leftover younger than that waits
@@ -29,7 +31,7 @@ export interface SweepResult {
   photos: number;
   /** Verification selfies removed: no request points to them. */
   selfies: number;
-  /** Partial writes removed (`*.tmp`) outside the photo folders removed whole. */
+  /** Partial writes (`*.tmp`) outside the photo folders removed whole, and readiness probes (`.ready/…`). */
   partials: number;
 }
 
@@ -57,7 +59,7 @@ export async function sweepMediaLeftovers(db: Db, storage: Storage, opts: SweepO
   const selfies: string[] = [];
   for await (const entry of storage.list('')) {
     const settled = entry.modifiedAt.getTime() < cutoff;
-    if (entry.key.endsWith('.tmp') && settled) partials.push(entry.key);
+    if ((entry.key.endsWith('.tmp') || entry.key.startsWith('.ready/')) && settled) partials.push(entry.key);
     const photo = PHOTO_FILE.exec(entry.key);
     if (photo) {
       // A folder holding only a partial write (killed while writing its first variant) is a photo folder too.
