@@ -1,8 +1,8 @@
 /**
  * The real `npm start` process for tests that stop, kill and restart it (server/lifecycle.test.ts) or run two of
  * them side by side (server/two-nodes.test.ts): `tsx server/main.ts` on a loopback port with its own DATA_DIR
- * (PGlite) or a server database URL, and a browser-like HTTP client that keeps cookies and echoes the XSRF token. Same start-up as the crash test of issue 15
- * (server/plugins/idempotency.crash.test.ts).
+ * (PGlite) or a server database URL, and a browser-like HTTP client that keeps cookies and echoes the XSRF token.
+ * Same start-up as the crash test of issue 15 (server/plugins/idempotency.crash.test.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
