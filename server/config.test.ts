@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 import { languageFromAcceptLanguage } from './plugins/i18n.ts';
@@ -43,6 +44,35 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', APP_KEY: 'k'.repeat(32), ...hook })).toThrow(/VITRINA_FAULT_AFTER_COMMIT/);
     expect(loadConfig({ NODE_ENV: 'test', ...hook }).faultAfterCommit).toBe(hook.VITRINA_FAULT_AFTER_COMMIT);
     expect(loadConfig({}).faultAfterCommit).toBeUndefined();
+  });
+  it('keeps photos on disk by default; STORAGE_DRIVER=s3 names each missing setting and never prints the secret', () => {
+    expect(loadConfig({}).storage).toEqual({ driver: 'disk' });
+    expect(() => loadConfig({ STORAGE_DRIVER: 's3' })).toThrow(/S3_BUCKET: required when STORAGE_DRIVER=s3\n {2}S3_REGION: required/);
+    expect(() => loadConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_REGION: 'x' })).toThrow(/S3_BUCKET: must be a bucket name/);
+    expect(() => loadConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'photos', S3_REGION: 'x', S3_ACCESS_KEY_ID: 'id' })).toThrow(
+      /S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/,
+    );
+    expect(() => loadConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'photos', S3_REGION: 'x', S3_ENDPOINT: 'ftp://x' })).toThrow(/S3_ENDPOINT/);
+    expect(() => loadConfig({ STORAGE_DRIVER: 'gcs' })).toThrow(/STORAGE_DRIVER/);
+
+    const secret = 'very-secret-key-0123456789';
+    const c = loadConfig({
+      STORAGE_DRIVER: 's3',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_REGION: 'us-east-1',
+      S3_BUCKET: 'vitrina-photos',
+      S3_ACCESS_KEY_ID: 'vitrina',
+      S3_SECRET_ACCESS_KEY: secret,
+    });
+    expect(c.storage).toMatchObject({ driver: 's3', endpoint: 'http://minio:9000', bucket: 'vitrina-photos', forcePathStyle: true });
+    if (c.storage.driver !== 's3') throw new Error('s3 expected');
+    expect(c.storage.credentials!.reveal()).toEqual({ accessKeyId: 'vitrina', secretAccessKey: secret });
+    // However the configuration is printed (a log line, a JSON dump, console.log), the secret is not in it.
+    expect(JSON.stringify(c)).not.toContain(secret);
+    expect(inspect(c, { depth: 10, showHidden: true })).not.toContain(secret);
+    // AWS itself: no endpoint, virtual-host style, the SDK's default credentials.
+    const aws = loadConfig({ STORAGE_DRIVER: 's3', S3_REGION: 'eu-west-1', S3_BUCKET: 'vitrina-photos' }).storage;
+    expect(aws).toMatchObject({ endpoint: undefined, forcePathStyle: false, credentials: undefined });
   });
   it('names every bad variable', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);
