@@ -138,6 +138,26 @@ describe('events that notify', () => {
     expect(await storedFor(m.userId)).toHaveLength(1);
   });
 
+  it('an ad rejected: a warning that links its statement of reasons', async () => {
+    const m = await buildModel(db(), { name: 'Nuria', adStatus: 'pending', title: 'Nuria en León' });
+    const res = await decide({
+      subject_type: 'ad',
+      subject_id: m.adId,
+      action: 'reject',
+      reason_codes: ['incomplete'],
+      text: 'Faltan las tarifas del anuncio.',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const statementId = res.json<{ data: { statement_id: number } }>().data.statement_id;
+    const heard = broadcastTo(m.userId);
+    expect(heard).toHaveLength(1);
+    expect(heard[0]).toMatchObject({
+      kind: 'ad.rejected',
+      type: 'warning',
+      data: { statement_id: statementId, link: `/statements/${statementId}`, status: 'rejected' },
+    });
+  });
+
   it('a restriction: the notification links the statement of reasons; its appeal decided is another', async () => {
     const m = await buildModel(db(), { name: 'Olga', adStatus: 'active', title: 'Olga en Gijón' });
     const model = await loginAs(t.app, db(), m.userId);
