@@ -38,6 +38,7 @@ function isMissing(err: unknown): boolean {
 export interface S3Storage extends Storage {
   client: S3Client;
   bucket: string;
+  close(): Promise<void>;
 }
 
 export function createS3Client(config: S3StorageConfig): S3Client {
