@@ -133,8 +133,10 @@ export async function startS3(port = 0, bucket = 'vitrina-test'): Promise<S3Serv
     const S3rver = require(${JSON.stringify(createRequire(import.meta.url).resolve('s3rver'))});
     const server = new S3rver({ port: ${port}, address: '127.0.0.1', directory: ${JSON.stringify(dir)}, silent: true,
       configureBuckets: [{ name: ${JSON.stringify(bucket)}, configs: [] }] });
-    server.run().then((a) => console.log(JSON.stringify({ port: a.port })), (e) => { console.error(e); process.exit(1); });`;
-  const child = spawn(process.execPath, ['--openssl-legacy-provider', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    server.run().then((a) => console.log(JSON.stringify({ port: a.port })), (e) => { console.error(e); process.exit(1); });
+    process.stdin.on('end', () => process.exit(0)).resume();`;
+  // Its stdin is a pipe from this process: when this process ends however it ends, the server ends with it.
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', '-e', script], { stdio: ['pipe', 'pipe', 'pipe'] });
   const started = await new Promise<number>((resolve, reject) => {
     let out = '';
     let err = '';
