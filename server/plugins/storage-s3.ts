@@ -55,6 +55,9 @@ export function createS3Client(config: S3StorageConfig): S3Client {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: 3,
+    // The SDK waits forever by default: a store that stops answering must fail the request (and the readiness check)
+    // instead of holding it. The socket timeout is for silence, not for the length of a transfer.
+    requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
   });
 }
 
