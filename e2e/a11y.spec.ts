@@ -1,7 +1,7 @@
 /** Accessibility (axe-core): no serious or critical violation on the home and a legal page, in both schemes. */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { openHome, openLegal } from './helpers.ts';
+import { openHome, openLegal, presetConsent } from './helpers.ts';
 
 async function seriousViolations(page: Page) {
   // axe's default rule set (WCAG 2.x A/AA and best practices); nothing is disabled.
@@ -48,3 +48,25 @@ for (const scheme of ['dark', 'light'] as const) {
     });
   });
 }
+
+// After a move to another page the focus is on the new page's heading, so a screen reader announces it and Tab goes on
+// from there; a change of the query (the search box) leaves the focus where the visitor is typing.
+test('keyboard: following a card puts the focus on the model page’s heading; searching keeps it in the box', async ({ page }) => {
+  await presetConsent(page);
+  await openHome(page, 'es');
+  const search = page.getByRole('searchbox').or(page.locator('main input[type="search"]')).first();
+  await search.focus();
+  await page.keyboard.type('lucia');
+  await expect(page).toHaveURL(/search=lucia/);
+  await expect(search).toBeFocused();
+  const card = page.getByTestId('model-card').first();
+  await card.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/es\/models\/\d+/);
+  const heading = page.locator('main h1');
+  await expect(heading).toBeVisible();
+  await expect(heading).toBeFocused();
+  await page.goBack();
+  await expect(page.getByTestId('model-card').first()).toBeVisible();
+  await expect(page.locator('main h1')).toBeFocused();
+});

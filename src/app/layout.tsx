@@ -6,7 +6,7 @@
  * (`useForgetUserAfterSessionEnd`).
  */
 import { Anchor, Box, Container, Group, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { lazy, memo, Suspense, useEffect, useSyncExternalStore } from 'react';
+import { lazy, memo, Suspense, useEffect, useRef, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { isLanguage, toLocaleTag } from '#contract/languages.ts';
@@ -47,6 +47,48 @@ function usePageViews() {
 }
 
 /**
+ * After a move to another page, the keyboard and screen-reader focus goes to the new page's heading (or its main
+ * region): left alone it stays on a link of the page that is gone — the document's body — and the next Tab starts
+ * from the top of the layout while a screen reader says nothing of the new page. A page that put the focus somewhere
+ * in its content itself (an autofocused field) keeps it. Only the path counts: filters and pages of a listing change
+ * the query, and the focus stays where the visitor is working.
+ */
+function useFocusOnNavigation() {
+  const { pathname } = useLocation();
+  const previous = useRef(pathname);
+  useEffect(() => {
+    if (previous.current === pathname) return;
+    previous.current = pathname;
+    const main = document.getElementById('main');
+    if (!main) return;
+    const active = document.activeElement;
+    if (active && active !== main && main.contains(active)) return;
+    const focusHeading = () => {
+      const heading = main.querySelector<HTMLElement>('h1');
+      if (!heading) return false;
+      if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+      heading.focus({ preventScroll: true });
+      return true;
+    };
+    if (focusHeading()) return;
+    // The page is still loading its data (a skeleton, no heading yet): the main region meanwhile, then the heading
+    // once it is there — unless the visitor has moved on by then.
+    main.focus({ preventScroll: true });
+    const observer = new MutationObserver(() => {
+      const now = document.activeElement;
+      if (now !== main && now !== document.body) observer.disconnect();
+      else if (focusHeading()) observer.disconnect();
+    });
+    observer.observe(main, { childList: true, subtree: true });
+    const stop = setTimeout(() => observer.disconnect(), 10_000);
+    return () => {
+      clearTimeout(stop);
+      observer.disconnect();
+    };
+  }, [pathname]);
+}
+
+/**
  * The page under the layout, behind its own Suspense boundary. Memoised: the server-rendered page inside is hydrated in
  * small slices after the layout (React leaves a Suspense boundary dehydrated and comes back to it at idle priority). A
  * re-render of the layout that handed this boundary new props (a new `<Outlet />` element each time) made React hydrate
@@ -66,6 +108,7 @@ export function Layout() {
   const location = useLocation();
   const { t, i18n } = useTranslation();
   usePageViews();
+  useFocusOnNavigation();
   useForgetUserAfterSessionEnd();
   const userQuery = useCurrentUser();
   const user = userQuery.data;
