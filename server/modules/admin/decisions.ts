@@ -2,7 +2,9 @@
  * Staff decisions (issue 6 points 3, 4, 7): approve / reject / suspend / pause / reinstate an ad, a model profile or a
  * publicist profile; approve / reject a verification request (approval makes the model's profile active, SPEC §4
  * "Verificado"); keep (approve: it leaves the photo queue) or remove a photo. One transaction per decision: the row is locked and changed, every restriction stores
- * a statement of reasons (mailed after the commit), and the audit log gets the before/after. Status changes reach the
+ * a statement of reasons, and the audit log gets the before/after. Every mail a decision calls for (the statement, the
+ * reinstatement, the appeal's outcome) is queued in the decision's transaction (modules/jobs/mail-job.ts): a decision
+ * that commits is certain to be mailed, even if the process dies right after the commit. Status changes reach the
  * listings through the ads trigger (`ads.is_listed`).
  *
  * An account (`user`: client, model or publicist) can be suspended and reinstated: suspension ends every session of
@@ -36,6 +38,7 @@ import { recordAudit } from '../audit/audit.ts';
 import { deletePhoto } from '../media/media.repository.ts';
 import { notifyAppealDecided, notifyDecision } from '../notifications/events.ts';
 import {
+  describeSubject,
   issueStatement,
   recipientFor,
   sendAccountReinstatedMail,
@@ -89,8 +92,9 @@ export async function applyDecision(
     let before: Record<string, unknown>;
     let after: Record<string, unknown>;
     let automatedDetail: Record<string, unknown> | null = null;
-    // The recipient is found before the change (a removed photo has no row to follow afterwards).
+    // The recipient and the subject's names are found before the change (a removed photo has no row to follow afterwards).
     const recipient = restriction ? await recipientFor(tx, input.subject_type, input.subject_id) : null;
+    const about = recipient ? await describeSubject(tx, input.subject_type, input.subject_id) : null;
 
     switch (input.subject_type) {
       case 'ad': {
@@ -210,6 +214,7 @@ export async function applyDecision(
           suspendedUser = row.id;
         } else {
           reinstated = { id: row.id, name: row.name, email: row.email, locale: row.locale };
+          await sendAccountReinstatedMail(tx, app, reinstated, input.text);
         }
         break;
       }
@@ -226,7 +231,7 @@ export async function applyDecision(
         automatedDetail,
         decidedBy: staff.id,
         recipient,
-        mailLater: true,
+        about,
       });
       after = { ...after, statement_id: issued.statement.id };
     }
@@ -246,8 +251,6 @@ export async function applyDecision(
   // Its open websockets too (after the commit): a suspended account hears nothing more until it signs in again.
   if (suspendedUser !== null) await app.broadcaster.terminateUserConnections(String(suspendedUser));
   if (removedFiles) await app.storage.remove(removedFiles).catch((err: unknown) => req.log.error({ err }, 'admin: removing files failed'));
-  if (issued) await (issued as IssuedStatement).send();
-  if (reinstated) await sendAccountReinstatedMail(app, reinstated, input.text);
   await notifyDecision(app, {
     subjectType: input.subject_type,
     subjectId: input.subject_id,
@@ -375,10 +378,10 @@ export async function decideAppeal(
       req,
     });
     const recipient = appeal.userId ? await recipientFor(tx, 'user', appeal.userId) : null;
+    if (recipient) await sendAppealDecidedMail(tx, app, recipient, statement!, outcome, text);
     return { statement: statement!, recipient, restored };
   });
   if (out.recipient) {
-    await sendAppealDecidedMail(app, out.recipient, out.statement, outcome, text);
     await notifyAppealDecided(app, {
       recipientId: out.recipient.id,
       outcome,

@@ -38,6 +38,7 @@ import {
 } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { eraseAccount, removeErasedFiles } from '../data-rights/erasure.ts';
+import { changePassword, changeProfileInformation } from './account-changes.ts';
 import { consume } from './auth.limits.ts';
 import { afterPasswordReset, beginLogin, emailClientKey } from './login-throttle.ts';
 import { sendAlreadyRegisteredMail, sendPasswordChangedMail, sendPasswordResetMail, sendVerificationMail } from './auth.mails.ts';
@@ -276,36 +277,20 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!(await verifyPassword(user.passwordHash, req.body.current_password)))
       throw fieldError('current_password', 'accountApi.wrongPassword')(req);
     refuseCommon(req, req.body.password);
-    await app.db
-      .update(users)
-      .set({ passwordHash: await hashPassword(req.body.password), updatedAt: new Date() })
-      .where(eq(users.id, user.id));
-    await endOtherSessions(app.db, user.id, req.session?.idHash);
+    await changePassword(app, user, await hashPassword(req.body.password), req.session?.idHash);
     await startSession(app.db, req, reply, user.id, req.session?.remember ?? false);
-    await sendQuietly(app, req, () => sendPasswordChangedMail(app, user));
     return ok(req, 'notices.updated');
   });
 
   app.put('/api/user/profile-information', { config: { auth: true }, schema: { body: profileInformationSchema } }, async (req) => {
     const user = requireUser(req);
-    const emailChanged = req.body.email !== user.email.toLowerCase();
-    if (emailChanged) {
+    if (req.body.email !== user.email.toLowerCase()) {
       const taken = await findUserByEmail(app.db, req.body.email);
       if (taken && taken.id !== user.id) throw fieldError('email', 'validation.email_taken')(req);
     }
-    const [updated] = await app.db
-      .update(users)
-      .set({
-        name: req.body.name,
-        email: req.body.email,
-        updatedAt: new Date(),
-        ...(emailChanged ? { emailVerifiedAt: null, status: user.status === 'active' ? ('unverified' as const) : user.status } : {}),
-      })
-      .where(eq(users.id, user.id))
-      .returning();
-    if (emailChanged) await sendQuietly(app, req, () => sendVerificationMail(app, updated!));
+    const { user: updated, emailChanged } = await changeProfileInformation(app, user, req.body);
     return ok(req, emailChanged ? 'accountApi.emailChanged' : 'notices.profileUpdated', {
-      data: { user: await toUserDto(app.db, updated!) },
+      data: { user: await toUserDto(app.db, updated) },
     });
   });
 

@@ -21,17 +21,7 @@ import { AppError, notFound } from '../../errors.ts';
 import { hashToken } from '../../plugins/session.ts';
 import { firstAdOf } from '../model-profiles/model-profiles.repository.ts';
 import { notifyConsent } from '../notifications/events.ts';
-import { newToken, sendConsentConfirmation } from './consent.ts';
-
-type ConsentRow = typeof modelConsents.$inferSelect;
-type State = ConsentRequest['state'];
-
-function stateOf(row: ConsentRow, kind: 'give' | 'withdraw'): State {
-  if (kind === 'withdraw') return row.status === 'given' ? 'given' : row.status === 'withdrawn' ? 'withdrawn' : 'used';
-  if (row.status === 'pending') return row.expiresAt.getTime() < Date.now() ? 'expired' : 'pending';
-  if (row.status === 'expired') return 'expired';
-  return 'used';
-}
+import { answerConsent, gone, newToken, stateOf, type ConsentRow } from './consent.ts';
 
 async function describe(app: FastifyInstance, req: FastifyRequest, row: ConsentRow, kind: 'give' | 'withdraw'): Promise<ConsentRequest> {
   const db = app.db;
@@ -61,13 +51,6 @@ async function describe(app: FastifyInstance, req: FastifyRequest, row: ConsentR
     expires_at: row.expiresAt.toISOString(),
   };
 }
-
-const gone = (state: State) =>
-  new AppError(
-    409,
-    'conflict',
-    state === 'expired' ? 'consent.errors.expired' : state === 'withdrawn' ? 'consent.errors.withdrawn' : 'consent.errors.used',
-  );
 
 export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
@@ -163,35 +146,9 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
       const found = await byToken(req.params.token);
       if (!found) throw notFound('consent.errors.unknown');
       const agree = req.body.decision === 'agree';
-      const withdrawToken = newToken();
-      const row = await db.transaction(async (tx) => {
-        const [locked] = await tx.select().from(modelConsents).where(eq(modelConsents.id, found.id)).for('update');
-        const state = stateOf(locked!, 'give');
-        if (state !== 'pending') throw gone(state);
-        const now = new Date();
-        await tx
-          .update(modelConsents)
-          .set(
-            agree
-              ? { status: 'given', givenAt: now, withdrawTokenHash: hashToken(withdrawToken) }
-              : { status: 'withdrawn', withdrawnAt: now },
-          )
-          .where(eq(modelConsents.id, locked!.id));
-        // The trigger on model_profiles recomputes the ads' listed flag in this statement.
-        await tx
-          .update(modelProfiles)
-          .set({ consentStatus: agree ? 'given' : 'withdrawn', updatedAt: now })
-          .where(eq(modelProfiles.id, locked!.modelProfileId));
-        return locked!;
-      });
+      const row = await answerConsent(app, found.id, agree, req.lang);
       const info = await describe(app, req, { ...row, status: agree ? 'given' : 'withdrawn' }, 'give');
       await notifyConsent(app, { publicistId: row.publicistId, modelProfileId: row.modelProfileId, given: agree });
-      if (agree) {
-        await sendConsentConfirmation(app, row.contact, req.lang, withdrawToken, {
-          model: info.model.display_name,
-          publicist: info.publicist.display_name,
-        });
-      }
       return {
         channel: 'notification' as const,
         type: 'success' as const,

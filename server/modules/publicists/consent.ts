@@ -8,9 +8,9 @@
 import crypto from 'node:crypto';
 import { and, count, eq, gt } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { CONSENT_MESSAGES_PER_DAY, CONSENT_TTL_DAYS } from '#contract/publicists.ts';
+import { CONSENT_MESSAGES_PER_DAY, CONSENT_TTL_DAYS, type ConsentRequest } from '#contract/publicists.ts';
 import type { Db } from '../../db/client.ts';
-import { modelConsents, modelProfiles } from '../../db/schema.ts';
+import { modelConsents, modelProfiles, publicistProfiles } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { renderMail } from '../../plugins/mail.ts';
 import { queueMail } from '../jobs/mail-job.ts';
@@ -139,6 +139,68 @@ export function sendConsentConfirmation(
   lng: string,
   withdrawToken: string,
   names: { model: string; publicist: string },
+  /** The transaction that records the consent: the mail is queued with it. */
+  db: Db,
 ) {
-  return send(app, contact, lng, 'consentGiven', { model: names.model, publicist: names.publicist }, withdrawUrl(app, lng, withdrawToken));
+  return send(
+    app,
+    contact,
+    lng,
+    'consentGiven',
+    { model: names.model, publicist: names.publicist },
+    withdrawUrl(app, lng, withdrawToken),
+    db,
+  );
+}
+
+export type ConsentRow = typeof modelConsents.$inferSelect;
+type State = ConsentRequest['state'];
+
+export function stateOf(row: ConsentRow, kind: 'give' | 'withdraw'): State {
+  if (kind === 'withdraw') return row.status === 'given' ? 'given' : row.status === 'withdrawn' ? 'withdrawn' : 'used';
+  if (row.status === 'pending') return row.expiresAt.getTime() < Date.now() ? 'expired' : 'pending';
+  if (row.status === 'expired') return 'expired';
+  return 'used';
+}
+
+export const gone = (state: State) =>
+  new AppError(
+    409,
+    'conflict',
+    state === 'expired' ? 'consent.errors.expired' : state === 'withdrawn' ? 'consent.errors.withdrawn' : 'consent.errors.used',
+  );
+
+/**
+ * The model's answer to a pending request (single use; 409 once used or expired). Agreeing lists the model (the ads
+ * trigger) and mails the contact a withdrawal link, queued in the same transaction: a consent that commits is certain
+ * to be confirmed. Answers the request's row as it was before.
+ */
+export async function answerConsent(app: FastifyInstance, consentId: number, agree: boolean, lng: string): Promise<ConsentRow> {
+  const withdrawToken = newToken();
+  return app.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(modelConsents).where(eq(modelConsents.id, consentId)).for('update');
+    const state = stateOf(locked!, 'give');
+    if (state !== 'pending') throw gone(state);
+    const now = new Date();
+    await tx
+      .update(modelConsents)
+      .set(
+        agree ? { status: 'given', givenAt: now, withdrawTokenHash: hashToken(withdrawToken) } : { status: 'withdrawn', withdrawnAt: now },
+      )
+      .where(eq(modelConsents.id, locked!.id));
+    // The trigger on model_profiles recomputes the ads' listed flag in this statement.
+    await tx
+      .update(modelProfiles)
+      .set({ consentStatus: agree ? 'given' : 'withdrawn', updatedAt: now })
+      .where(eq(modelProfiles.id, locked!.modelProfileId));
+    if (agree) {
+      const [names] = await tx
+        .select({ model: modelProfiles.displayName, publicist: publicistProfiles.displayName })
+        .from(modelProfiles)
+        .innerJoin(publicistProfiles, eq(publicistProfiles.id, locked!.publicistId))
+        .where(eq(modelProfiles.id, locked!.modelProfileId));
+      await sendConsentConfirmation(app, locked!.contact, lng, withdrawToken, names ?? { model: '', publicist: '' }, tx);
+    }
+    return locked!;
+  });
 }

@@ -10,12 +10,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParamsSchema } from '#contract/locations.ts';
 import { reportCreateSchema, reportDecisionSchema, reportQuerySchema, URGENT_REPORT_REASONS } from '#contract/reports.ts';
 import { reports } from '../../db/schema.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { requireUser } from '../../plugins/session.ts';
-import { recordAudit } from '../audit/audit.ts';
 import { consume } from '../auth/auth.limits.ts';
 import { pageMeta } from '../statements/statements.routes.ts';
-import { adSnapshot, findDuplicate, ipHash, mailReporter, MIN_FILL_MS, newReceipt, priorityOf, toReport } from './reports.ts';
+import { adSnapshot, decideReport, findDuplicate, ipHash, mailReporter, MIN_FILL_MS, newReceipt, priorityOf, toReport } from './reports.ts';
 
 const STAFF = { auth: { roles: ['admin' as const, 'super_admin' as const] } };
 
@@ -110,32 +109,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/reports/:id/decide',
     { schema: { params: idParamsSchema, body: reportDecisionSchema }, config: STAFF },
     async (req) => {
-      const staff = requireUser(req);
-      const decided = await db.transaction(async (tx) => {
-        const [before] = await tx.select().from(reports).where(eq(reports.id, req.params.id)).for('update');
-        if (!before) throw notFound();
-        if (before.status !== 'open') throw new AppError(409, 'conflict', 'reports.api.alreadyDecided');
-        const [after] = await tx
-          .update(reports)
-          .set({ status: req.body.outcome, decisionText: req.body.text, decidedBy: staff.id, decidedAt: new Date() })
-          .where(eq(reports.id, before.id))
-          .returning();
-        await recordAudit(tx, {
-          actor: staff,
-          action: `report.${req.body.outcome === 'actioned' ? 'action' : 'dismiss'}`,
-          subjectType: 'report',
-          subjectId: before.id,
-          before: { status: before.status },
-          after: { status: after!.status, decision_text: after!.decisionText },
-          reason: { text: req.body.text },
-          req,
-        });
-        return after!;
-      });
-      await mailReporter(app, decided, 'decided', {
-        outcome: app.tFor(decided.language)(`reports.outcomes.${decided.status}`),
-        text: decided.decisionText ?? '',
-      }).catch((err: unknown) => req.log.error({ err }, 'report decision mail failed'));
+      const decided = await decideReport(app, req, requireUser(req), req.params.id, req.body);
       return {
         channel: 'notification' as const,
         type: 'success' as const,

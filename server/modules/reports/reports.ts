@@ -5,11 +5,14 @@
  */
 import crypto from 'node:crypto';
 import { and, eq, gte } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { URGENT_REPORT_REASONS, type Report, type ReportReason } from '#contract/reports.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { URGENT_REPORT_REASONS, type Report, type ReportDecisionInput, type ReportReason } from '#contract/reports.ts';
 import type { Db } from '../../db/client.ts';
 import { media, reports } from '../../db/schema.ts';
+import { AppError, notFound } from '../../errors.ts';
 import { renderMail } from '../../plugins/mail.ts';
+import type { SessionUser } from '../../plugins/session.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { queueMail } from '../jobs/mail-job.ts';
 import { findVisibleAd } from '../listings/listings.repository.ts';
 
@@ -89,7 +92,8 @@ export function toReport(r: typeof reports.$inferSelect): Report {
 }
 
 /**
- * The receipt (on filing) or the decision (later), in the reporter's language, to the contact they left. A phone
+ * The receipt (on filing) or the decision (later), in the reporter's language, to the contact they left: queued in
+ * `db`, the transaction that stores the notice or its decision, so they commit together. A phone
  * number goes through the same mailer: in the embedded default it lands in the outbox addressed to the number, like
  * the consent messages; a real SMTP server refuses it, which is logged (no SMS gateway yet), never the reporter's problem.
  */
@@ -97,8 +101,8 @@ export async function mailReporter(
   app: FastifyInstance,
   r: Pick<typeof reports.$inferSelect, 'contact' | 'language' | 'receipt' | 'adId' | 'adSnapshot'>,
   kind: 'received' | 'decided',
-  vars: Record<string, string> = {},
-  db: Db = app.db,
+  vars: Record<string, string>,
+  db: Db,
 ): Promise<void> {
   if (!r.contact) return;
   const t = app.tFor(r.language);
@@ -121,4 +125,45 @@ export async function mailReporter(
   });
   // A queued job (modules/jobs/mail-job.ts): one to a phone that SMTP refuses is logged there and not retried.
   await queueMail(db, { to: r.contact, subject: t(`mail.report.${kind}.subject`, all), ...body });
+}
+
+/**
+ * Staff decide an open notice (actioned | dismissed, with a text): the decision, its audit entry and the reporter's
+ * mail commit together. 409 when it was decided already.
+ */
+export async function decideReport(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  staff: SessionUser,
+  id: number,
+  input: ReportDecisionInput,
+): Promise<typeof reports.$inferSelect> {
+  return app.db.transaction(async (tx) => {
+    const [before] = await tx.select().from(reports).where(eq(reports.id, id)).for('update');
+    if (!before) throw notFound();
+    if (before.status !== 'open') throw new AppError(409, 'conflict', 'reports.api.alreadyDecided');
+    const [after] = await tx
+      .update(reports)
+      .set({ status: input.outcome, decisionText: input.text, decidedBy: staff.id, decidedAt: new Date() })
+      .where(eq(reports.id, before.id))
+      .returning();
+    await recordAudit(tx, {
+      actor: staff,
+      action: `report.${input.outcome === 'actioned' ? 'action' : 'dismiss'}`,
+      subjectType: 'report',
+      subjectId: before.id,
+      before: { status: before.status },
+      after: { status: after!.status, decision_text: after!.decisionText },
+      reason: { text: input.text },
+      req,
+    });
+    await mailReporter(
+      app,
+      after!,
+      'decided',
+      { outcome: app.tFor(after!.language)(`reports.outcomes.${after!.status}`), text: after!.decisionText ?? '' },
+      tx,
+    );
+    return after!;
+  });
 }

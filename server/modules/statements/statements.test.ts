@@ -1,11 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appeals, auditLog, media, statements, users } from '#server/db/schema.ts';
+import { appeals, auditLog, jobs, media, statements, users } from '#server/db/schema.ts';
+import { MAIL_JOB } from '#server/modules/jobs/mail-job.ts';
 import { signedIn } from '#tests/agent.ts';
 import { buildModel, buildPublicist } from '#tests/factories.ts';
 import { createTestApp, drainJobs, type TestApp } from '#tests/test-app.ts';
 import { loginAs } from '../media/test-helpers.ts';
-import { issueStatement, sendAppealDecidedMail } from './statements.ts';
+import { describeSubject, issueStatement, sendAppealDecidedMail, type StatementInput } from './statements.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -40,25 +41,39 @@ describe('issueStatement', () => {
     expect(mail.text).toContain(`/en/statements/${statement.id}`);
   });
 
-  it('mailLater: nothing is sent until send()', async () => {
+  it("the mail is queued in the caller's transaction: rolled back, neither statement nor mail; committed, both", async () => {
     const db = t.database.db;
     const m = await buildModel(db, { name: 'Later' });
-    const before = t.app.mailer.outbox.length;
-    const issued = await db.transaction((tx) =>
-      issueStatement(tx, t.app, {
-        subjectType: 'model_profile',
-        subjectId: m.profileId,
-        decision: 'paused',
-        reasonCodes: ['other'],
-        facts: 'x',
-        mailLater: true,
+    const [u] = await db.select({ email: users.email }).from(users).where(eq(users.id, m.userId));
+    const mailJobs = (q: typeof db) =>
+      q
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(and(eq(jobs.name, MAIL_JOB), sql`${jobs.payload} ->> 'to' = ${u!.email}`));
+    const input: StatementInput = {
+      subjectType: 'model_profile',
+      subjectId: m.profileId,
+      decision: 'paused',
+      reasonCodes: ['other'],
+      facts: 'x',
+    };
+    let seenInside = -1;
+    let statementId = 0;
+    await expect(
+      db.transaction(async (tx) => {
+        statementId = (await issueStatement(tx, t.app, input)).statement.id;
+        seenInside = (await mailJobs(tx)).length;
+        throw new Error('rolled back on purpose');
       }),
-    );
-    await drainJobs(t.app);
-    expect(t.app.mailer.outbox.length).toBe(before);
-    await issued.send();
-    await drainJobs(t.app);
-    expect(t.app.mailer.outbox.length).toBe(before + 1);
+    ).rejects.toThrow('rolled back on purpose');
+    expect(seenInside).toBe(1);
+    expect(await mailJobs(db)).toHaveLength(0);
+    expect(await db.select().from(statements).where(eq(statements.id, statementId))).toHaveLength(0);
+
+    const issued = await db.transaction((tx) => issueStatement(tx, t.app, input));
+    expect(await mailJobs(db)).toHaveLength(1);
+    const mail = await lastMailTo(m.userId);
+    expect(mail.text).toContain(`/es/statements/${issued.statement.id}`);
     const [row] = await db.select().from(statements).where(eq(statements.id, issued.statement.id));
     expect(row!.ground).toBe('other');
   });
@@ -129,7 +144,7 @@ describe('the mails name what was restricted (DSA art. 17)', () => {
     expect((await lastMailTo(p.userId)).text).toContain('sobre el perfil de agencia «Agencia Estrella».');
   });
 
-  it("a photo removed in the same transaction is named by its ad, found through the decision's audit entry", async () => {
+  it("a photo removed in the same transaction is named by its ad: named before the delete, and later through the decision's audit entry", async () => {
     const db = t.database.db;
     const m = await buildModel(db, { name: 'Foto Nombrada', title: 'Anuncio con fotos', photos: 2 });
     const photoId = m.mediaIds[0]!;
@@ -140,6 +155,7 @@ describe('the mails name what was restricted (DSA art. 17)', () => {
       locale: 'es',
     };
     const issued = await db.transaction(async (tx) => {
+      const about = await describeSubject(tx, 'media', photoId);
       await tx.delete(media).where(eq(media.id, photoId));
       const out = await issueStatement(tx, t.app, {
         subjectType: 'media',
@@ -148,7 +164,7 @@ describe('the mails name what was restricted (DSA art. 17)', () => {
         reasonCodes: ['photo_rules'],
         facts: 'x',
         recipient,
-        mailLater: true,
+        about,
       });
       await tx.insert(auditLog).values({
         action: 'media.remove',
@@ -159,12 +175,11 @@ describe('the mails name what was restricted (DSA art. 17)', () => {
       });
       return out;
     });
-    await issued.send();
     const mail = await lastMailTo(m.userId);
     expect(mail.text).toContain('sobre una foto del anuncio «Anuncio con fotos» de Foto Nombrada.');
 
     // The appeal decision names it the same way, from the current rows.
-    await sendAppealDecidedMail(t.app, recipient, issued.statement, 'upheld', 'La foto muestra a otra persona.');
+    await sendAppealDecidedMail(db, t.app, recipient, issued.statement, 'upheld', 'La foto muestra a otra persona.');
     const appealMail = await lastMailTo(m.userId);
     expect(appealMail.subject).toBe('Hemos resuelto tu recurso');
     expect(appealMail.text).toContain('Hemos revisado tu recurso sobre una foto del anuncio «Anuncio con fotos» de Foto Nombrada.');
@@ -183,7 +198,7 @@ describe('the mails name what was restricted (DSA art. 17)', () => {
       facts: 'x',
     });
     expect(recipient!.email).toBe(u!.email);
-    await sendAppealDecidedMail(t.app, recipient!, statement, 'reversed', 'Checked again: fine.');
+    await sendAppealDecidedMail(db, t.app, recipient!, statement, 'reversed', 'Checked again: fine.');
     const mail = await lastMailTo(m.userId);
     expect(mail.text).toContain('We have reviewed your appeal about the ad “Studio portraits” by Appeal Named.');
     expect(mail.text).toMatch(new RegExp(`See the decision: http\\S+/en/statements/${statement.id}$`, 'm'));

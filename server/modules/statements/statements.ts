@@ -1,7 +1,9 @@
 /**
  * Statements of reasons (EU DSA art. 17): `issueStatement` stores one for the user a restriction affects and mails it
- * in their language. Other modules call it for every restriction they impose (inside their transaction, with
- * `mailLater` so the mail goes only once the change is committed).
+ * in their language. Other modules call it for every restriction they impose, inside their transaction: the mail is
+ * queued in that transaction (modules/jobs/mail-job.ts), so a decision rolled back mails nothing and a committed one
+ * is certain to be mailed, even if the process dies right after the commit. The same holds for the appeal and
+ * reinstatement mails: pass the transaction of the change.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -37,15 +39,16 @@ export interface StatementInput {
   decidedBy?: number | null;
   /** The recipient, when the caller knows it; otherwise found from the subject. */
   recipient?: Recipient | null;
-  /** Inside a transaction: return the mail as `send()` for after the commit instead of sending now. */
-  mailLater?: boolean;
+  /**
+   * The subject's names for the mail, when the caller changes or deletes the subject in the same transaction before
+   * issuing the statement (a removed photo has no row to name it by): found with `describeSubject` before the change.
+   */
+  about?: SubjectInfo | null;
 }
 
 export interface IssuedStatement {
   statement: StatementRow;
   recipient: Recipient | null;
-  /** Sends the mail (already done unless `mailLater`). Never throws: a failed mail is logged. */
-  send: () => Promise<void>;
 }
 
 const userColumns = { id: users.id, name: users.name, email: users.email, locale: users.locale };
@@ -191,7 +194,10 @@ export function statementUrl(appUrl: string, lng: string, id: number): string {
   return `${appUrl}/${lng}/statements/${id}`;
 }
 
-/** Stores the statement (in `db`, which may be a transaction) and mails the recipient, now or via `send()`. */
+/**
+ * Stores the statement and queues its mail to the recipient, both in `db`: the caller's transaction, so the mail
+ * commits (or rolls back) with the decision. A failure to queue fails the decision.
+ */
 export async function issueStatement(db: Db, app: FastifyInstance, input: StatementInput): Promise<IssuedStatement> {
   const recipient = input.recipient === undefined ? await recipientFor(db, input.subjectType, input.subjectId) : input.recipient;
   const [statement] = await db
@@ -211,35 +217,25 @@ export async function issueStatement(db: Db, app: FastifyInstance, input: Statem
       appealUntil: appealDeadline(),
     })
     .returning();
-  // Named now, while the rows are there (a decision may delete the subject in the same transaction).
-  const about = await describeSubject(db, input.subjectType, input.subjectId);
-  const send = async () => {
-    if (!recipient) return;
-    try {
-      // A photo removed in the caller's transaction: after the commit, its decision's audit entry names the ad.
-      const info = about ?? (input.mailLater ? await describeSubject(app.db, input.subjectType, input.subjectId, statement!.id) : null);
-      // Queued in the caller's transaction unless it asked for `send()` after its commit.
-      await sendStatementMail(app, recipient, statement!, info, input.mailLater ? app.db : db);
-    } catch (err) {
-      app.log.error({ err, statement: statement!.id }, 'statements: mail failed');
-    }
-  };
-  if (!input.mailLater) await send();
-  return { statement: statement!, recipient, send };
+  if (recipient) {
+    const about = input.about !== undefined ? input.about : await describeSubject(db, input.subjectType, input.subjectId);
+    await sendStatementMail(db, app, recipient, statement!, about);
+  }
+  return { statement: statement!, recipient };
 }
 
-/** `about`: the subject's names (found from the current rows when not given). */
+/** Queues the statement's mail in `db` (the transaction of the decision). `about`: the subject's names (found from the rows in `db` when not given). */
 export async function sendStatementMail(
+  db: Db,
   app: FastifyInstance,
   to: Recipient,
   s: StatementRow,
   about?: SubjectInfo | null,
-  db: Db = app.db,
 ): Promise<void> {
   const t = app.tFor(to.locale);
   const lng = s.language;
   const date = new Intl.DateTimeFormat(lng.replace('_', '-'), { dateStyle: 'long' }).format(s.appealUntil);
-  const info = about === undefined ? await describeSubject(app.db, s.subjectType, s.subjectId, s.id) : about;
+  const info = about === undefined ? await describeSubject(db, s.subjectType, s.subjectId, s.id) : about;
   // The ground once; the other reason codes only when there are any.
   const others = [...new Set(s.reasonCodes)].filter((c) => c !== s.ground);
   const lines = [
@@ -260,8 +256,9 @@ export async function sendStatementMail(
   await queueMail(db, { to: to.email, subject: t('mail.statement.subject'), ...body });
 }
 
-/** Tells the user how their appeal was decided. */
+/** Tells the user how their appeal was decided: queued in `db`, the transaction that decides the appeal. */
 export async function sendAppealDecidedMail(
+  db: Db,
   app: FastifyInstance,
   to: Recipient,
   s: StatementRow,
@@ -270,12 +267,7 @@ export async function sendAppealDecidedMail(
 ): Promise<void> {
   const t = app.tFor(to.locale);
   const lng = to.locale;
-  let info: SubjectInfo | null = null;
-  try {
-    info = await describeSubject(app.db, s.subjectType, s.subjectId, s.id);
-  } catch (err) {
-    app.log.error({ err, statement: s.id }, 'statements: naming the subject failed');
-  }
+  const info = await describeSubject(db, s.subjectType, s.subjectId, s.id);
   const body = renderMail({
     lang: lng,
     greeting: t('mail.greeting', { name: to.name }),
@@ -283,15 +275,14 @@ export async function sendAppealDecidedMail(
     action: { label: t('mail.appealDecided.action'), url: statementUrl(app.config.appUrl, lng, s.id) },
     footer: t('mail.footer'),
   });
-  try {
-    await queueMail(app.db, { to: to.email, subject: t('mail.appealDecided.subject'), ...body });
-  } catch (err) {
-    app.log.error({ err, statement: s.id }, 'statements: appeal mail failed');
-  }
+  await queueMail(db, { to: to.email, subject: t('mail.appealDecided.subject'), ...body });
 }
 
-/** Tells the user their account's suspension was lifted (with staff's words, when they wrote any). Never throws. */
-export async function sendAccountReinstatedMail(app: FastifyInstance, to: Recipient, text: string): Promise<void> {
+/**
+ * Tells the user their account's suspension was lifted (with staff's words, when they wrote any): queued in `db`, the
+ * transaction that lifts it.
+ */
+export async function sendAccountReinstatedMail(db: Db, app: FastifyInstance, to: Recipient, text: string): Promise<void> {
   const t = app.tFor(to.locale);
   const lng = to.locale;
   const lines = [t('mail.accountReinstated.line1'), ...(text ? [t('mail.accountReinstated.text', { text })] : [])];
@@ -302,9 +293,5 @@ export async function sendAccountReinstatedMail(app: FastifyInstance, to: Recipi
     action: { label: t('mail.accountReinstated.action'), url: `${app.config.appUrl}/${lng}/login` },
     footer: t('mail.footer'),
   });
-  try {
-    await queueMail(app.db, { to: to.email, subject: t('mail.accountReinstated.subject'), ...body });
-  } catch (err) {
-    app.log.error({ err, user: to.id }, 'statements: reinstatement mail failed');
-  }
+  await queueMail(db, { to: to.email, subject: t('mail.accountReinstated.subject'), ...body });
 }
