@@ -1,90 +1,32 @@
 /**
- * Photos of an ad (issue 5, SPEC §5, §7): POST /api/upload/images, POST /api/media/delete,
+ * Photos of an ad (issue 5, SPEC §5, §7): POST /api/upload/images (its work in media-upload.ts), POST /api/media/delete,
  * PUT /api/change-cover-picture/{id}, and the files themselves under GET /media/*. The gallery read
- * (GET /api/getImagesByAd/{ad}) lives with the listings.
- *
- * An upload is read part by part: `ad_id` first (ownership is checked before a single file byte is kept), then each
- * file in turn — at most one file is in memory at a time. Each file is accepted or refused on its own: decoded and
- * re-encoded by the pipeline, screened, written to storage, then recorded; if recording fails its files are removed,
- * so nothing half-done stays behind. Staff changing the photos of an ad that is not theirs are audited, in the same
- * transaction as the change.
+ * (GET /api/getImagesByAd/{ad}) lives with the listings. Staff changing the photos of an ad that is not theirs are
+ * audited, in the same transaction as the change.
  */
-import crypto from 'node:crypto';
-import path from 'node:path';
-import fastifyMultipart, { type MultipartFile } from '@fastify/multipart';
+import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
-  AD_MAX_PHOTOS,
   changeCoverParamsSchema,
   deleteMediaBodySchema,
-  IMAGE_VARIANT_WIDTHS,
   MEDIA_API,
   mediaChangeAnswerSchema,
-  UPLOAD_FIELDS,
   UPLOAD_MAX_FILES,
   uploadAnswerSchema,
-  type RefusalReason,
-  type RefusedFile,
-  type UploadedImage,
 } from '#contract/media.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { answerOnce } from '../../plugins/idempotency.ts';
 import { recordAudit, staffActsForOthers } from '../audit/audit.ts';
-import { mediaKey, toImage } from '../listings/images.ts';
-import { loadEditableAd, loadEditableMedia, type EditableAd } from './ad-access.ts';
-import { processImage } from './image-pipeline.ts';
+import { toImage } from '../listings/images.ts';
+import { loadEditableMedia } from './ad-access.ts';
 import { registerMediaFiles } from './media-files.routes.ts';
-import {
-  countAdPhotos,
-  deletePhoto,
-  insertPhoto,
-  listAdPhotos,
-  markAdPendingReview,
-  setCover,
-  type MediaRecord,
-  type NewPhoto,
-} from './media.repository.ts';
+import { receivePhotos, type UploadOutcome } from './media-upload.ts';
+import { deletePhoto, listAdPhotos, setCover } from './media.repository.ts';
 import { createVisibilityCache } from './media-visibility.ts';
 
-/** A file processed, screened and written to storage, waiting to be recorded with the others. */
-interface StoredFile {
-  name: string;
-  index: number;
-  prefix: string;
-  started: number;
-  photo: Omit<NewPhoto, 'adId' | 'createdBy'>;
-}
-
-interface UploadData {
-  media: UploadedImage[];
-  refused: RefusedFile[];
-}
-
-const adIdSchema = z
-  .string()
-  .trim()
-  .regex(/^\d{1,10}$/)
-  .transform(Number)
-  .pipe(z.number().int().positive().max(2_147_483_647));
-
-/** The name as sent, for display only: no path, no control characters, bounded. */
-function displayName(filename: string | undefined): string {
-  // eslint-disable-next-line no-control-regex
-  const base = path.posix.basename((filename ?? '').replaceAll('\\', '/')).replace(/[\u0000-\u001f\u007f]/g, '');
-  return base.slice(0, 255);
-}
-
-/** Reads a part to its end without keeping it (a file we refuse unread, or a field we do not know). */
-async function drain(part: MultipartFile): Promise<void> {
-  for await (const _chunk of part.file) {
-    // discard
-  }
-}
-
 export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { uploadMaxBytes, uploadMaxPixels } = app.config;
+  const { uploadMaxBytes } = app.config;
   const visibility = createVisibilityCache(app.db, undefined, (hit) => app.metrics.cacheLookup('photo-visibility', hit));
   app.catalogue.onChange(() => visibility.clear());
   registerMediaFiles(app, visibility);
@@ -103,210 +45,19 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   });
 
-  const reasonMessage = (t: (key: string, params?: Record<string, unknown>) => string, reason: RefusalReason) =>
-    t(`media.refused.${reason}`, {
-      max:
-        reason === 'too_large'
-          ? Math.floor(uploadMaxBytes / (1024 * 1024))
-          : reason === 'too_many_pixels'
-            ? Math.floor(uploadMaxPixels / 1_000_000)
-            : UPLOAD_MAX_FILES,
-      perAd: AD_MAX_PHOTOS,
-    });
-
   app.post(
     MEDIA_API.upload,
     { config: { auth: { verified: true } }, schema: { response: { 201: uploadAnswerSchema } } },
     async (req, reply) => {
       if (!req.isMultipart()) throw new AppError(415, 'unsupported_media_type');
-      const user = req.user!;
-      const t = (key: string, params?: Record<string, unknown>) => req.t(key, params ?? {});
-      const accepted: UploadedImage[] = [];
-      const refused: RefusedFile[] = [];
-      const refuse = (file: string, index: number, reason: RefusalReason) =>
-        refused.push({ file, index, reason, message: reasonMessage(t, reason) });
-      /** Files processed and written to storage, not yet recorded. */
-      const stored: StoredFile[] = [];
-      let ad: EditableAd | undefined;
-      let existing = 0;
-      let index = 0;
-      const once = answerOnce(req, reply, 201, (data: UploadData) => ({
+      const once = answerOnce(req, reply, 201, ({ data, suspended }: UploadOutcome) => ({
         channel: 'notification' as const,
         type: data.refused.length ? ('warning' as const) : ('success' as const),
-        message: t(ad?.status === 'suspended' ? 'notices.updated' : 'notices.adPendingReview'),
-        ...(data.refused.length ? { description: t('media.upload.someRefused', { count: data.refused.length }) } : {}),
+        message: req.t(suspended ? 'notices.updated' : 'notices.adPendingReview'),
+        ...(data.refused.length ? { description: req.t('media.upload.someRefused', { count: data.refused.length }) } : {}),
         data,
       }));
-
-      const handleFile = async (part: MultipartFile, adRow: EditableAd, i: number, name: string) => {
-        const started = performance.now();
-        const bytes = await part.toBuffer();
-        if (part.file.truncated) return refuse(name, i, 'too_large');
-        const result = await processImage(bytes, { maxBytes: uploadMaxBytes, maxPixels: uploadMaxPixels, widths: IMAGE_VARIANT_WIDTHS });
-        if (!result.ok) {
-          req.log.info({ file: name, reason: result.reason, detail: result.detail }, 'upload: file refused by the pipeline');
-          return refuse(name, i, result.reason);
-        }
-        const image = result.image;
-        const screening = await app.moderation.screen(image.moderationCopy);
-        if (screening.verdict === 'failed') {
-          req.log.warn({ file: name, provider: screening.provider, error: screening.error }, 'upload: moderation check failed');
-          return refuse(name, i, 'moderation_failed');
-        }
-        if (screening.verdict === 'unsuitable') {
-          req.log.info({ file: name, provider: screening.provider, scores: screening.scores }, 'upload: photo unsuitable');
-          return refuse(name, i, 'unsuitable');
-        }
-
-        const uid = crypto.randomUUID();
-        const prefix = `ads/${adRow.id}/${uid}`;
-        try {
-          for (const v of image.variants) await app.storage.put(mediaKey(adRow.id, uid, v.width), v.data);
-        } catch (err) {
-          req.log.error({ err }, 'upload: storing the variants failed');
-          await app.storage.remove(prefix).catch(() => {});
-          return refuse(name, i, 'failed');
-        }
-        stored.push({
-          name,
-          index: i,
-          prefix,
-          started,
-          photo: {
-            uid,
-            width: image.width,
-            height: image.height,
-            variants: image.variants.map((v) => v.width),
-            moderation: {
-              provider: screening.provider,
-              scores: screening.scores,
-              ...(screening.details ? { details: screening.details } : {}),
-              source_format: image.sourceFormat,
-              checked_at: new Date().toISOString(),
-            },
-          },
-        });
-      };
-
-      /**
-       * Records the stored files in one transaction, with the request's idempotent answer (a retry after a crash finds
-       * the answer, never a second copy of the photos). Files whose row is not recorded are removed; a process killed
-       * before the commit leaves its files to the start-up sweep (orphans.ts).
-       */
-      const record = async (adRow: EditableAd) => {
-        let rows: (MediaRecord | null)[];
-        try {
-          rows = await app.db.transaction(async (tx) => {
-            // Ownership again, under the ad's row lock: the ad may have changed hands or gone while we worked.
-            const locked = await loadEditableAd(tx, user, adRow.id, { forUpdate: true });
-            let count = await countAdPhotos(tx, locked.id);
-            const out: (MediaRecord | null)[] = [];
-            for (const file of stored) {
-              if (count >= AD_MAX_PHOTOS) {
-                out.push(null);
-                continue;
-              }
-              // Back to review before the new photo can be seen by anyone.
-              await markAdPendingReview(tx, locked.id);
-              const photo = await insertPhoto(tx, { ...file.photo, adId: locked.id, createdBy: user.id });
-              if (staffActsForOthers(user, locked.ownerUserId, locked.publicistUserId)) {
-                await recordAudit(tx, {
-                  actor: user,
-                  action: 'media.upload',
-                  subjectType: 'media',
-                  subjectId: photo.id,
-                  after: { ad_id: locked.id, uid: photo.uid, width: photo.width, height: photo.height, is_cover: photo.isCover },
-                  req,
-                });
-              }
-              out.push(photo);
-              count++;
-            }
-            const data = answerData(out);
-            if (data.media.length) await once.commit?.(tx, data);
-            return out;
-          });
-        } catch (err) {
-          for (const file of stored) await app.storage.remove(file.prefix).catch(() => {});
-          if (err instanceof AppError) throw err;
-          req.log.error({ err }, 'upload: recording the photos failed');
-          for (const file of stored) refuse(file.name, file.index, 'failed');
-          return;
-        }
-        stored.forEach((file, k) => {
-          const row = rows[k];
-          if (!row) {
-            void app.storage.remove(file.prefix).catch(() => {});
-            return refuse(file.name, file.index, 'too_many_files');
-          }
-          accepted.push({ ...toImage(app.storage, row), file: file.name, index: file.index });
-          req.log.info({ file: file.name, mediaId: row.id, ms: Math.round(performance.now() - file.started) }, 'upload: photo accepted');
-        });
-        if (accepted.length) visibility.forget(adRow.id);
-      };
-
-      /** The answer's data: the accepted photos (from `rows`, in stored order) and every refusal, in file order. */
-      const answerData = (rows: (MediaRecord | null)[]) => {
-        const media: UploadedImage[] = [];
-        const refusedHere = [...refused];
-        stored.forEach((file, k) => {
-          const row = rows[k];
-          if (row) media.push({ ...toImage(app.storage, row), file: file.name, index: file.index });
-          else
-            refusedHere.push({ file: file.name, index: file.index, reason: 'too_many_files', message: reasonMessage(t, 'too_many_files') });
-        });
-        return { media, refused: refusedHere.sort((a, b) => a.index - b.index) };
-      };
-
-      try {
-        for await (const part of req.parts()) {
-          if (part.type === 'field') {
-            if (part.fieldname !== UPLOAD_FIELDS.adId || ad) continue;
-            const parsed = adIdSchema.safeParse(typeof part.value === 'string' ? part.value : '');
-            if (!parsed.success)
-              throw new AppError(422, 'validation_failed', 'errors.validation_failed', { ad_id: [t('media.upload.adRequired')] });
-            ad = await loadEditableAd(app.db, user, parsed.data);
-            existing = await countAdPhotos(app.db, ad.id);
-            continue;
-          }
-          if (part.fieldname !== UPLOAD_FIELDS.files && part.fieldname !== UPLOAD_FIELDS.filesAlt) {
-            await drain(part);
-            continue;
-          }
-          if (!ad) {
-            await drain(part);
-            throw new AppError(422, 'validation_failed', 'errors.validation_failed', { ad_id: [t('media.upload.adRequired')] });
-          }
-          const i = index++;
-          const name = displayName(part.filename);
-          if (i >= UPLOAD_MAX_FILES || existing + stored.length >= AD_MAX_PHOTOS) {
-            await drain(part);
-            refuse(name, i, 'too_many_files');
-            continue;
-          }
-          await handleFile(part, ad, i, name);
-        }
-      } catch (err) {
-        const code = (err as { code?: string }).code;
-        // The hard limits on parts/files: answer with what was done so far, and say the rest was too much.
-        if (ad && (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT')) refuse('', index, 'too_many_files');
-        else throw err;
-      }
-
-      if (!ad) throw new AppError(422, 'validation_failed', 'errors.validation_failed', { ad_id: [t('media.upload.adRequired')] });
-      if (index === 0) throw new AppError(422, 'validation_failed', 'errors.validation_failed', { images: [t('media.upload.noFiles')] });
-      if (stored.length) await record(ad);
-      refused.sort((a, b) => a.index - b.index);
-      const data = { media: accepted, refused };
-      if (!accepted.length)
-        throw new AppError(
-          422,
-          'validation_failed',
-          'media.upload.noneAccepted',
-          { images: refused.map((r) => (r.file ? `${r.file}: ${r.message}` : r.message)) },
-          data,
-        );
-      return once.send(data);
+      return once.send(await receivePhotos({ app, req, visibility, commit: once.commit }, req.parts()));
     },
   );
 
