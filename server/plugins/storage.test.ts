@@ -2,6 +2,7 @@
  * The Storage contract, the same cases against both drivers: the disk (a temp folder) and S3 (a local s3rver started
  * here, on loopback, with a temp folder of its own).
  */
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3Credentials } from '#server/config.ts';
 import { startS3, type S3Server } from '#tests/local-processes.ts';
@@ -53,6 +54,7 @@ describe.each(['disk', 's3'] as const)('Storage contract (%s)', (driver) => {
   afterAll(async () => {
     await storage.remove('c');
     await storage.close?.();
+    if (storage.driver === 'disk') fs.rmSync(storage.root, { recursive: true, force: true });
   });
 
   it('gives back what was put, with its size; a missing key is null', async () => {
