@@ -106,12 +106,7 @@ describe.skipIf(!!skipped)('two nodes on one PostgreSQL, Redis and S3', { timeou
       REDIS_PREFIX: `vt2n-${crypto.randomBytes(4).toString('hex')}:`,
       METRICS_TOKEN,
       // Each node keeps its own DATA_DIR: the photos are only in the bucket.
-      STORAGE_DRIVER: 's3',
-      S3_ENDPOINT: s3.endpoint,
-      S3_REGION: s3.region,
-      S3_BUCKET: s3.bucket,
-      S3_ACCESS_KEY_ID: s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      ...s3.env,
     };
     passwordHash = await hashPassword(PASSWORD);
   }, 60_000);

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { S3Credentials, type S3StorageConfig } from '../server/config.ts';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -117,6 +118,10 @@ export interface S3Server {
   region: string;
   accessKeyId: string;
   secretAccessKey: string;
+  /** The app's storage settings for this server and bucket (what loadConfig makes of `env`). */
+  storageConfig: S3StorageConfig;
+  /** The same as the environment of a Vitrina process (STORAGE_DRIVER=s3 and the S3_* settings). */
+  env: Record<string, string>;
   /** Stops the server (its process ends, open connections with it) and removes its files. */
   stop(): Promise<void>;
 }
@@ -127,6 +132,8 @@ export interface S3Server {
  * process runs with the OpenSSL legacy provider: s3rver makes ListObjectsV2 continuation tokens with DES, which
  * Node 17+ refuses otherwise (every listing longer than a page failed with a 500).
  */
+const S3RVER_KEY = 'S3RVER';
+
 export async function startS3(port = 0, bucket = 'vitrina-test'): Promise<S3Server> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-s3-'));
   const script = `
@@ -148,13 +155,24 @@ export async function startS3(port = 0, bucket = 'vitrina-test'): Promise<S3Serv
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.once('exit', (code) => reject(new Error(`s3rver exited (${code}): ${err}`)));
   });
+  const endpoint = `http://127.0.0.1:${started}`;
+  const region = 'us-east-1';
   return {
-    endpoint: `http://127.0.0.1:${started}`,
+    endpoint,
     port: started,
     bucket,
-    region: 'us-east-1',
-    accessKeyId: 'S3RVER',
-    secretAccessKey: 'S3RVER',
+    region,
+    accessKeyId: S3RVER_KEY,
+    secretAccessKey: S3RVER_KEY,
+    storageConfig: { driver: 's3', endpoint, region, bucket, forcePathStyle: true, credentials: new S3Credentials(S3RVER_KEY, S3RVER_KEY) },
+    env: {
+      STORAGE_DRIVER: 's3',
+      S3_ENDPOINT: endpoint,
+      S3_REGION: region,
+      S3_BUCKET: bucket,
+      S3_ACCESS_KEY_ID: S3RVER_KEY,
+      S3_SECRET_ACCESS_KEY: S3RVER_KEY,
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

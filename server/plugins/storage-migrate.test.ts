@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { S3Credentials } from '#server/config.ts';
 import { startS3, type S3Server } from '#tests/local-processes.ts';
 import { createS3Storage, type S3Storage } from './storage-s3.ts';
 
@@ -64,12 +63,7 @@ function migrate(env: Record<string, string> = {}): Promise<{ code: number; stdo
           PATH: process.env.PATH,
           NODE_ENV: 'test',
           DATA_DIR: dataDir,
-          STORAGE_DRIVER: 's3',
-          S3_ENDPOINT: s3.endpoint,
-          S3_REGION: s3.region,
-          S3_BUCKET: s3.bucket,
-          S3_ACCESS_KEY_ID: s3.accessKeyId,
-          S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+          ...s3.env,
           ...env,
         },
       },
@@ -80,14 +74,7 @@ function migrate(env: Record<string, string> = {}): Promise<{ code: number; stdo
 
 beforeAll(async () => {
   s3 = await startS3();
-  bucket = createS3Storage({
-    driver: 's3',
-    endpoint: s3.endpoint,
-    region: s3.region,
-    bucket: s3.bucket,
-    forcePathStyle: true,
-    credentials: new S3Credentials(s3.accessKeyId, s3.secretAccessKey),
-  });
+  bucket = createS3Storage(s3.storageConfig);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-migrate-'));
   for (const [key, body] of Object.entries(FILES)) write(key, body);
   for (const key of LEFTOVERS) write(key, 'crash leftover');

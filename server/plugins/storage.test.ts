@@ -4,7 +4,6 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { S3Credentials } from '#server/config.ts';
 import { startS3, type S3Server } from '#tests/local-processes.ts';
 import { createDiskStorage, type Storage } from './storage.ts';
 import { createS3Storage } from './storage-s3.ts';
@@ -28,15 +27,7 @@ async function keys(storage: Storage, prefix: string): Promise<string[]> {
 let s3: S3Server;
 const drivers: Record<'disk' | 's3', () => Storage> = {
   disk: () => createDiskStorage(':memory:'),
-  s3: () =>
-    createS3Storage({
-      driver: 's3',
-      endpoint: s3.endpoint,
-      region: s3.region,
-      bucket: s3.bucket,
-      forcePathStyle: true,
-      credentials: new S3Credentials(s3.accessKeyId, s3.secretAccessKey),
-    }),
+  s3: () => createS3Storage(s3.storageConfig),
 };
 
 beforeAll(async () => {

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadAnswer } from '#contract/media.ts';
 import { readyAnswerSchema } from '#contract/system.ts';
 import { API } from '#contract/routes.ts';
-import { S3Credentials, type S3StorageConfig } from '#server/config.ts';
 import { ads, media, verificationRequests } from '#server/db/schema.ts';
 import { mediaKey } from '#server/modules/listings/images.ts';
 import type { Storage } from '#server/plugins/storage.ts';
@@ -27,18 +26,9 @@ let s3: S3Server;
 let t: TestApp;
 const db = () => t.database.db;
 
-const s3Config = (server: S3Server): S3StorageConfig => ({
-  driver: 's3',
-  endpoint: server.endpoint,
-  region: server.region,
-  bucket: server.bucket,
-  forcePathStyle: true,
-  credentials: new S3Credentials(server.accessKeyId, server.secretAccessKey),
-});
-
 beforeAll(async () => {
   s3 = await startS3();
-  t = await createTestApp({ storage: s3Config(s3) });
+  t = await createTestApp({ storage: s3.storageConfig });
 });
 afterAll(async () => {
   await t?.close();
@@ -189,7 +179,7 @@ describe('STORAGE_DRIVER=s3', () => {
   });
 
   it('seeds the demo photos into the bucket, served like any other', async () => {
-    const seeded = await createTestApp({ storage: s3Config(s3), demoAds: 2 });
+    const seeded = await createTestApp({ storage: s3.storageConfig, demoAds: 2 });
     try {
       const [row] = await seeded.database.db
         .select()
