@@ -23,9 +23,12 @@ import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fast
 import { z } from 'zod';
 import { answerSchema, ERROR_CODES } from '#contract/answers.ts';
 import { userSchema } from '#contract/auth.ts';
-import { contactListSchema } from '#contract/contact.ts';
+import { contactListSchema, contactMessageSchema } from '#contract/contact.ts';
+import { dataExportStateSchema } from '#contract/data-rights.ts';
 import { channelAuthAnswerSchema, notificationListSchema, userAuthAnswerSchema } from '#contract/notifications.ts';
-import { reportListSchema } from '#contract/reports.ts';
+import { adSummarySchema, modelProfileSchema } from '#contract/profiles.ts';
+import { publicistModelSchemaOut, publicistProfileSchema } from '#contract/publicists.ts';
+import { reportListSchema, reportSchema } from '#contract/reports.ts';
 import { API } from '#contract/routes.ts';
 import {
   chatUserListSchema,
@@ -142,6 +145,12 @@ const NOT_JSON: Record<string, { summary?: string; response?: Record<string, unk
  * the contract defines and the PWA reads them as. Documentation only: nothing is validated or serialized with these.
  * server/plugins/openapi.test.ts checks real answers of these routes against them.
  */
+/** An answer envelope (SPEC §7) with this `data`; without one, the envelope says precisely that it carries none. */
+const envelope = (data?: z.ZodType, extra: z.ZodRawShape = {}) =>
+  data ? answerSchema.extend({ data, ...extra }) : answerSchema.omit({ data: true }).extend(extra).strict();
+/** Pusher's HTTP API answers an empty object to a published event or a terminated user. */
+const pusherEmpty = z.object({}).strict();
+
 export const DOCUMENTED_ANSWERS: Record<string, z.ZodType> = {
   'GET /api/user': z.object({ data: userSchema }),
   'GET /api/session': z.object({ data: userSchema.nullable() }),
@@ -157,6 +166,75 @@ export const DOCUMENTED_ANSWERS: Record<string, z.ZodType> = {
   'GET /api/admin/contact-messages': contactListSchema,
   'POST /broadcasting/auth': channelAuthAnswerSchema,
   'POST /broadcasting/user-auth': userAuthAnswerSchema,
+  // Accounts. Registering answers alike whether or not the address was taken: no data either way.
+  'POST /api/user/create': envelope(),
+  'POST /api/register': envelope(),
+  'POST /api/publicist/create': envelope(),
+  'POST /api/admin/create': envelope(z.object({ user: userSchema })),
+  'POST /api/login': envelope(z.object({ user: userSchema })),
+  'POST /api/logout': envelope(),
+  'POST /api/verification/send': envelope(),
+  'POST /api/verify-email': envelope(undefined, { verified: z.literal(true), user: userSchema }),
+  'POST /api/forgot-password': envelope(),
+  'POST /api/reset-password': envelope(),
+  'POST /api/user/confirm-password': envelope(),
+  'GET /api/user/confirmed-password-status': z.object({ confirmed: z.boolean() }),
+  'PUT /api/user/password': envelope(),
+  'PUT /api/user/profile-information': envelope(z.object({ user: userSchema })),
+  'DELETE /api/profile/delete/:id': envelope(),
+  // Profiles and ads.
+  'POST /api/profile/create': envelope(z.object({ id: z.number().int() })),
+  'POST /api/publicist/profile/create': envelope(z.object({ id: z.number().int() })),
+  'GET /api/profile/publicist': z.object({ data: publicistProfileSchema }),
+  'PUT /api/publicist/profile/update/:id': envelope(publicistProfileSchema),
+  'POST /api/profile/model-with-ad/create': envelope(modelProfileSchema),
+  'POST /api/model/create': envelope(modelProfileSchema),
+  'PUT /api/profile/model-with-ad/update/:id': envelope(modelProfileSchema),
+  'PUT /api/profile/model/activate/:id/:value': envelope(adSummarySchema),
+  'POST /api/ad/create': envelope(adSummarySchema, { url: z.string() }),
+  // Reports, contact, data rights.
+  'POST /api/reports': envelope(z.object({ receipt: z.string() })),
+  'GET /api/admin/reports/:id': z.object({ data: reportSchema }),
+  'POST /api/admin/reports/:id/decide': envelope(reportSchema),
+  'POST /api/contact': envelope(),
+  'POST /api/contact/sendMessageToAdmin': envelope(),
+  'PATCH /api/admin/contact-messages/:id': envelope(contactMessageSchema),
+  'POST /api/user/data-export': envelope(dataExportStateSchema),
+  // Publicists' models.
+  'GET /api/publicist/model/:id': z.object({ data: publicistModelSchemaOut }),
+  'POST /api/publicist/model/create': envelope(publicistModelSchemaOut),
+  'POST /api/publicist/model-under-responsibility/create': envelope(publicistModelSchemaOut),
+  'POST /api/publicist/models-under-responsibility/create': envelope(z.array(publicistModelSchemaOut)),
+  'PUT /api/publicist/model/update/:id': envelope(publicistModelSchemaOut),
+  'PUT /api/publicist/model/activate/:id/:value': envelope(publicistModelSchemaOut),
+  'DELETE /api/publicist/model/:id/ad': envelope(publicistModelSchemaOut),
+  'POST /api/publicist/model/:id/consent/resend': envelope(publicistModelSchemaOut),
+  // Pusher's HTTP API (signed by the app secret), Pusher's own answers.
+  'POST /apps/:appId/events': pusherEmpty,
+  'POST /apps/:appId/batch_events': pusherEmpty,
+  'GET /apps/:appId/channels/:channel/users': z.object({ users: z.array(z.object({ id: z.string() })) }),
+  'POST /apps/:appId/users/:userId/terminate_connections': pusherEmpty,
+};
+
+/** The success status of a documented answer when it is not 200. */
+export const DOCUMENTED_STATUS: Record<string, number> = {
+  'POST /api/user/create': 201,
+  'POST /api/register': 201,
+  'POST /api/publicist/create': 201,
+  'POST /api/admin/create': 201,
+  'POST /api/user/confirm-password': 201,
+  'POST /api/profile/create': 201,
+  'POST /api/publicist/profile/create': 201,
+  'POST /api/profile/model-with-ad/create': 201,
+  'POST /api/model/create': 201,
+  'POST /api/ad/create': 201,
+  'POST /api/reports': 201,
+  'POST /api/contact': 201,
+  'POST /api/contact/sendMessageToAdmin': 201,
+  'POST /api/user/data-export': 202,
+  'POST /api/publicist/model/create': 201,
+  'POST /api/publicist/model-under-responsibility/create': 201,
+  'POST /api/publicist/models-under-responsibility/create': 201,
 };
 
 const TAGS: Array<[RegExp, string]> = [
@@ -230,7 +308,9 @@ export function describeRoute(input: TransformInput) {
   if (special?.body) out.body = special.body;
   if (special?.consumes) out.consumes = special.consumes;
   const documented = DOCUMENTED_ANSWERS[`${method} ${url}`];
-  const declared = (out.response as Record<string, unknown> | undefined) ?? (documented ? { 200: answerJson(documented) } : {});
+  const declared =
+    (out.response as Record<string, unknown> | undefined) ??
+    (documented ? { [DOCUMENTED_STATUS[`${method} ${url}`] ?? 200]: answerJson(documented) } : {});
   // A route without a declared answer: a write answers the envelope (SPEC §7) by design; a read, some JSON.
   const success = Object.keys({ ...declared, ...special?.response }).some((s) => /^[23]/.test(s))
     ? {}
