@@ -178,6 +178,9 @@ describe('answers documented from the contract for routes that declare none', ()
     const model = (await signedIn(t.app, db, { role: 'model' })).agent;
     const admin = (await signedIn(t.app, db, { role: 'admin' })).agent;
     const anonymous = await newAgent(t.app);
+    // Rows in the staff lists, so that their rows are parsed too.
+    await buildModel(db, { name: 'Listada', adStatus: 'pending' });
+    await buildPublicist(db, { status: 'pending' });
     const opened = await model.post(API.supportConversations, {});
     expect([200, 201]).toContain(opened.statusCode);
     const id = opened.json<{ data: { id: number } }>().data.id;
@@ -197,6 +200,19 @@ describe('answers documented from the contract for routes that declare none', ()
       ['GET /api/support/chat/:id/user', admin, API.supportUserPanel(id)],
       ['GET /api/admin/reports', admin, '/api/admin/reports'],
       ['GET /api/admin/contact-messages', admin, '/api/admin/contact-messages'],
+      ['GET /api/support/chat/conversations/:id', model, API.supportConversation(id)],
+      ['GET /api/admin/counts', admin, '/api/admin/counts'],
+      ['GET /api/admin/models', admin, '/api/admin/models'],
+      ['GET /api/admin/models-under-responsibility', admin, '/api/admin/models-under-responsibility'],
+      ['GET /api/admin/publicists', admin, '/api/admin/publicists'],
+      ['GET /api/admin/ads', admin, '/api/admin/ads'],
+      ['GET /api/admin/clients', admin, '/api/admin/clients'],
+      ['GET /api/admin/users-without-profile', admin, '/api/admin/users-without-profile'],
+      ['GET /api/admin/photos', admin, '/api/admin/photos'],
+      ['GET /api/admin/verifications', admin, '/api/admin/verifications'],
+      ['GET /api/admin/appeals', admin, '/api/admin/appeals'],
+      ['GET /api/language/:lng', anonymous, '/api/language/es'],
+      ['GET /api/user/confirmed-password-status', model, '/api/user/confirmed-password-status'],
     ];
     const problems: string[] = [];
     for (const [route, agent, url] of calls) {
@@ -232,6 +248,10 @@ describe('the write routes answer as documented', () => {
     const publicistUser = await signedIn(t.app, db, { role: 'publicist' });
     await buildPublicist(db, { userId: publicistUser.user.id });
     const anonymous = await newAgent(t.app);
+    const chatter = (await signedIn(t.app, db, { role: 'client' })).agent;
+    const staff = (await signedIn(t.app, db, { role: 'admin' })).agent;
+    let conversation: number | undefined;
+    const chat = () => conversation ?? 0;
     const password = 'a long enough test secret 42';
     const email = `openapi-${Date.now()}@example.test`;
 
@@ -302,18 +322,27 @@ describe('the write routes answer as documented', () => {
             password_confirmation: 'a new long test secret 43',
           }),
       ],
+      ['POST /api/support/chat/conversations', () => chatter.post(API.supportConversations, {})],
+      ['POST /api/support/chat/conversations', () => chatter.post(API.supportConversations, {})],
+      ['POST /api/support/chat/:id/messages', () => chatter.post(API.supportMessages(chat()), { content: 'Hola' })],
+      ['POST /api/support/chat/:id/read', () => staff.post(API.supportRead(chat()), { seq: 1 })],
+      ['POST /api/support/chat/:id/assign', () => staff.post(API.supportAssign(chat()), { user_id: null })],
+      ['POST /api/support/chat/:id/resolve', () => staff.post(API.supportResolve(chat()), {})],
+      ['POST /api/support/chat/:id/reopen', () => staff.post(API.supportReopen(chat()), {})],
+      ['POST /api/notifications/read-all', () => chatter.post(API.notificationsReadAll, {})],
       ['POST /api/logout', () => model.agent.post('/api/logout', {})],
     ];
     const problems: string[] = [];
     for (const [route, call] of calls) {
       const res = await call();
-      const expected = DOCUMENTED_STATUS[route] ?? 200;
+      if (route === 'POST /api/support/chat/conversations') conversation = res.json<{ data?: { id: number } }>().data?.id;
+      const expected = DOCUMENTED_STATUS[route] ?? [200];
       const parsed = DOCUMENTED_ANSWERS[route]!.safeParse(res.json());
-      if (res.statusCode !== expected || !parsed.success)
-        problems.push(`${route}: ${res.statusCode} (documented ${expected}) ${parsed.error?.message ?? res.body}`);
+      if (!expected.includes(res.statusCode) || !parsed.success)
+        problems.push(`${route}: ${res.statusCode} (documented ${expected.join('/')}) ${parsed.error?.message ?? res.body}`);
       const path = route.split(' ')[1]!.replace(/:(\w+)/g, '{$1}');
-      if (!doc.paths[path]![route.split(' ')[0]!.toLowerCase()]!.responses[String(expected)])
-        problems.push(`${route}: ${expected} not in the document`);
+      if (!doc.paths[path]![route.split(' ')[0]!.toLowerCase()]!.responses[String(res.statusCode)])
+        problems.push(`${route}: ${res.statusCode} not in the document`);
     }
     expect(problems).toEqual([]);
   });
@@ -329,40 +358,10 @@ describe('the write routes answer as documented', () => {
 
 /**
  * Routes whose 2xx answer is still documented only as "the envelope, `data` as the route gives it" (or "some JSON"),
- * each with the reason. Empty this list, do not grow it.
+ * each with the reason. None is left: a new route without its answer documented (DOCUMENTED_ANSWERS in openapi.ts, or
+ * a declared response schema) fails here.
  */
-const STILL_GENERIC = new Map<string, string>([
-  ['GET /sanctum/csrf-cookie', 'not yet documented'],
-  ['GET /api/language/{lng}', 'not yet documented'],
-  ['POST /api/analytics/pageview', 'not yet documented'],
-  ['POST /api/profile/model/verification', 'not yet documented'],
-  ['POST /api/consent/{token}', 'not yet documented'],
-  ['POST /api/consent/withdraw/{token}', 'not yet documented'],
-  ['POST /api/statements/{id}/appeal', 'not yet documented'],
-  ['GET /api/admin/counts', 'not yet documented'],
-  ['GET /api/admin/models', 'not yet documented'],
-  ['GET /api/admin/models-under-responsibility', 'not yet documented'],
-  ['GET /api/admin/publicists', 'not yet documented'],
-  ['GET /api/admin/ads', 'not yet documented'],
-  ['GET /api/admin/clients', 'not yet documented'],
-  ['GET /api/admin/users-without-profile', 'not yet documented'],
-  ['GET /api/admin/photos', 'not yet documented'],
-  ['GET /api/admin/verifications', 'not yet documented'],
-  ['POST /api/admin/decisions', 'not yet documented'],
-  ['GET /api/admin/appeals', 'not yet documented'],
-  ['POST /api/admin/appeals/{id}/decide', 'not yet documented'],
-  ['GET /api/super-admin/admins', 'not yet documented'],
-  ['GET /api/super-admin/audit', 'not yet documented'],
-  ['POST /api/notifications/{id}/read', 'not yet documented'],
-  ['POST /api/notifications/read-all', 'not yet documented'],
-  ['POST /api/support/chat/conversations', 'not yet documented'],
-  ['GET /api/support/chat/conversations/{id}', 'not yet documented'],
-  ['POST /api/support/chat/{id}/messages', 'not yet documented'],
-  ['POST /api/support/chat/{id}/read', 'not yet documented'],
-  ['POST /api/support/chat/{id}/assign', 'not yet documented'],
-  ['POST /api/support/chat/{id}/resolve', 'not yet documented'],
-  ['POST /api/support/chat/{id}/reopen', 'not yet documented'],
-]);
+const STILL_GENERIC = new Map<string, string>([]);
 
 describe('no route left with a generic answer', () => {
   it('every 2xx answer has its own schema, apart from the listed ones', () => {

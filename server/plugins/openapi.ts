@@ -21,20 +21,30 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import fp from 'fastify-plugin';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { type AdminCounts, adminUserSchema, APPEAL_OUTCOMES, DECISION_ACTIONS, DECISION_SUBJECTS } from '#contract/admin.ts';
 import { answerSchema, ERROR_CODES } from '#contract/answers.ts';
 import { userSchema } from '#contract/auth.ts';
 import { contactListSchema, contactMessageSchema } from '#contract/contact.ts';
 import { dataExportStateSchema } from '#contract/data-rights.ts';
-import { channelAuthAnswerSchema, notificationListSchema, userAuthAnswerSchema } from '#contract/notifications.ts';
+import { paginationMetaSchema } from '#contract/listings.ts';
+import {
+  channelAuthAnswerSchema,
+  notificationListSchema,
+  notificationReadDataSchema,
+  userAuthAnswerSchema,
+} from '#contract/notifications.ts';
 import { adSummarySchema, modelProfileSchema } from '#contract/profiles.ts';
-import { publicistModelSchemaOut, publicistProfileSchema } from '#contract/publicists.ts';
+import { consentRequestSchema, publicistModelSchemaOut, publicistProfileSchema } from '#contract/publicists.ts';
 import { reportListSchema, reportSchema } from '#contract/reports.ts';
 import { API } from '#contract/routes.ts';
+import { statementSchema } from '#contract/statements.ts';
 import {
   chatUserListSchema,
   chatUserPanelSchema,
   conversationListSchema,
+  conversationSchema,
   messagePageSchema,
+  messageSchema,
   staffListSchema,
   supportStatusSchema,
   unreadSchema,
@@ -100,8 +110,19 @@ const NOT_JSON: Record<string, { summary?: string; response?: Record<string, unk
   'POST /api/profile/model/verification': {
     summary: 'The verification selfie (multipart; stored privately)',
     consumes: ['multipart/form-data'],
-    body: { type: 'object', required: ['selfie'], properties: { selfie: { type: 'string', format: 'binary' } } },
+    body: {
+      type: 'object',
+      required: ['code', 'photo'],
+      properties: {
+        code: { type: 'string', description: 'The code shown to the model, held up in the photo' },
+        photo: { type: 'string', format: 'binary' },
+      },
+    },
   },
+  'GET /sanctum/csrf-cookie': {
+    response: { 204: { description: 'No content: the `XSRF-TOKEN` cookie is set (bound to the session, if any)', type: 'null' } },
+  },
+  'POST /api/analytics/pageview': { response: { 204: { description: 'No content: the page view is counted', type: 'null' } } },
   'GET /': {
     summary: "The PWA's first screen (HTML; the shell's fallback serves every other page path)",
     response: { 200: { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } } },
@@ -148,6 +169,19 @@ const NOT_JSON: Record<string, { summary?: string; response?: Record<string, unk
 /** An answer envelope (SPEC §7) with this `data`; without one, the envelope says precisely that it carries none. */
 const envelope = (data?: z.ZodType, extra: z.ZodRawShape = {}) =>
   data ? answerSchema.extend({ data, ...extra }) : answerSchema.omit({ data: true }).extend(extra).strict();
+/** A staff list whose rows the contract does not define. */
+const staffRows = z.object({ data: z.array(z.looseObject({ id: z.number().int() })), meta: paginationMetaSchema });
+const adminCountsSchema = z.object({
+  pending_ads: z.number().int(),
+  pending_verifications: z.number().int(),
+  pending_publicists: z.number().int(),
+  open_reports: z.number().int(),
+  open_appeals: z.number().int(),
+  new_messages: z.number().int(),
+  pending_photos: z.number().int(),
+  agency_models_unverified: z.number().int(),
+  agency_models_pending: z.number().int(),
+}) satisfies z.ZodType<AdminCounts>;
 /** Pusher's HTTP API answers an empty object to a published event or a terminated user. */
 const pusherEmpty = z.object({}).strict();
 
@@ -209,6 +243,50 @@ export const DOCUMENTED_ANSWERS: Record<string, z.ZodType> = {
   'PUT /api/publicist/model/activate/:id/:value': envelope(publicistModelSchemaOut),
   'DELETE /api/publicist/model/:id/ad': envelope(publicistModelSchemaOut),
   'POST /api/publicist/model/:id/consent/resend': envelope(publicistModelSchemaOut),
+  'POST /api/profile/model/verification': envelope(z.object({ status: z.literal('pending') })),
+  // Consent (a model's answer to a publicist's request) and statements.
+  'POST /api/consent/:token': envelope(consentRequestSchema.shape.data),
+  'POST /api/consent/withdraw/:token': envelope(consentRequestSchema.shape.data),
+  'POST /api/statements/:id/appeal': envelope(statementSchema),
+  // Notifications and the support chat.
+  'POST /api/notifications/:id/read': envelope(notificationReadDataSchema),
+  'POST /api/notifications/read-all': envelope(notificationReadDataSchema),
+  'POST /api/support/chat/conversations': envelope(conversationSchema),
+  'GET /api/support/chat/conversations/:id': z.object({ data: conversationSchema }),
+  'POST /api/support/chat/:id/messages': envelope(messageSchema),
+  'POST /api/support/chat/:id/read': envelope(notificationReadDataSchema),
+  'POST /api/support/chat/:id/assign': envelope(conversationSchema),
+  'POST /api/support/chat/:id/resolve': envelope(conversationSchema),
+  'POST /api/support/chat/:id/reopen': envelope(conversationSchema),
+  // Staff. The rows of the moderation lists have no schema in the contract (the PWA types them with interfaces):
+  // documented as rows with an id, which is what every one of them has.
+  'GET /api/admin/counts': z.object({ data: adminCountsSchema }),
+  'GET /api/admin/models': staffRows,
+  'GET /api/admin/models-under-responsibility': staffRows,
+  'GET /api/admin/publicists': staffRows,
+  'GET /api/admin/ads': staffRows.extend({ ads: staffRows.shape.data, count: z.number().int() }),
+  'GET /api/admin/clients': z.object({ data: z.array(adminUserSchema), meta: paginationMetaSchema }),
+  'GET /api/admin/users-without-profile': z.object({ data: z.array(adminUserSchema), meta: paginationMetaSchema }),
+  'GET /api/admin/photos': staffRows,
+  'GET /api/admin/verifications': staffRows,
+  'POST /api/admin/decisions': envelope(
+    z.object({
+      subject_type: z.enum(DECISION_SUBJECTS),
+      subject_id: z.number().int(),
+      action: z.enum(DECISION_ACTIONS),
+      before: z.record(z.string(), z.unknown()),
+      after: z.record(z.string(), z.unknown()),
+      statement_id: z.number().int().nullable(),
+    }),
+  ),
+  'GET /api/admin/appeals': staffRows,
+  'POST /api/admin/appeals/:id/decide': envelope(
+    z.object({ id: z.number().int(), status: z.enum(APPEAL_OUTCOMES), restored: z.record(z.string(), z.unknown()) }),
+  ),
+  'GET /api/super-admin/admins': z.object({ data: z.array(adminUserSchema), meta: paginationMetaSchema }),
+  'GET /api/super-admin/audit': staffRows,
+  // The locale's translation tree, as the PWA's i18n loads it.
+  'GET /api/language/:lng': z.record(z.string(), z.unknown()),
   // Pusher's HTTP API (signed by the app secret), Pusher's own answers.
   'POST /apps/:appId/events': pusherEmpty,
   'POST /apps/:appId/batch_events': pusherEmpty,
@@ -216,25 +294,30 @@ export const DOCUMENTED_ANSWERS: Record<string, z.ZodType> = {
   'POST /apps/:appId/users/:userId/terminate_connections': pusherEmpty,
 };
 
-/** The success status of a documented answer when it is not 200. */
-export const DOCUMENTED_STATUS: Record<string, number> = {
-  'POST /api/user/create': 201,
-  'POST /api/register': 201,
-  'POST /api/publicist/create': 201,
-  'POST /api/admin/create': 201,
-  'POST /api/user/confirm-password': 201,
-  'POST /api/profile/create': 201,
-  'POST /api/publicist/profile/create': 201,
-  'POST /api/profile/model-with-ad/create': 201,
-  'POST /api/model/create': 201,
-  'POST /api/ad/create': 201,
-  'POST /api/reports': 201,
-  'POST /api/contact': 201,
-  'POST /api/contact/sendMessageToAdmin': 201,
-  'POST /api/user/data-export': 202,
-  'POST /api/publicist/model/create': 201,
-  'POST /api/publicist/model-under-responsibility/create': 201,
-  'POST /api/publicist/models-under-responsibility/create': 201,
+/** The success statuses of a documented answer when it is not (only) 200. */
+export const DOCUMENTED_STATUS: Record<string, number[]> = {
+  'POST /api/user/create': [201],
+  'POST /api/register': [201],
+  'POST /api/publicist/create': [201],
+  'POST /api/admin/create': [201],
+  'POST /api/user/confirm-password': [201],
+  'POST /api/profile/create': [201],
+  'POST /api/publicist/profile/create': [201],
+  'POST /api/profile/model-with-ad/create': [201],
+  'POST /api/model/create': [201],
+  'POST /api/ad/create': [201],
+  'POST /api/reports': [201],
+  'POST /api/contact': [201],
+  'POST /api/contact/sendMessageToAdmin': [201],
+  'POST /api/user/data-export': [202],
+  'POST /api/profile/model/verification': [201],
+  'POST /api/statements/:id/appeal': [201],
+  'POST /api/support/chat/:id/messages': [201],
+  // 201 when it opens a conversation, 200 when it gives back the one already open.
+  'POST /api/support/chat/conversations': [201, 200],
+  'POST /api/publicist/model/create': [201],
+  'POST /api/publicist/model-under-responsibility/create': [201],
+  'POST /api/publicist/models-under-responsibility/create': [201],
 };
 
 const TAGS: Array<[RegExp, string]> = [
@@ -310,7 +393,9 @@ export function describeRoute(input: TransformInput) {
   const documented = DOCUMENTED_ANSWERS[`${method} ${url}`];
   const declared =
     (out.response as Record<string, unknown> | undefined) ??
-    (documented ? { [DOCUMENTED_STATUS[`${method} ${url}`] ?? 200]: answerJson(documented) } : {});
+    (documented
+      ? Object.fromEntries((DOCUMENTED_STATUS[`${method} ${url}`] ?? [200]).map((status) => [status, answerJson(documented)]))
+      : {});
   // A route without a declared answer: a write answers the envelope (SPEC §7) by design; a read, some JSON.
   const success = Object.keys({ ...declared, ...special?.response }).some((s) => /^[23]/.test(s))
     ? {}
