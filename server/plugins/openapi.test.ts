@@ -228,6 +228,25 @@ describe('answers documented from the contract for routes that declare none', ()
   });
 });
 
+/** A request to the embedded Pusher HTTP API, signed as Pusher's server libraries sign it. */
+function pusherRequest(method: 'GET' | 'POST', path: string, body?: unknown) {
+  const { appId, key, secret } = t.app.config.realtime;
+  const url = path.replace(':appId', appId);
+  const raw = body === undefined ? undefined : JSON.stringify(body);
+  const params: Record<string, string> = { auth_key: key, auth_timestamp: String(Math.floor(Date.now() / 1000)), auth_version: '1.0' };
+  if (raw) params.body_md5 = crypto.createHash('md5').update(raw).digest('hex');
+  const signed = Object.keys(params)
+    .sort()
+    .map((k) => `${k}=${params[k]}`)
+    .join('&');
+  const signature = crypto.createHmac('sha256', secret).update(`${method}\n${url}\n${signed}`).digest('hex');
+  return t.app.inject({
+    method,
+    url: `${url}?${signed}&auth_signature=${signature}`,
+    ...(raw ? { payload: raw, headers: { 'content-type': 'application/json' } } : {}),
+  });
+}
+
 describe('the write routes answer as documented', () => {
   it('on their happy path, parsed with the documented schemas, at the documented status', async () => {
     const db = t.database.db;
@@ -331,6 +350,16 @@ describe('the write routes answer as documented', () => {
       ['POST /api/support/chat/:id/reopen', () => staff.post(API.supportReopen(chat()), {})],
       ['POST /api/notifications/read-all', () => chatter.post(API.notificationsReadAll, {})],
       ['POST /api/logout', () => model.agent.post('/api/logout', {})],
+      ['POST /apps/:appId/events', () => pusherRequest('POST', '/apps/:appId/events', { name: 'ping', channel: 'private-x', data: '{}' })],
+      [
+        'POST /apps/:appId/batch_events',
+        () => pusherRequest('POST', '/apps/:appId/batch_events', { batch: [{ name: 'ping', channel: 'private-x', data: '{}' }] }),
+      ],
+      ['GET /apps/:appId/channels/:channel/users', () => pusherRequest('GET', '/apps/:appId/channels/presence-x/users')],
+      [
+        'POST /apps/:appId/users/:userId/terminate_connections',
+        () => pusherRequest('POST', '/apps/:appId/users/1/terminate_connections', {}),
+      ],
     ];
     const problems: string[] = [];
     for (const [route, call] of calls) {
