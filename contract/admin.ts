@@ -177,20 +177,23 @@ export const auditQuerySchema = z
   .strict();
 export type AuditQuery = z.input<typeof auditQuerySchema>;
 
-export interface AdminCounts {
-  pending_ads: number;
-  pending_verifications: number;
-  pending_publicists: number;
-  open_reports: number;
-  open_appeals: number;
-  new_messages: number;
+const count = z.number().int();
+/** The staff dashboard's counts (GET ADMIN_API.counts). */
+export const adminCountsSchema = z.object({
+  pending_ads: count,
+  pending_verifications: count,
+  pending_publicists: count,
+  open_reports: count,
+  open_appeals: count,
+  new_messages: count,
   /** Photos no one has reviewed yet (the photo queue). */
-  pending_photos: number;
+  pending_photos: count,
   /** Models under a publicist's responsibility whose profile is `unverified` (created by the agency, never reviewed). */
-  agency_models_unverified: number;
+  agency_models_unverified: count,
   /** Models under a publicist's responsibility whose profile is `pending` review. */
-  agency_models_pending: number;
-}
+  agency_models_pending: count,
+});
+export type AdminCounts = z.infer<typeof adminCountsSchema>;
 
 export const ADMIN_API = {
   counts: '/api/admin/counts',

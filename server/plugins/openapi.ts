@@ -21,7 +21,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import fp from 'fastify-plugin';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type AdminCounts, adminUserSchema, APPEAL_OUTCOMES, DECISION_ACTIONS, DECISION_SUBJECTS } from '#contract/admin.ts';
+import { adminCountsSchema, adminUserSchema, APPEAL_OUTCOMES, DECISION_ACTIONS, DECISION_SUBJECTS } from '#contract/admin.ts';
 import { answerSchema, ERROR_CODES } from '#contract/answers.ts';
 import { userSchema } from '#contract/auth.ts';
 import { contactListSchema, contactMessageSchema } from '#contract/contact.ts';
@@ -171,17 +171,6 @@ const envelope = (data?: z.ZodType, extra: z.ZodRawShape = {}) =>
   data ? answerSchema.extend({ data, ...extra }) : answerSchema.omit({ data: true }).extend(extra).strict();
 /** A staff list whose rows the contract does not define. */
 const staffRows = z.object({ data: z.array(z.looseObject({ id: z.number().int() })), meta: paginationMetaSchema });
-const adminCountsSchema = z.object({
-  pending_ads: z.number().int(),
-  pending_verifications: z.number().int(),
-  pending_publicists: z.number().int(),
-  open_reports: z.number().int(),
-  open_appeals: z.number().int(),
-  new_messages: z.number().int(),
-  pending_photos: z.number().int(),
-  agency_models_unverified: z.number().int(),
-  agency_models_pending: z.number().int(),
-}) satisfies z.ZodType<AdminCounts>;
 /** Pusher's HTTP API answers an empty object to a published event or a terminated user. */
 const pusherEmpty = z.object({}).strict();
 
