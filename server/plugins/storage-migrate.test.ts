@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3, type S3Server } from '#tests/local-processes.ts';
 import { createS3Storage, type S3Storage } from './storage-s3.ts';
+import { readBytes } from './storage.ts';
 
 let s3: S3Server;
 let bucket: S3Storage;
@@ -44,10 +45,7 @@ function snapshot(): Record<string, string> {
 async function inBucket(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for await (const entry of bucket.list('')) {
-    const file = await bucket.read(entry.key);
-    const chunks: Buffer[] = [];
-    for await (const chunk of file!.stream) chunks.push(chunk as Buffer);
-    out[entry.key] = Buffer.concat(chunks).toString();
+    out[entry.key] = (await readBytes(bucket, entry.key))!.toString();
   }
   return out;
 }

@@ -5,7 +5,7 @@
  * an interrupted run resumes where it stopped and a second run copies nothing. The source is only read, never
  * changed. Crash leftovers are not copied: partial writes (`*.tmp`) and readiness probes (`.ready/…`).
  */
-import type { Storage } from './storage.ts';
+import { readBytes, type Storage } from './storage.ts';
 
 export interface MigrateResult {
   /** Files written to the target (new, or there with another size: a copy an earlier run did not finish). */
@@ -30,14 +30,6 @@ export interface MigrateOptions {
 
 const isLeftover = (key: string) => key.endsWith('.tmp') || key.startsWith('.ready/');
 
-async function readAll(storage: Storage, key: string): Promise<Buffer | null> {
-  const file = await storage.read(key);
-  if (!file) return null;
-  const chunks: Buffer[] = [];
-  for await (const chunk of file.stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 export async function migrateStorage(source: Storage, target: Storage, opts: MigrateOptions = {}): Promise<MigrateResult> {
   const concurrency = opts.concurrency ?? 8;
   const every = opts.progressEvery ?? 500;
@@ -50,7 +42,7 @@ export async function migrateStorage(source: Storage, target: Storage, opts: Mig
   let seen = 0;
   const copy = async (key: string, size: number) => {
     try {
-      const data = await readAll(source, key);
+      const data = await readBytes(source, key);
       // Gone since it was listed (removed by a running server): nothing to copy.
       if (!data) return;
       await target.put(key, data);

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { createS3Storage } from './storage-s3.ts';
@@ -49,6 +50,12 @@ export interface Storage {
 /** The storage the configuration names (STORAGE_DRIVER). */
 export function createStorage(config: Pick<Config, 'dataDir' | 'storage'>): Storage {
   return config.storage.driver === 's3' ? createS3Storage(config.storage) : createDiskStorage(config.dataDir);
+}
+
+/** A stored file's whole content, or null when there is no such file (for small files: a photo variant, a probe). */
+export async function readBytes(storage: Storage, key: string): Promise<Buffer | null> {
+  const file = await storage.read(key);
+  return file ? buffer(file.stream) : null;
 }
 
 function safeKey(key: string): string {

@@ -13,7 +13,7 @@ import { readyAnswerSchema } from '#contract/system.ts';
 import { API } from '#contract/routes.ts';
 import { ads, media, verificationRequests } from '#server/db/schema.ts';
 import { mediaKey } from '#server/modules/listings/images.ts';
-import type { Storage } from '#server/plugins/storage.ts';
+import { readBytes, type Storage } from '#server/plugins/storage.ts';
 import { newAgent, signedIn } from '#tests/agent.ts';
 import { buildModel, CITY } from '#tests/factories.ts';
 import { startS3, type S3Server } from '#tests/local-processes.ts';
@@ -39,14 +39,6 @@ async function keys(storage: Storage, prefix: string): Promise<string[]> {
   const out: string[] = [];
   for await (const entry of storage.list(prefix)) out.push(entry.key);
   return out.sort();
-}
-
-async function bytes(storage: Storage, key: string): Promise<Buffer | null> {
-  const file = await storage.read(key);
-  if (!file) return null;
-  const chunks: Buffer[] = [];
-  for await (const chunk of file.stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 let n = 0;
@@ -90,7 +82,7 @@ describe('STORAGE_DRIVER=s3', () => {
     expect(own.statusCode).toBe(200);
     expect(own.headers['content-type']).toBe('image/webp');
     expect(own.headers['cache-control']).toBe('private, no-store');
-    expect(own.rawPayload.equals((await bytes(t.app.storage, photo.url.replace('/media/', '')))!)).toBe(true);
+    expect(own.rawPayload.equals((await readBytes(t.app.storage, photo.url.replace('/media/', '')))!)).toBe(true);
     expect(Number(own.headers['content-length'])).toBe(own.rawPayload.length);
 
     // Approved (the trigger lists it again): everyone.
@@ -123,7 +115,7 @@ describe('STORAGE_DRIVER=s3', () => {
     ]);
     expect((await agent.request({ method: 'POST', url: '/api/profile/model/verification', payload, headers })).statusCode).toBe(201);
     const [request] = await db().select().from(verificationRequests).where(eq(verificationRequests.modelProfileId, built.profileId));
-    const selfie = await bytes(t.app.storage, request!.photoKey!);
+    const selfie = await readBytes(t.app.storage, request!.photoKey!);
     expect(selfie?.subarray(8, 12).toString()).toBe('WEBP');
     expect((await agent.get(`/media/${request!.photoKey}`)).statusCode).toBe(404);
     expect((await (await newAgent(t.app)).get(`/media/${request!.photoKey}`)).statusCode).toBe(404);
@@ -133,7 +125,7 @@ describe('STORAGE_DRIVER=s3', () => {
     const { agent, user } = await signedIn(t.app, db(), { role: 'model', name: 'Export S3' });
     const model = await buildModel(db(), { name: 'Modelo Export S3', userId: user.id });
     const photo = await uploadPhoto(agent, model.adId);
-    const original = (await bytes(t.app.storage, photo.url.replace('/media/', '')))!;
+    const original = (await readBytes(t.app.storage, photo.url.replace('/media/', '')))!;
 
     expect((await agent.post('/api/user/data-export')).statusCode).toBe(202);
     await Promise.all([...t.app.dataExportJobs]);
@@ -189,7 +181,7 @@ describe('STORAGE_DRIVER=s3', () => {
         .limit(1);
       expect(row).toBeDefined();
       const key = mediaKey(row!.media.adId, row!.media.uid, row!.media.variants[0]!);
-      expect(await bytes(seeded.app.storage, key)).not.toBeNull();
+      expect(await readBytes(seeded.app.storage, key)).not.toBeNull();
       const res = await (await newAgent(seeded.app)).get(`/media/${key}`);
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('image/webp');

@@ -12,6 +12,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type { Readiness } from '#contract/system.ts';
+import { readBytes } from '#server/plugins/storage.ts';
 
 /** A dependency is "failing" when it has not answered within this. */
 export const CHECK_TIMEOUT_MS = 2_000;
@@ -137,11 +138,9 @@ export default fp(
       const probe = Buffer.from(`ready ${Date.now()}`);
       await app.storage.put(key, probe);
       try {
-        const file = await app.storage.read(key);
-        if (!file) throw new Error('the file just written is not there');
-        const chunks: Buffer[] = [];
-        for await (const chunk of file.stream) chunks.push(chunk as Buffer);
-        if (!Buffer.concat(chunks).equals(probe)) throw new Error('the file read back differs from the one written');
+        const read = await readBytes(app.storage, key);
+        if (!read) throw new Error('the file just written is not there');
+        if (!read.equals(probe)) throw new Error('the file read back differs from the one written');
       } finally {
         await app.storage.remove(key);
       }
