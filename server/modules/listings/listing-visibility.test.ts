@@ -2,7 +2,7 @@
  * Whether an ad is shown is denormalised onto its row (`ads.is_listed`, kept by triggers, migrations 0004–0013) and the
  * listing reads only that flag (listing_page(), the ranked search, the model page, the typo vocabulary). These tests
  * change every status that decides it, the way the services write it, and check every way a visitor could still meet
- * the ad — the filtered page and its count, the search, the model page, the vocabulary — against the rule itself
+ * the ad — the filtered page and its count (and listing_counts, which the count is read from), the search, the model page, the vocabulary — against the rule itself
  * (SPEC §4), computed here from the raw statuses: ad switched on and approved, profile active, consent given when an
  * agency listed her, agency active, neither account suspended. Then the change is undone and the ad must come back.
  */
@@ -66,6 +66,15 @@ async function expectedTotal(m: BuiltModel): Promise<number> {
   return res.rows[0]!.n;
 }
 
+/** listing_counts (migration 0016, the listing's totals) against a recount of every listed ad, for every city and section. */
+async function expectCountsExact() {
+  const kept = (await db().execute(sql`select city_id, section_id, ads from listing_counts order by 1, 2`)) as { rows: unknown[] };
+  const recount = (await db().execute(
+    sql`select city_id, section_id, count(*)::int as ads from ads where is_listed group by 1, 2 order by 1, 2`,
+  )) as { rows: unknown[] };
+  expect(kept.rows).toEqual(recount.rows);
+}
+
 /** Every way a visitor meets the ad. */
 async function seen(m: BuiltModel & { word: string }) {
   const [row] = await db().select({ listed: ads.isListed }).from(ads).where(eq(ads.id, m.adId));
@@ -75,6 +84,7 @@ async function seen(m: BuiltModel & { word: string }) {
   const [vocabulary] = await db().select({ ads: searchWords.ads }).from(searchWords).where(eq(searchWords.word, m.word));
   expect(list.status, JSON.stringify(list.body)).toBe(200);
   expect(list.body.meta.total).toBe(await expectedTotal(m));
+  await expectCountsExact();
   return {
     listed: row?.listed ?? false,
     inList: list.body.data.some((c) => c.id === m.adId),
@@ -164,6 +174,22 @@ describe('an ad disappears from every listing when what decides its visibility c
         .where(and(eq(ads.id, m.adId))),
     ).toEqual([]);
     expect(await seen(m)).toEqual(HIDDEN);
+  });
+
+  it('an ad moved to another city and section is counted there and no longer where it was', async () => {
+    const m = await model();
+    const one = async <T>(q: ReturnType<typeof sql>) => ((await db().execute(q)) as { rows: T[] }).rows[0]!;
+    const gijon = await one<{ id: number }>(sql`select id from cities where code = ${CITY.gijon}`);
+    const women = await one<{ id: number }>(sql`select id from sections where slug = 'women'`);
+    const total = async (city: number, section: string) =>
+      (await get<ModelList>(`/api/models?city=${city}&section=${section}`)).body.meta.total;
+    const [here, there] = [await total(m.cityId, 'trans'), await total(gijon.id, 'women')];
+    await db().update(ads).set({ cityId: gijon.id, sectionId: women.id }).where(eq(ads.id, m.adId));
+    expect([await total(m.cityId, 'trans'), await total(gijon.id, 'women')]).toEqual([here - 1, there + 1]);
+    await expectCountsExact();
+    await db().update(ads).set({ cityId: m.cityId, sectionId: m.sectionId }).where(eq(ads.id, m.adId));
+    expect([await total(m.cityId, 'trans'), await total(gijon.id, 'women')]).toEqual([here, there]);
+    await expectCountsExact();
   });
 
   it('a suspended account stays hidden while its ad is edited (the flag is derived again on every write)', async () => {

@@ -163,26 +163,32 @@ async function recentPage(db: Db, f: ListingFilters): Promise<{ rows: ListingRow
 }
 
 /**
- * Ranked (text search) among the RANKED_MAX most recent matches: the total (at most RANKED_MAX) comes from the same
- * pass (`count(*) over ()` is computed before the limit) and only the page's rows are joined for display.
+ * Ranked (text search) among the RANKED_MAX most recent matches, in one call to search_page() (migration 0016): it
+ * chooses how to find those matches from the words' frequency, ranks them, and joins only the page's rows; its total
+ * is at most RANKED_MAX. `words` are the wanted words of a plain query (for that choice; null otherwise), `tiers` the
+ * typed and best-reading queries of a corrected search, whose matches rank first.
  */
-async function rankedPage(db: Db, where: SQL[], score: SQL, f: ListingFilters): Promise<{ rows: ListingRow[]; total: number }> {
-  const cond = sql.join(where, sql` and `);
-  const matches = sql`select a.id, a.published_at, a.search_vector from ads a where ${cond} order by ${RECENT} limit ${RANKED_MAX}`;
-  const list = await rows<AdRow & { total: string | number }>(
+async function rankedPage(
+  db: Db,
+  match: SQL,
+  words: string[] | null,
+  tiers: { typed: SQL; best: SQL } | null,
+  f: ListingFilters,
+): Promise<{ rows: ListingRow[]; total: number }> {
+  const wordList = words?.length
+    ? sql`array[${sql.join(
+        words.map((w) => sql`${w}`),
+        sql`, `,
+      )}]::text[]`
+    : sql`null::text[]`;
+  const list = await rows<Omit<AdRow, 'id'> & { id: number | null; total: string | number }>(
     db,
-    sql`with matches as (${matches}), hits as (
-          select a.id, ${score} as score, count(*) over () as total from matches a
-          order by score desc, ${RECENT} limit ${f.limit} offset ${f.offset})
-        select ${COLUMNS}, hits.total from hits join ads a on a.id = hits.id ${JOINS}
-        order by hits.score desc, ${RECENT}`,
+    sql`select * from search_page(${match}, ${wordList}, ${tiers?.typed ?? sql`null`}, ${tiers?.best ?? sql`null`},
+                                  ${f.cityId ?? null}::int, ${f.sectionId ?? null}::int, ${f.limit}, ${f.offset}, ${RANKED_MAX})`,
   );
-  if (list.length > 0) return { rows: await withPlaces(db, list), total: Number(list[0]!.total) };
-  // Nothing on the first page: nothing at all (the usual case of a misspelt search, about to be corrected).
-  if (f.offset === 0) return { rows: [], total: 0 };
-  // Past the last page the window has no row to carry the total.
-  const count = await rows<{ n: string | number }>(db, sql`select count(*) as n from (${matches}) m`);
-  return { rows: [], total: Number(count[0]?.n ?? 0) };
+  const total = Number(list[0]?.total ?? 0);
+  const ads = list.filter((r): r is AdRow & { total: string | number } => r.id !== null);
+  return { rows: await withPlaces(db, ads), total };
 }
 
 const tsquery = (words: string | SQL) => sql`plainto_tsquery('es_unaccent', ${words})`;
@@ -296,8 +302,13 @@ export async function listModels(db: Db, f: ListingFilters): Promise<ListingPage
 
   const typed = sql`websearch_to_tsquery('es_unaccent', ${f.search})`;
   // search_vector weighs the model's name 'A': her own ad ranks above one that merely mentions her, however recent.
-  // ts_rank, not ts_rank_cd: the same order for these short documents at about two thirds of the cost.
-  const exact = await rankedPage(db, [...filters(f), sql`a.search_vector @@ ${typed}`], sql`ts_rank(a.search_vector, ${typed})`, f);
+  const plain = HAS_OR.test(f.search)
+    ? null
+    : wantedText(f.search)
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter(Boolean)
+        .map(fold);
+  const exact = await rankedPage(db, typed, plain, null, f);
   // Every word of an AND query matched something if anything was found: nothing to correct, nothing more to ask.
   if (f.literal || (exact.total > 0 && !HAS_OR.test(f.search))) return exact;
 
@@ -306,9 +317,8 @@ export async function listModels(db: Db, f: ListingFilters): Promise<ListingPage
   const best = rewrite(typed, misspelt, true);
   const all = rewrite(typed, misspelt, false);
   // Exact matches first (an OR query's other words), then the best reading of each misspelt word, then the other
-  // alternatives; within each tier the usual rank. ts_rank stays far below 10.
-  const tier = sql`(a.search_vector @@ ${typed})::int * 20 + (a.search_vector @@ ${best})::int * 10`;
-  const page = await rankedPage(db, [...filters(f), sql`a.search_vector @@ ${all}`], sql`${tier} + ts_rank(a.search_vector, ${all})`, f);
+  // alternatives; within each tier the usual rank.
+  const page = await rankedPage(db, all, null, { typed, best }, f);
   // A correction that finds nothing either is no reading worth announcing.
   if (page.total === 0) return exact;
   const fixes = misspelt.map((m) => ({ from: m.word, to: spelling(m.alternatives[0]!.word, page.rows) }));
