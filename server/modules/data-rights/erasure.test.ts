@@ -47,6 +47,8 @@ const TABLES: Record<string, 'personal' | 'kept' | 'none'> = {
   // Typo-correction vocabulary (migration 0013): words of listed ads' text, kept by triggers on ads, so the words of
   // an erased account's ads leave with them.
   search_words: 'personal',
+  // How many ads are listed per city and section (migration 0016): numbers only, no one's data.
+  listing_counts: 'none',
   // Issue 14: the person's notifications, support conversation and its messages; jobs name their records (the chat
   // e-mail names the conversation).
   notifications: 'personal',
