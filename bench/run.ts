@@ -9,7 +9,8 @@
  * autocannon run with 50 connections. Server time is measured in the app by onRequest/onResponse hooks.
  *
  * Environment: BENCH_ADS, BENCH_DURATION (s per load run, 10), BENCH_PROBE_SECONDS (5), BENCH_CONNECTIONS (50),
- * BENCH_SCENARIOS (comma-separated ids: bare, memory, list-hit, list-miss, search-hit, search-miss, typo),
+ * BENCH_SCENARIOS (comma-separated ids: bare, memory, list-hit, list-miss, list-cardless, search-hit, search-miss,
+ * typo),
  * BENCH_DATABASE_URL (use this PostgreSQL server instead of a throwaway cluster; a fresh database is created on it
  * and dropped), BENCH_ONLY=postgres|pglite, BENCH_SKIP_BUNDLE=1, BENCH_DIST_DIR (measure an existing build made with
  * --manifest), BENCH_OUT (default docs/benchmarks.md), BENCH_SKIP_PHOTOS=1, BENCH_PHOTO_RUNS (10), BENCH_SKIP_TRANSFER=1 (and those of bench/lib/transfer.ts).
@@ -97,7 +98,7 @@ function shuffle<T>(items: T[]): T[] {
   return out;
 }
 
-function benchConfig(dataDir: string, databaseUrl: string | undefined, cacheTtlMs: number): Config {
+function benchConfig(dataDir: string, databaseUrl: string | undefined, cacheTtlMs: number, cardsCached = 20_000): Config {
   return loadConfig({
     NODE_ENV: 'production',
     LOG_LEVEL: 'silent',
@@ -108,6 +109,7 @@ function benchConfig(dataDir: string, databaseUrl: string | undefined, cacheTtlM
     APP_KEY: crypto.randomBytes(32).toString('hex'),
     SEED_DEMO: 'false',
     LISTINGS_CACHE_TTL_MS: String(cacheTtlMs),
+    LISTING_CARDS_CACHED: String(cardsCached),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
 }
@@ -260,7 +262,9 @@ async function benchDatabase(
     const storage = createDiskStorage(dataDir);
     const cached = await buildApp(benchConfig(dataDir, databaseUrl, 5_000), database, storage);
     const uncached = await buildApp(benchConfig(dataDir, databaseUrl, 0), database, storage);
-    apps.push(cached, uncached);
+    // Nor any serialized card kept: every card of every page read from the database and serialized (card-cache.ts).
+    const cardless = await buildApp(benchConfig(dataDir, databaseUrl, 0, 0), database, storage);
+    apps.push(cached, uncached, cardless);
     // The listing's bytes, answered from memory by the same app (every plugin and hook, no database).
     let listingBytes = Buffer.alloc(0);
     cached.get('/api/bench-bytes', async (_req, reply) => reply.type('application/json; charset=utf-8').send(listingBytes));
@@ -268,6 +272,8 @@ async function benchDatabase(
     const uncachedServer: Server = { timing: installServerTiming(uncached), origin: '', drain, dbCpuMs };
     cachedServer.origin = await listen(cached);
     uncachedServer.origin = await listen(uncached);
+    const cardlessServer: Server = { timing: installServerTiming(cardless), origin: '', drain, dbCpuMs };
+    cardlessServer.origin = await listen(cardless);
 
     // ... and by a bare Fastify route: no plugins, no hooks but the timing ones.
     const bare = Fastify({ logger: false });
@@ -295,6 +301,12 @@ async function benchDatabase(
         'list-miss',
         `city + section, cache off (${listMissPaths.length} queries: 12 cities × 6 sections × pages 1–3)`,
         uncachedServer,
+        listMissPaths,
+      ],
+      [
+        'list-cardless',
+        `city + section, cache off and no card kept (LISTING_CARDS_CACHED=0: every card read and serialized)`,
+        cardlessServer,
         listMissPaths,
       ],
       ['search-hit', 'search "lucia", cache hit (same query)', cachedServer, ['/api/models?search=lucia']],

@@ -54,6 +54,7 @@ const envSchema = z.object({
   MAX_MODELS_PER_PUBLICIST: z.coerce.number().int().min(1).max(10_000).default(200),
   VERIFY_CODES_PER_HOUR: z.coerce.number().int().min(1).max(100).default(5),
   LISTINGS_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  LISTING_CARDS_CACHED: z.coerce.number().int().min(0).max(1_000_000).default(20_000),
   FORBIDDEN_WORDS_FILE: optionalString,
   VITRINA_FAULT_AFTER_COMMIT: optionalString,
   DEMO_PASSWORD: z
@@ -187,6 +188,8 @@ export type Config = {
   verificationCodesPerHour: number;
   /** How long GET /api/models answers are micro-cached in memory; 0 turns the cache off (benchmarks). */
   listingsCacheTtlMs: number;
+  /** How many serialized listing cards each process keeps (listings/card-cache.ts); 0: none. */
+  listingCardsCached: number;
   /** An extra forbidden-words list (JSON, format in server/modules/forbidden-words/README.md) on top of the built-in ones. */
   forbiddenWordsFile: string | undefined;
   /** Largest photo file accepted, in bytes. */
@@ -351,6 +354,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     verificationCodesPerHour: e.VERIFY_CODES_PER_HOUR,
     demoAds: e.DEMO_ADS,
     listingsCacheTtlMs: e.LISTINGS_CACHE_TTL_MS,
+    listingCardsCached: e.LISTING_CARDS_CACHED,
     forbiddenWordsFile: e.FORBIDDEN_WORDS_FILE ? path.resolve(e.FORBIDDEN_WORDS_FILE) : undefined,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     uploadMaxPixels: e.UPLOAD_MAX_PIXELS,

@@ -290,6 +290,10 @@ export const ads = pgTable(
     modelName: text('model_name').notNull().default(''),
     isListed: boolean('is_listed').notNull().default(false),
     searchDocument: text('search_document').notNull().default(''),
+    // Kept by triggers (migration 0016), never written by the app: goes up whenever anything a listing card shows may
+    // have changed (the ad, its model's name, birth date, status or account, its photos), so a card serialized once
+    // is reused, per process, while its version stands (listings/card-cache.ts).
+    cardVersion: integer('card_version').notNull().default(1),
     // The name weighs 'A' so her own ad ranks above one that merely mentions her.
     searchVector: tsvector('search_vector').generatedAlwaysAs(
       sql`setweight(to_tsvector('es_unaccent'::regconfig, model_name), 'A') || setweight(to_tsvector('es_unaccent'::regconfig, search_document), 'D')`,

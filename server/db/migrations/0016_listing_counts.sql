@@ -5,6 +5,7 @@ CREATE TABLE "listing_counts" (
 	CONSTRAINT "listing_counts_city_id_section_id_pk" PRIMARY KEY("city_id","section_id")
 );
 --> statement-breakpoint
+ALTER TABLE "ads" ADD COLUMN "card_version" integer DEFAULT 1 NOT NULL;--> statement-breakpoint
 ALTER TABLE "search_words" ADD COLUMN "lexeme" text GENERATED ALWAYS AS ((tsvector_to_array(to_tsvector('es_unaccent'::regconfig, word)))[1]) STORED;--> statement-breakpoint
 CREATE INDEX "listing_counts_section_idx" ON "listing_counts" USING btree ("section_id");--> statement-breakpoint
 CREATE INDEX "search_words_lexeme_idx" ON "search_words" USING btree ("lexeme");--> statement-breakpoint
@@ -69,57 +70,59 @@ CREATE FUNCTION listed_count(p_city integer, p_section integer) RETURNS bigint L
   SELECT coalesce(sum(l.ads), 0)::bigint FROM listing_counts l
    WHERE (p_city IS NULL OR l.city_id = p_city) AND (p_section IS NULL OR l.section_id = p_section)
 $$;--> statement-breakpoint
--- As in 0015, with the total read from listing_counts instead of counted from the filters' index.
-CREATE OR REPLACE FUNCTION listing_page(p_city integer, p_section integer, p_limit integer, p_offset integer)
-RETURNS TABLE (id integer, title varchar, description text, published_at timestamptz, display_name varchar,
-               birth_date date, profile_status varchar, user_id integer, phone varchar, whatsapp boolean,
-               city_id integer, section_id integer, cover_id integer, cover_uid uuid, cover_width integer,
-               cover_height integer, cover_variants jsonb, total bigint)
+-- As in 0015, but the total is read from listing_counts instead of counted from the filters' index, and the page is
+-- answered as its ads' ids and card versions: the server serializes a card once per version (listings/card-cache.ts)
+-- and asks for the rows of the cards it has not serialized yet (listing_cards). Past the last page: one row without an
+-- ad, carrying the count.
+DROP FUNCTION listing_page(integer, integer, integer, integer);--> statement-breakpoint
+CREATE FUNCTION listing_page(p_city integer, p_section integer, p_limit integer, p_offset integer)
+RETURNS TABLE (id integer, card_version integer, total bigint)
 LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
 #variable_conflict use_column
 DECLARE
-  ids integer[];
   n bigint;
+  found boolean := false;
 BEGIN
   IF p_city IS NOT NULL AND p_section IS NOT NULL THEN
-    ids := ARRAY(SELECT a.id FROM ads a WHERE a.is_listed AND a.city_id = p_city AND a.section_id = p_section
-                  ORDER BY a.published_at DESC NULLS LAST, a.id DESC NULLS LAST LIMIT p_limit OFFSET p_offset);
     SELECT coalesce(sum(l.ads), 0) INTO n FROM listing_counts l WHERE l.city_id = p_city AND l.section_id = p_section;
+    RETURN QUERY SELECT a.id, a.card_version, n FROM ads a WHERE a.is_listed AND a.city_id = p_city AND a.section_id = p_section
+                  ORDER BY a.published_at DESC NULLS LAST, a.id DESC NULLS LAST LIMIT p_limit OFFSET p_offset;
   ELSIF p_city IS NOT NULL THEN
-    ids := ARRAY(SELECT a.id FROM ads a WHERE a.is_listed AND a.city_id = p_city
-                  ORDER BY a.published_at DESC NULLS LAST, a.id DESC NULLS LAST LIMIT p_limit OFFSET p_offset);
     SELECT coalesce(sum(l.ads), 0) INTO n FROM listing_counts l WHERE l.city_id = p_city;
+    RETURN QUERY SELECT a.id, a.card_version, n FROM ads a WHERE a.is_listed AND a.city_id = p_city
+                  ORDER BY a.published_at DESC NULLS LAST, a.id DESC NULLS LAST LIMIT p_limit OFFSET p_offset;
   ELSIF p_section IS NOT NULL THEN
-    ids := ARRAY(SELECT a.id FROM ads a WHERE a.is_listed AND a.section_id = p_section
-                  ORDER BY a.published_at DESC NULLS LAST, a.id DESC NULLS LAST LIMIT p_limit OFFSET p_offset);
     SELECT coalesce(sum(l.ads), 0) INTO n FROM listing_counts l WHERE l.section_id = p_section;
+    RETURN QUERY SELECT a.id, a.card_version, n FROM ads a WHERE a.is_listed AND a.section_id = p_section
+                  ORDER BY a.published_at DESC NULLS LAST, a.id DESC NULLS LAST LIMIT p_limit OFFSET p_offset;
   ELSE
-    ids := ARRAY(SELECT a.id FROM ads a WHERE a.is_listed
-                  ORDER BY a.published_at DESC NULLS LAST, a.id DESC NULLS LAST LIMIT p_limit OFFSET p_offset);
     SELECT coalesce(sum(l.ads), 0) INTO n FROM listing_counts l;
+    RETURN QUERY SELECT a.id, a.card_version, n FROM ads a WHERE a.is_listed
+                  ORDER BY a.published_at DESC NULLS LAST, a.id DESC NULLS LAST LIMIT p_limit OFFSET p_offset;
   END IF;
-  IF cardinality(ids) = 0 THEN
-    RETURN QUERY SELECT NULL::integer, NULL::varchar, NULL::text, NULL::timestamptz, NULL::varchar, NULL::date,
-                        NULL::varchar, NULL::integer, NULL::varchar, NULL::boolean, NULL::integer, NULL::integer,
-                        NULL::integer, NULL::uuid, NULL::integer, NULL::integer, NULL::jsonb, n;
-    RETURN;
-  END IF;
-  RETURN QUERY
-    SELECT a.id, a.title, a.description, a.published_at, p.display_name, p.birth_date, p.status, p.user_id, p.phone,
-           p.whatsapp, a.city_id, a.section_id, m.id, m.uid, m.width, m.height, m.variants, n
-      FROM unnest(ids) WITH ORDINALITY AS page(ad_id, ord)
-      JOIN ads a ON a.id = page.ad_id
-      JOIN model_profiles p ON p.id = a.model_profile_id
-      LEFT JOIN media m ON m.ad_id = a.id AND m.is_cover
-     ORDER BY page.ord;
+  IF NOT FOUND THEN RETURN QUERY SELECT NULL::integer, NULL::integer, n; END IF;
 END $$;--> statement-breakpoint
+-- The rows a listing card is made of, for the listed ads among p_ids (in no particular order).
+CREATE FUNCTION listing_cards(p_ids integer[])
+RETURNS TABLE (id integer, card_version integer, title varchar, description text, published_at timestamptz,
+               display_name varchar, birth_date date, profile_status varchar, user_id integer, phone varchar,
+               whatsapp boolean, city_id integer, section_id integer, cover_id integer, cover_uid uuid,
+               cover_width integer, cover_height integer, cover_variants jsonb)
+LANGUAGE sql STABLE AS $$
+  SELECT a.id, a.card_version, a.title, a.description, a.published_at, p.display_name, p.birth_date, p.status,
+         p.user_id, p.phone, p.whatsapp, a.city_id, a.section_id, m.id, m.uid, m.width, m.height, m.variants
+    FROM ads a
+    JOIN model_profiles p ON p.id = a.model_profile_id
+    LEFT JOIN media m ON m.ad_id = a.id AND m.is_cover
+   WHERE a.id = ANY(p_ids) AND a.is_listed
+$$;--> statement-breakpoint
 -- The recency index also carries each ad's search vector, so a search can walk it without reading the ads themselves
 -- (an index-only scan: ≈0.08 µs per ad read instead of ≈0.3 µs). Same name and keys: the listing walks it as before.
 DROP INDEX "ads_listed_recent_idx";--> statement-breakpoint
 CREATE INDEX "ads_listed_recent_idx" ON "ads" USING btree ("published_at" DESC NULLS LAST, "id" DESC NULLS LAST)
   INCLUDE ("search_vector") WHERE "ads"."is_listed";--> statement-breakpoint
--- A text search's page: the p_max most recent listed matches of p_match under the filters, ranked, the page's rows
--- joined. The most recent matches are found one of two ways, chosen on how many ads the words are expected to match
+-- A text search's page: the p_max most recent listed matches of p_match under the filters, ranked; the page is
+-- answered as listing_page's (ids and card versions, in order). The most recent matches are found one of two ways, chosen on how many ads the words are expected to match
 -- (search_words' counts of their lexemes against listing_counts, assuming the words independent):
 --   walk:   read the filters' recency index from the newest ad and test each against the query, stopping at p_max
 --           matches (cheap when the words are common: ≈ p_max / share of ads read);
@@ -140,10 +143,7 @@ CREATE FUNCTION search_score(v tsvector, q tsquery, typed tsquery, best tsquery)
 $$;--> statement-breakpoint
 CREATE FUNCTION search_page(p_match tsquery, p_words text[], p_typed tsquery, p_best tsquery, p_city integer,
                             p_section integer, p_limit integer, p_offset integer, p_max integer)
-RETURNS TABLE (id integer, title varchar, description text, published_at timestamptz, display_name varchar,
-               birth_date date, profile_status varchar, user_id integer, phone varchar, whatsapp boolean,
-               city_id integer, section_id integer, cover_id integer, cover_uid uuid, cover_width integer,
-               cover_height integer, cover_variants jsonb, total bigint)
+RETURNS TABLE (id integer, card_version integer, total bigint)
 LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
 #variable_conflict use_column
 DECLARE
@@ -212,18 +212,44 @@ BEGIN
              ORDER BY a.published_at + interval '0 s' DESC, a.id DESC LIMIT p_max) m;
   END IF;
   IF n = 0 THEN RETURN; END IF;
-  IF coalesce(cardinality(page), 0) = 0 THEN
-    RETURN QUERY SELECT NULL::integer, NULL::varchar, NULL::text, NULL::timestamptz, NULL::varchar, NULL::date,
-                        NULL::varchar, NULL::integer, NULL::varchar, NULL::boolean, NULL::integer, NULL::integer,
-                        NULL::integer, NULL::uuid, NULL::integer, NULL::integer, NULL::jsonb, n;
-    RETURN;
-  END IF;
+  IF coalesce(cardinality(page), 0) = 0 THEN RETURN QUERY SELECT NULL::integer, NULL::integer, n; RETURN; END IF;
   RETURN QUERY
-    SELECT a.id, a.title, a.description, a.published_at, p.display_name, p.birth_date, p.status, p.user_id, p.phone,
-           p.whatsapp, a.city_id, a.section_id, m.id, m.uid, m.width, m.height, m.variants, n
-      FROM unnest(page) WITH ORDINALITY AS ranked(ad_id, ord)
-      JOIN ads a ON a.id = ranked.ad_id
-      JOIN model_profiles p ON p.id = a.model_profile_id
-      LEFT JOIN media m ON m.ad_id = a.id AND m.is_cover
+    SELECT a.id, a.card_version, n FROM unnest(page) WITH ORDINALITY AS ranked(ad_id, ord) JOIN ads a ON a.id = ranked.ad_id
      ORDER BY ranked.ord;
-END $$;
+END $$;--> statement-breakpoint
+-- A card's version (ads.card_version) goes up with every change to its ad (the profile's name, status, consent or
+-- agency changes re-derive its ads with an update, migrations 0004–0009: they count too), with its model's birth date
+-- or account, and with any change to its photos. Every update of an ad counts, whatever it changed: a card is cheap
+-- to serialize again, a stale one is wrong.
+CREATE FUNCTION ads_card_version() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.card_version := OLD.card_version + 1;
+  RETURN NEW;
+END $$;--> statement-breakpoint
+CREATE TRIGGER ads_card_version BEFORE UPDATE ON ads FOR EACH ROW EXECUTE FUNCTION ads_card_version();--> statement-breakpoint
+CREATE FUNCTION model_profiles_card_version() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE ads SET model_profile_id = model_profile_id WHERE model_profile_id = NEW.id;
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER model_profiles_card_version AFTER UPDATE OF birth_date, user_id ON model_profiles
+  FOR EACH ROW WHEN (OLD.birth_date IS DISTINCT FROM NEW.birth_date OR OLD.user_id IS DISTINCT FROM NEW.user_id)
+  EXECUTE FUNCTION model_profiles_card_version();--> statement-breakpoint
+-- Photos: one update of the ads concerned per statement. The media services lock the ad first (ad-access.ts), so
+-- this update takes no lock they do not already hold.
+CREATE FUNCTION media_card_version_new() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE ads SET card_version = card_version WHERE id IN (SELECT ad_id FROM new_media);
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE FUNCTION media_card_version_old() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE ads SET card_version = card_version WHERE id IN (SELECT ad_id FROM old_media);
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER media_card_version_insert AFTER INSERT ON media REFERENCING NEW TABLE AS new_media
+  FOR EACH STATEMENT EXECUTE FUNCTION media_card_version_new();--> statement-breakpoint
+CREATE TRIGGER media_card_version_update AFTER UPDATE ON media REFERENCING NEW TABLE AS new_media
+  FOR EACH STATEMENT EXECUTE FUNCTION media_card_version_new();--> statement-breakpoint
+CREATE TRIGGER media_card_version_delete AFTER DELETE ON media REFERENCING OLD TABLE AS old_media
+  FOR EACH STATEMENT EXECUTE FUNCTION media_card_version_old();

@@ -21,6 +21,8 @@ export interface ListingFilters {
 
 export interface ListingRow {
   id: number;
+  /** ads.card_version: goes up with every change to what the card shows (migration 0016). */
+  card_version: number;
   title: string;
   description: string;
   published_at: string | Date;
@@ -67,7 +69,7 @@ function filters(f: ListingFilters): SQL[] {
  * what an uncached listing costs the database.
  */
 const COLUMNS = sql`
-  a.id, a.title, a.description, a.published_at, p.display_name, p.birth_date, p.status as profile_status,
+  a.id, a.card_version, a.title, a.description, a.published_at, p.display_name, p.birth_date, p.status as profile_status,
   p.user_id, p.phone, p.whatsapp, a.city_id, a.section_id,
   m.id as cover_id, m.uid as cover_uid, m.width as cover_width, m.height as cover_height, m.variants as cover_variants`;
 const JOINS = sql`
@@ -114,7 +116,7 @@ function reference(db: Db): Reference {
   return ref;
 }
 
-async function withPlaces<T extends AdRow>(db: Db, found: T[]): Promise<(T & ListingRow)[]> {
+async function withPlaces(db: Db, found: AdRow[]): Promise<ListingRow[]> {
   if (found.length === 0) return [];
   const ref = reference(db);
   const missing = [...new Set(found.map((r) => r.city_id))].filter((id) => !ref.cities.has(id));
@@ -133,62 +135,89 @@ async function withPlaces<T extends AdRow>(db: Db, found: T[]): Promise<(T & Lis
   return found.map((r) => {
     const place = ref.cities.get(r.city_id);
     const section = sections.get(r.section_id);
-    // Foreign keys guarantee both; a section added after start-up would show unnamed until a restart.
+    // Foreign keys guarantee both; a section added after start-up would show unnamed until a restart. Written out
+    // field by field (not spread): this runs for every card of every uncached page.
     return {
-      ...r,
+      id: r.id,
+      card_version: r.card_version,
+      title: r.title,
+      description: r.description,
+      published_at: r.published_at,
+      display_name: r.display_name,
+      birth_date: r.birth_date,
+      profile_status: r.profile_status,
+      user_id: r.user_id,
+      phone: r.phone,
+      whatsapp: r.whatsapp,
+      city_id: r.city_id,
       city_name: place?.city_name ?? '',
       state_name: place?.state_name ?? '',
+      section_id: r.section_id,
       section_slug: section?.slug ?? '',
       section_names: section?.names ?? {},
       section_color: section?.color ?? '',
+      cover_id: r.cover_id,
+      cover_uid: r.cover_uid,
+      cover_width: r.cover_width,
+      cover_height: r.cover_height,
+      cover_variants: r.cover_variants,
     };
   });
 }
 
 const RECENT = sql`a.published_at desc nulls last, a.id desc nulls last`;
 
+/** A card of a page: its ad and the version of what it shows (the server keeps cards serialized per version). */
+export interface CardRef {
+  id: number;
+  version: number;
+}
+
+/** listing_page() and search_page() answer a page as (id, card_version, total), a row without an ad past the last page. */
+async function refsOf(db: Db, query: SQL): Promise<{ refs: CardRef[]; total: number }> {
+  const list = await rows<{ id: number | null; card_version: number | null; total: string | number }>(db, query);
+  const refs: CardRef[] = [];
+  for (const r of list) if (r.id !== null) refs.push({ id: r.id, version: r.card_version ?? 0 });
+  return { refs, total: Number(list[0]?.total ?? 0) };
+}
+
 /**
- * Filters only: listing_page() (migration 0015) walks the partial index of the filters and stops after the page, counts
- * the matches (an index-only scan of the same index) and joins the page's rows, in one round trip and with plans it
- * keeps for the connection. Past the last page it answers one row without an ad, carrying the count.
+ * Filters only: listing_page() (migrations 0015, 0016) walks the partial index of the filters and stops after the
+ * page, reads the total from listing_counts, in one round trip and with plans it keeps for the connection.
  */
-async function recentPage(db: Db, f: ListingFilters): Promise<{ rows: ListingRow[]; total: number }> {
-  const list = await rows<Omit<AdRow, 'id'> & { id: number | null; total: string | number }>(
-    db,
-    sql`select * from listing_page(${f.cityId ?? null}, ${f.sectionId ?? null}, ${f.limit}, ${f.offset})`,
-  );
-  const total = Number(list[0]?.total ?? 0);
-  const ads = list.filter((r): r is AdRow & { total: string | number } => r.id !== null);
-  return { rows: await withPlaces(db, ads), total };
+function recentPage(db: Db, f: ListingFilters): Promise<{ refs: CardRef[]; total: number }> {
+  return refsOf(db, sql`select * from listing_page(${f.cityId ?? null}, ${f.sectionId ?? null}, ${f.limit}, ${f.offset})`);
+}
+
+/** The rows of the listed ads among `ids`, for the cards not yet serialized at their version (any order). */
+export async function cardRows(db: Db, ids: number[]): Promise<ListingRow[]> {
+  if (ids.length === 0) return [];
+  return withPlaces(db, await rows<AdRow>(db, sql`select * from listing_cards(${`{${ids.join(',')}}`}::int[])`));
 }
 
 /**
  * Ranked (text search) among the RANKED_MAX most recent matches, in one call to search_page() (migration 0016): it
- * chooses how to find those matches from the words' frequency, ranks them, and joins only the page's rows; its total
- * is at most RANKED_MAX. `words` are the wanted words of a plain query (for that choice; null otherwise), `tiers` the
+ * chooses how to find those matches from the words' frequency and ranks them; its total is at most RANKED_MAX. `words` are the wanted words of a plain query (for that choice; null otherwise), `tiers` the
  * typed and best-reading queries of a corrected search, whose matches rank first.
  */
-async function rankedPage(
+function rankedPage(
   db: Db,
   match: SQL,
   words: string[] | null,
   tiers: { typed: SQL; best: SQL } | null,
   f: ListingFilters,
-): Promise<{ rows: ListingRow[]; total: number }> {
+): Promise<{ refs: CardRef[]; total: number }> {
   const wordList = words?.length
     ? sql`array[${sql.join(
         words.map((w) => sql`${w}`),
         sql`, `,
       )}]::text[]`
     : sql`null::text[]`;
-  const list = await rows<Omit<AdRow, 'id'> & { id: number | null; total: string | number }>(
+  return refsOf(
     db,
     sql`select * from search_page(${match}, ${wordList}, ${tiers?.typed ?? sql`null`}, ${tiers?.best ?? sql`null`},
                                   ${f.cityId ?? null}::int, ${f.sectionId ?? null}::int, ${f.limit}, ${f.offset}, ${RANKED_MAX})`,
   );
-  const total = Number(list[0]?.total ?? 0);
-  const ads = list.filter((r): r is AdRow & { total: string | number } => r.id !== null);
-  return { rows: await withPlaces(db, ads), total };
 }
 
 const tsquery = (words: string | SQL) => sql`plainto_tsquery('es_unaccent', ${words})`;
@@ -288,7 +317,10 @@ function spelling(word: string, found: ListingRow[]): string {
 }
 
 export interface ListingPage {
-  rows: ListingRow[];
+  /** The page's cards, in order. */
+  refs: CardRef[];
+  /** The page's rows when they had to be read anyway (a corrected search names its words as the ads spell them). */
+  rows?: ListingRow[];
   total: number;
   /** Present when misspelt words were corrected: the words, and the search as it was run. */
   corrected?: { corrections: SearchCorrection[]; search: string };
@@ -321,9 +353,13 @@ export async function listModels(db: Db, f: ListingFilters): Promise<ListingPage
   const page = await rankedPage(db, all, null, { typed, best }, f);
   // A correction that finds nothing either is no reading worth announcing.
   if (page.total === 0) return exact;
-  const fixes = misspelt.map((m) => ({ from: m.word, to: spelling(m.alternatives[0]!.word, page.rows) }));
+  const found = await cardRows(
+    db,
+    page.refs.map((r) => r.id),
+  );
+  const fixes = misspelt.map((m) => ({ from: m.word, to: spelling(m.alternatives[0]!.word, found) }));
   const search = f.search.replace(/[\p{L}\p{N}]+/gu, (t) => fixes.find((c) => c.from === fold(t))?.to ?? t);
-  return { ...page, corrected: { corrections: fixes, search } };
+  return { ...page, rows: found, corrected: { corrections: fixes, search } };
 }
 
 export async function findVisibleAd(db: Db, id: number): Promise<ListingRow | undefined> {

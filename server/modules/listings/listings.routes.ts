@@ -18,72 +18,19 @@ import {
   modelsMapSchema,
   modelsQuerySchema,
   publicityAdSchema,
-  type ModelCard,
   type ModelList,
   type ModelsMap,
 } from '#contract/listings.ts';
 import { API } from '#contract/routes.ts';
-import type { Language } from '#contract/languages.ts';
-import type { SectionSlug } from '#contract/sections.ts';
 import { z } from 'zod';
 import { media, publicityAds } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
-import type { Storage } from '../../plugins/storage.ts';
 import { findEditableAd } from '../media/ad-access.ts';
 import { toImage } from './images.ts';
-import { countByCity, findVisibleAd, findVisibleAdOfUser, listModels, sectionIdBySlug, type ListingRow } from './listings.repository.ts';
+import { toCard } from './cards.ts';
+import { createCardCache } from './card-cache.ts';
+import { countByCity, findVisibleAd, findVisibleAdOfUser, listModels, sectionIdBySlug } from './listings.repository.ts';
 import { cityCentre } from './city-centre.ts';
-
-const EXCERPT = 160;
-
-export function ageOn(birth: string | Date | null, today = new Date()): number | null {
-  if (!birth) return null;
-  const d = typeof birth === 'string' ? new Date(`${birth.slice(0, 10)}T00:00:00Z`) : birth;
-  let age = today.getUTCFullYear() - d.getUTCFullYear();
-  const m = today.getUTCMonth() - d.getUTCMonth();
-  if (m < 0 || (m === 0 && today.getUTCDate() < d.getUTCDate())) age--;
-  return age;
-}
-
-function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= EXCERPT) return flat;
-  const cut = flat.slice(0, EXCERPT - 1);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), EXCERPT * 0.6)).trimEnd()}…`;
-}
-
-function toCard(storage: Storage, r: ListingRow, lang: Language): ModelCard {
-  return {
-    id: r.id,
-    user_id: r.user_id,
-    name: r.display_name,
-    title: r.title,
-    excerpt: excerpt(r.description),
-    age: ageOn(r.birth_date),
-    city: { id: r.city_id, name: r.city_name },
-    section: {
-      id: r.section_id,
-      slug: r.section_slug as SectionSlug,
-      name: r.section_names[lang] ?? r.section_names.es ?? '',
-      color: r.section_color,
-    },
-    status: r.profile_status as ModelCard['status'],
-    verified: r.profile_status === 'active',
-    cover:
-      r.cover_id && r.cover_uid
-        ? toImage(storage, {
-            id: r.cover_id,
-            adId: r.id,
-            uid: r.cover_uid,
-            width: r.cover_width ?? 0,
-            height: r.cover_height ?? 0,
-            variants: r.cover_variants ?? [],
-            isCover: true,
-          })
-        : null,
-    published_at: new Date(r.published_at).toISOString(),
-  };
-}
 
 /** Already-serialized JSON: Fastify sends a Buffer as it is, past the route's serializer. */
 function sendJsonBytes(reply: FastifyReply, bytes: Buffer): FastifyReply {
@@ -108,6 +55,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const cache =
     ttl > 0 ? new LRUCache<string, Buffer>({ max: 1000, maxSize: 32 * 1024 * 1024, sizeCalculation: (b) => b.length, ttl }) : undefined;
   if (cache) app.catalogue.onChange(() => cache.clear());
+  const cardCache = createCardCache(app.storage, app.config.listingCardsCached);
 
   app.get(
     '/api/models',
@@ -129,7 +77,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
       const generation = app.catalogue.generation;
 
       const sectionId = await sectionIdOf(app, q.section);
-      const { rows, total, corrected } = await listModels(app.db, {
+      const page = await listModels(app.db, {
         search,
         literal,
         cityId: q.city,
@@ -137,25 +85,22 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
         limit: q.per_page,
         offset: (q.page - 1) * q.per_page,
       });
-      const lastPage = Math.max(1, Math.ceil(total / q.per_page));
-      const from = rows.length ? (q.page - 1) * q.per_page + 1 : null;
-      const body: ModelList = {
-        data: rows.map((r) => toCard(app.storage, r, req.lang)),
-        meta: {
-          current_page: q.page,
-          last_page: lastPage,
-          per_page: q.per_page,
-          total,
-          from,
-          to: from === null ? null : from + rows.length - 1,
-          ...(corrected ? { corrections: corrected.corrections, corrected_search: corrected.search } : {}),
-        },
+      const cards = await cardCache.cards(app.db, page.refs, req.lang, page.rows);
+      const from = cards.length ? (q.page - 1) * q.per_page + 1 : null;
+      const meta: ModelList['meta'] = {
+        current_page: q.page,
+        last_page: Math.max(1, Math.ceil(page.total / q.per_page)),
+        per_page: q.per_page,
+        total: page.total,
+        from,
+        to: from === null ? null : from + cards.length - 1,
+        ...(page.corrected ? { corrections: page.corrected.corrections, corrected_search: page.corrected.search } : {}),
       };
-      if (!cache) return body;
-      // reply.serialize is the route's serializer, exactly as returning the object would use.
-      const bytes = Buffer.from(reply.serialize(body) as string);
+      // The body is assembled from the cards' own JSON (each serialized once per version): the same text
+      // JSON.stringify would give for { data, meta }.
+      const bytes = Buffer.from(`{"data":[${cards.join(',')}],"meta":${JSON.stringify(meta)}}`);
       // Not when the catalogue changed while we read it: this answer may predate the change.
-      if (app.catalogue.generation === generation) cache.set(key, bytes);
+      if (cache && app.catalogue.generation === generation) cache.set(key, bytes);
       return sendJsonBytes(reply, bytes);
     },
   );
