@@ -19,16 +19,12 @@ export interface CardCache {
    * and its rows' is left out (the page shows one card fewer, as if read a moment later).
    */
   cards(db: Db, refs: CardRef[], lang: Language, known?: ListingRow[]): Promise<string[]>;
-  /** Hits and misses since start-up (card by card), for the metrics and the tests. */
-  stats(): { hits: number; misses: number };
 }
 
 /** ≈ 0.5 KB a card: the default (LISTING_CARDS_CACHED) holds 20,000 cards (≈10 MB). 0 keeps none. */
-export function createCardCache(storage: Storage, max: number): CardCache {
+export function createCardCache(storage: Storage, max: number, onLookup?: (hit: boolean) => void): CardCache {
   // lru-cache refuses max 0; a cache of one that is never read is the same as none.
   const cache = max > 0 ? new LRUCache<string, string>({ max }) : undefined;
-  let hits = 0;
-  let misses = 0;
   return {
     async cards(db, refs, lang, known) {
       const now = new Date();
@@ -36,8 +32,7 @@ export function createCardCache(storage: Storage, max: number): CardCache {
       const keyOf = (id: number, version: number) => `${id}:${version}:${lang}:${day}`;
       const out: (string | undefined)[] = refs.map((r) => cache?.get(keyOf(r.id, r.version)));
       const missing = refs.filter((_r, i) => out[i] === undefined);
-      hits += refs.length - missing.length;
-      misses += missing.length;
+      if (onLookup) out.forEach((json) => onLookup(json !== undefined));
       if (missing.length === 0) return out as string[];
       const wanted = new Set(missing.map((r) => r.id));
       const rows = known?.length ? known.filter((r) => wanted.has(r.id)) : await cardRows(db, [...wanted]);
@@ -55,6 +50,5 @@ export function createCardCache(storage: Storage, max: number): CardCache {
       });
       return page;
     },
-    stats: () => ({ hits, misses }),
   };
 }

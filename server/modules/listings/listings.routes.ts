@@ -55,7 +55,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const cache =
     ttl > 0 ? new LRUCache<string, Buffer>({ max: 1000, maxSize: 32 * 1024 * 1024, sizeCalculation: (b) => b.length, ttl }) : undefined;
   if (cache) app.catalogue.onChange(() => cache.clear());
-  const cardCache = createCardCache(app.storage, app.config.listingCardsCached);
+  const cardCache = createCardCache(app.storage, app.config.listingCardsCached, (hit) => app.metrics.cacheLookup('listing-cards', hit));
 
   app.get(
     '/api/models',
