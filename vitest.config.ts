@@ -20,6 +20,7 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts'],
+          globalSetup: ['tests/pglite-snapshot.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',

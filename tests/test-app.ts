@@ -4,6 +4,7 @@
  * and seeded exactly as `npm start` does.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '#server/app.ts';
@@ -14,6 +15,7 @@ import { mailQueued } from '#server/modules/jobs/mail-job.ts';
 import { signedCsrfToken } from '#server/plugins/security.ts';
 import { SESSION_COOKIE } from '#server/plugins/session.ts';
 import { createStorage } from '#server/plugins/storage.ts';
+import { SNAPSHOT_ENV } from './pglite-snapshot.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -45,7 +47,12 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   const base = process.env.DATABASE_URL;
   const serverDb = base ? await createServerDatabase(base) : undefined;
   const config = testConfig({ databaseUrl: serverDb?.url, ...overrides });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: ':memory:' });
+  const snapshot = process.env[SNAPSHOT_ENV];
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: ':memory:',
+    snapshot: !config.databaseUrl && snapshot && fs.existsSync(snapshot) ? new Blob([fs.readFileSync(snapshot)]) : undefined,
+  });
   await database.migrate();
   const storage = createStorage(config);
   await seedAll(database.db, config, storage);
