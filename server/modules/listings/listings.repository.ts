@@ -197,8 +197,9 @@ export async function cardRows(db: Db, ids: number[]): Promise<ListingRow[]> {
 
 /**
  * Ranked (text search) among the RANKED_MAX most recent matches, in one call to search_page() (migration 0016): it
- * chooses how to find those matches from the words' frequency and ranks them; its total is at most RANKED_MAX. `words` are the wanted words of a plain query (for that choice; null otherwise), `tiers` the
- * typed and best-reading queries of a corrected search, whose matches rank first.
+ * chooses how to find those matches from the words' frequency and ranks them; its total is at most RANKED_MAX.
+ * `words` are the wanted words of a plain query (for that choice; null otherwise), `tiers` the typed and best-reading
+ * queries of a corrected search, whose matches rank first.
  */
 function rankedPage(
   db: Db,
