@@ -37,6 +37,7 @@ import type { SessionUser } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { deletePhoto } from '../media/media.repository.ts';
 import { notifyAppealDecided, notifyDecision } from '../notifications/events.ts';
+import type { PendingNotification } from '../notifications/notifications.ts';
 import {
   describeSubject,
   issueStatement,
@@ -87,6 +88,7 @@ export async function applyDecision(
   let removedFiles: string | null = null;
   let reinstated: Recipient | null = null;
   let suspendedUser: number | null = null;
+  let notice: PendingNotification | null = null;
 
   const result = await app.db.transaction(async (tx) => {
     let before: Record<string, unknown>;
@@ -245,20 +247,26 @@ export async function applyDecision(
       reason: input.reason_codes.length || input.text ? { codes: input.reason_codes, text: input.text } : null,
       req,
     });
+    // Stored with the decision (broadcast after the commit, below).
+    notice = await notifyDecision(
+      app,
+      {
+        subjectType: input.subject_type,
+        subjectId: input.subject_id,
+        action: input.action,
+        status: typeof after.status === 'string' ? after.status : undefined,
+        statementId: issued?.statement.id ?? null,
+        recipientId: issued?.recipient?.id ?? reinstated?.id ?? null,
+      },
+      tx,
+    );
     return { before, after };
   });
 
   // Its open websockets too (after the commit): a suspended account hears nothing more until it signs in again.
   if (suspendedUser !== null) await app.broadcaster.terminateUserConnections(String(suspendedUser));
   if (removedFiles) await app.storage.remove(removedFiles).catch((err: unknown) => req.log.error({ err }, 'admin: removing files failed'));
-  await notifyDecision(app, {
-    subjectType: input.subject_type,
-    subjectId: input.subject_id,
-    action: input.action,
-    status: typeof result.after.status === 'string' ? result.after.status : undefined,
-    statementId: (issued as IssuedStatement | null)?.statement.id ?? null,
-    recipientId: (issued as IssuedStatement | null)?.recipient?.id ?? (reinstated as Recipient | null)?.id ?? null,
-  });
+  await (notice as PendingNotification | null)?.publish();
   return {
     subject_type: input.subject_type,
     subject_id: input.subject_id,
@@ -379,17 +387,23 @@ export async function decideAppeal(
     });
     const recipient = appeal.userId ? await recipientFor(tx, 'user', appeal.userId) : null;
     if (recipient) await sendAppealDecidedMail(tx, app, recipient, statement!, outcome, text);
-    return { statement: statement!, recipient, restored };
+    // Stored with the outcome, broadcast after the commit.
+    const notice = recipient
+      ? await notifyAppealDecided(
+          app,
+          {
+            recipientId: recipient.id,
+            outcome,
+            statementId: statement!.id,
+            subjectType: statement!.subjectType,
+            subjectId: statement!.subjectId,
+            status: typeof restored.status === 'string' ? restored.status : undefined,
+          },
+          tx,
+        )
+      : null;
+    return { statement: statement!, recipient, restored, notice };
   });
-  if (out.recipient) {
-    await notifyAppealDecided(app, {
-      recipientId: out.recipient.id,
-      outcome,
-      statementId: out.statement.id,
-      subjectType: out.statement.subjectType,
-      subjectId: out.statement.subjectId,
-      status: typeof out.restored.status === 'string' ? out.restored.status : undefined,
-    });
-  }
-  return out;
+  await out.notice?.publish();
+  return { statement: out.statement, recipient: out.recipient, restored: out.restored };
 }

@@ -1,7 +1,8 @@
 /**
- * Every mail is queued inside the transaction of the change that calls for it (mail-job.ts): rolled back, neither the
- * change nor the mail; committed, the mail is certain to go, even if the process dies right after the commit. Two
- * fault hooks, on the real routes:
+ * Every mail is queued inside the transaction of the change that calls for it (mail-job.ts), and every notification is
+ * stored there too (notifications.ts storeNotification; broadcast after the commit): rolled back, neither the change
+ * nor its mail or notification; committed, the mail is certain to go and the notification is in the bell, even if the
+ * process dies right after the commit. Two fault hooks, on the real routes:
  * - `rollBackAfter`: the change's transaction fails after the change ran → the mail job was there inside it, and
  *   afterwards neither the change nor a job is left;
  * - `crashAfterCommit`: the change's transaction commits and then the request dies (what a `kill -9` right after the
@@ -14,7 +15,18 @@ import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Db } from '#server/db/client.ts';
-import { ads, appeals, jobs, modelConsents, modelProfiles, publicistProfiles, reports, statements, users } from '#server/db/schema.ts';
+import {
+  ads,
+  appeals,
+  jobs,
+  modelConsents,
+  modelProfiles,
+  notifications,
+  publicistProfiles,
+  reports,
+  statements,
+  users,
+} from '#server/db/schema.ts';
 import { newAgent, signedIn, type Agent } from '#tests/agent.ts';
 import { buildModel, buildPublicist } from '#tests/factories.ts';
 import { createTestApp, drainJobs, type TestApp } from '#tests/test-app.ts';
@@ -60,6 +72,13 @@ const mailJobsTo = (q: Db, to: string) =>
     .select({ id: jobs.id })
     .from(jobs)
     .where(and(eq(jobs.name, MAIL_JOB), sql`${jobs.payload} ->> 'to' = ${to}`));
+
+/** The notifications of kind `kind` stored for `userId`, as `q` (a transaction, or the database) sees them. */
+const notesTo = (q: Db, userId: number, kind: string) =>
+  q
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.kind, kind)));
 
 /** The mails `to` has received (every queued job run first, as a node's runner would). */
 async function mailsTo(to: string, subject?: string) {
@@ -113,11 +132,15 @@ describe('an admin decision and its statement of reasons', () => {
     const m = await buildModel(db, { name: 'Rollback Decision' });
     const email = await emailOf(m.userId);
     let inside = -1;
+    let noteInside = -1;
     rollBackAfter(t.app, async (tx) => {
       inside = (await mailJobsTo(tx, email)).length;
+      noteInside = (await notesTo(tx, m.userId, 'ad.suspended')).length;
     });
     expect((await suspend(m.adId)).statusCode).toBe(500);
     expect(inside).toBe(1);
+    expect(noteInside).toBe(1);
+    expect(await notesTo(db, m.userId, 'ad.suspended')).toHaveLength(0);
     expect(await mailJobsTo(db, email)).toHaveLength(0);
     expect(await mailsTo(email)).toHaveLength(0);
     expect((await db.select().from(ads).where(eq(ads.id, m.adId)))[0]!.status).toBe('active');
@@ -134,6 +157,7 @@ describe('an admin decision and its statement of reasons', () => {
     const mail = await onlyMail(email, STATEMENT);
     expect(mail.text).toContain(`/es/statements/${statement!.id}`);
     expect(mail.text).toContain('«Anuncio tras el fallo» de Crash Decision');
+    expect(await notesTo(db, m.userId, 'ad.suspended')).toHaveLength(1);
   });
 
   it('a removed photo is named in the mail by its ad (named before the delete, in the same transaction)', async () => {
@@ -192,11 +216,15 @@ describe('an appeal decided', () => {
   it('rolled back: the mail job was in the transaction, and afterwards neither the outcome nor the mail is', async () => {
     const { m, email, appealId } = await appealed('Rollback Appeal');
     let inside = -1;
+    let noteInside = -1;
     rollBackAfter(t.app, async (tx) => {
       inside = (await mailJobsTo(tx, email)).length;
+      noteInside = (await notesTo(tx, m.userId, 'appeal.reversed')).length;
     });
     expect((await decide(appealId)).statusCode).toBe(500);
     expect(inside).toBe(1);
+    expect(noteInside).toBe(1);
+    expect(await notesTo(db, m.userId, 'appeal.reversed')).toHaveLength(0);
     expect(await mailsTo(email, 'Hemos resuelto tu recurso')).toHaveLength(0);
     expect((await db.select().from(appeals).where(eq(appeals.id, appealId)))[0]!.status).toBe('pending');
     expect((await db.select().from(ads).where(eq(ads.id, m.adId)))[0]!.status).toBe('suspended');
@@ -210,6 +238,7 @@ describe('an appeal decided', () => {
     expect((await db.select().from(ads).where(eq(ads.id, m.adId)))[0]!.status).toBe('active');
     const mail = await onlyMail(email, 'Hemos resuelto tu recurso');
     expect(mail.text).toContain(`/es/statements/${statementId}`);
+    expect(await notesTo(db, m.userId, 'appeal.reversed')).toHaveLength(1);
   });
 });
 
@@ -244,6 +273,8 @@ describe("a model's consent", () => {
     expect((await db.select().from(modelConsents).where(eq(modelConsents.id, issued.id)))[0]!.status).toBe('given');
     const mail = await onlyMail(contact, 'Has aceptado que Agencia Tras Fallo te anuncie');
     expect(mail.text).toMatch(/\/es\/consent\/withdraw\/[A-Za-z0-9_-]{43}/);
+    // The agency's notification too.
+    expect(await notesTo(db, p.userId, 'consent.given')).toHaveLength(1);
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * The events a user hears about, as notifications: staff decisions on their ads, profiles, photos, verification or
  * account (with the statement of reasons of a restriction), an appeal decided, a model's consent given or withdrawn
- * (to the publicist). The modules that make those changes call these after their transaction commits. `data.refresh`
- * tells an open dashboard what to fetch again, so an admin's decision shows there without a reload.
+ * (to the publicist). The modules that make those changes call these inside their transaction (`db`: the notification
+ * is stored with the change) and broadcast the answer's `publish()` after the commit. `data.refresh` tells an open
+ * dashboard what to fetch again, so an admin's decision shows there without a reload.
  */
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -12,7 +13,10 @@ import { dashboardFor, type Role } from '#contract/roles.ts';
 import { publicistProfiles, users } from '../../db/schema.ts';
 import { recipientFor } from '../statements/statements.ts';
 import { subjectLabel } from '../statements/statements.routes.ts';
-import { notify } from './notifications.ts';
+import type { Db } from '../../db/client.ts';
+import { storeNotification, type PendingNotification } from './notifications.ts';
+
+const NOTHING: PendingNotification = { notification: null, publish: async () => {} };
 
 const PAST: Record<DecisionAction, string> = {
   approve: 'approved',
@@ -40,8 +44,8 @@ function kindOf(subject: DecisionSubject, action: DecisionAction): NotificationK
   return kind as NotificationKind;
 }
 
-async function roleOf(app: FastifyInstance, userId: number): Promise<Role | null> {
-  const [u] = await app.db.select({ role: users.role }).from(users).where(eq(users.id, userId));
+async function roleOf(db: Db, userId: number): Promise<Role | null> {
+  const [u] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId));
   return u?.role ?? null;
 }
 
@@ -58,15 +62,15 @@ export interface DecisionEvent {
   label?: string | null | undefined;
 }
 
-export async function notifyDecision(app: FastifyInstance, e: DecisionEvent): Promise<void> {
+export async function notifyDecision(app: FastifyInstance, e: DecisionEvent, db: Db = app.db): Promise<PendingNotification> {
   const kind = kindOf(e.subjectType, e.action);
-  if (!kind) return;
+  if (!kind) return NOTHING;
   try {
-    const recipientId = e.recipientId ?? (await recipientFor(app.db, e.subjectType, e.subjectId))?.id ?? null;
-    if (recipientId === null) return;
-    const role = await roleOf(app, recipientId);
-    const label = e.label ?? (await subjectLabel(app.db, e.subjectType, e.subjectId)) ?? '';
-    await notify(app, recipientId, {
+    const recipientId = e.recipientId ?? (await recipientFor(db, e.subjectType, e.subjectId))?.id ?? null;
+    if (recipientId === null) return NOTHING;
+    const role = await roleOf(db, recipientId);
+    const label = e.label ?? (await subjectLabel(db, e.subjectType, e.subjectId)) ?? '';
+    return await storeNotification(app, db, recipientId, {
       kind,
       vars: { label },
       data: {
@@ -80,6 +84,7 @@ export async function notifyDecision(app: FastifyInstance, e: DecisionEvent): Pr
     });
   } catch (err) {
     app.log.error({ err, event: e }, 'decision notification failed');
+    return NOTHING;
   }
 }
 
@@ -92,9 +97,9 @@ export interface AppealEvent {
   status?: string | undefined;
 }
 
-export async function notifyAppealDecided(app: FastifyInstance, e: AppealEvent): Promise<void> {
-  const label = (await subjectLabel(app.db, e.subjectType, e.subjectId).catch(() => null)) ?? '';
-  await notify(app, e.recipientId, {
+export async function notifyAppealDecided(app: FastifyInstance, e: AppealEvent, db: Db = app.db): Promise<PendingNotification> {
+  const label = (await subjectLabel(db, e.subjectType, e.subjectId).catch(() => null)) ?? '';
+  return storeNotification(app, db, e.recipientId, {
     kind: `appeal.${e.outcome}`,
     vars: { label },
     data: {
@@ -116,15 +121,15 @@ export interface ConsentEvent {
 }
 
 /** To the publicist: the model they listed agreed, declined or withdrew (declining and withdrawing read alike). */
-export async function notifyConsent(app: FastifyInstance, e: ConsentEvent): Promise<void> {
+export async function notifyConsent(app: FastifyInstance, e: ConsentEvent, db: Db = app.db): Promise<PendingNotification> {
   try {
-    const [p] = await app.db
+    const [p] = await db
       .select({ userId: publicistProfiles.userId })
       .from(publicistProfiles)
       .where(eq(publicistProfiles.id, e.publicistId));
-    if (!p) return;
-    const label = (await subjectLabel(app.db, 'model_profile', e.modelProfileId)) ?? '';
-    await notify(app, p.userId, {
+    if (!p) return NOTHING;
+    const label = (await subjectLabel(db, 'model_profile', e.modelProfileId)) ?? '';
+    return await storeNotification(app, db, p.userId, {
       kind: e.given ? 'consent.given' : 'consent.withdrawn',
       vars: { label },
       data: {
@@ -137,5 +142,6 @@ export async function notifyConsent(app: FastifyInstance, e: ConsentEvent): Prom
     });
   } catch (err) {
     app.log.error({ err, event: e }, 'consent notification failed');
+    return NOTHING;
   }
 }

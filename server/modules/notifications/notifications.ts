@@ -1,8 +1,9 @@
 /**
- * Notifications (SPEC §3): `notify(app, userId, …)` stores one in the recipient's language and broadcasts it on their
- * private channel as Laravel's BroadcastNotificationCreated, so Echo's `.notification()` shows it at once and the bell
- * lists it. Callers notify after their transaction has committed: a notification about a change that rolled back
- * would be a lie. It never throws into the caller (a failure is logged): the change itself has happened.
+ * Notifications (SPEC §3): one is stored in the recipient's language and broadcast on their private channel as
+ * Laravel's BroadcastNotificationCreated, so Echo's `.notification()` shows it at once and the bell lists it. A change
+ * stores its notification in its own transaction (`storeNotification(app, tx, …)`) and broadcasts it after the commit
+ * (`publish()`); `notify()` does both for what has no transaction. Neither throws into the caller (a failure is
+ * logged): the change itself has happened.
  */
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -65,33 +66,57 @@ export interface NotifyInput {
   data?: NotificationData;
 }
 
-/** Stores and broadcasts a notification for `userId`; null when there is no such user or it failed (logged). */
-export async function notify(app: FastifyInstance, userId: number, input: NotifyInput): Promise<Notification | null> {
+/** A notification stored in a transaction that has not committed yet: `publish()` broadcasts it once it has. */
+export interface PendingNotification {
+  notification: Notification | null;
+  publish(): Promise<void>;
+}
+
+const NOTHING: PendingNotification = { notification: null, publish: async () => {} };
+
+async function insertNotification(app: FastifyInstance, db: Db, userId: number, input: NotifyInput): Promise<Notification | null> {
+  const [user] = await db.select({ locale: users.locale }).from(users).where(eq(users.id, userId));
+  if (!user) return null;
+  const t = app.tFor(user.locale);
+  const vars = input.vars ?? {};
+  const [row] = await db
+    .insert(notifications)
+    .values({
+      userId,
+      kind: input.kind,
+      type: input.type ?? defaultType(input.kind),
+      message: t(`notifications.kinds.${input.kind}.message`, vars),
+      description: t(`notifications.kinds.${input.kind}.description`, { ...vars, defaultValue: '' }) || null,
+      // The values too, so that the app can say it again in the language it is showing (contract: data.vars).
+      data: { ...input.data, vars },
+    })
+    .returning();
+  return toNotification(row!);
+}
+
+/**
+ * Stores a notification for `userId` in `db`: the transaction of the change it tells about, so that both are committed
+ * together (a crash right after the commit cannot lose it) or neither is. Under a savepoint: a failure is logged and
+ * undone without undoing the change. Broadcast with `publish()` after the commit: a notification about a change that
+ * then rolled back would be a lie.
+ */
+export async function storeNotification(app: FastifyInstance, db: Db, userId: number, input: NotifyInput): Promise<PendingNotification> {
   try {
-    const [user] = await app.db.select({ locale: users.locale }).from(users).where(eq(users.id, userId));
-    if (!user) return null;
-    const t = app.tFor(user.locale);
-    const vars = input.vars ?? {};
-    const [row] = await app.db
-      .insert(notifications)
-      .values({
-        userId,
-        kind: input.kind,
-        type: input.type ?? defaultType(input.kind),
-        message: t(`notifications.kinds.${input.kind}.message`, vars),
-        description: t(`notifications.kinds.${input.kind}.description`, { ...vars, defaultValue: '' }) || null,
-        // The values too, so that the app can say it again in the language it is showing (contract: data.vars).
-        data: { ...input.data, vars },
-      })
-      .returning();
-    const notification = toNotification(row!);
+    const notification = await db.transaction((sp) => insertNotification(app, sp as unknown as Db, userId, input));
+    if (!notification) return NOTHING;
     // Laravel's payload is the notification's data plus `id` and `type`: ours is the notification itself.
-    await broadcast(app, [userPusherChannel(userId)], NOTIFICATION_EVENT, notification);
-    return notification;
+    return { notification, publish: () => broadcast(app, [userPusherChannel(userId)], NOTIFICATION_EVENT, notification) };
   } catch (err) {
     app.log.error({ err, userId, kind: input.kind }, 'notification failed');
-    return null;
+    return NOTHING;
   }
+}
+
+/** Stores and broadcasts a notification for `userId` with no change of its own to wait for; null when there is no such user or it failed (logged). */
+export async function notify(app: FastifyInstance, userId: number, input: NotifyInput): Promise<Notification | null> {
+  const pending = await storeNotification(app, app.db, userId, input);
+  await pending.publish();
+  return pending.notification;
 }
 
 export async function unreadCount(db: Db, userId: number): Promise<number> {

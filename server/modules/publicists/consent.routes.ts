@@ -148,7 +148,6 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
       const agree = req.body.decision === 'agree';
       const row = await answerConsent(app, found.id, agree, req.lang);
       const info = await describe(app, req, { ...row, status: agree ? 'given' : 'withdrawn' }, 'give');
-      await notifyConsent(app, { publicistId: row.publicistId, modelProfileId: row.modelProfileId, given: agree });
       return {
         channel: 'notification' as const,
         type: 'success' as const,
@@ -172,7 +171,7 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/api/consent/withdraw/:token', { schema: { params: consentTokenParamsSchema }, config: limit }, async (req) => {
     const found = await byWithdrawToken(req.params.token);
     if (!found) throw notFound('consent.errors.unknown');
-    const row = await db.transaction(async (tx) => {
+    const { row, notice } = await db.transaction(async (tx) => {
       const [locked] = await tx.select().from(modelConsents).where(eq(modelConsents.id, found.id)).for('update');
       const state = stateOf(locked!, 'withdraw');
       if (state !== 'given') throw gone(state);
@@ -183,9 +182,15 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
       if (model && model.consentStatus === 'given') {
         await tx.update(modelProfiles).set({ consentStatus: 'withdrawn', updatedAt: now }).where(eq(modelProfiles.id, model.id));
       }
-      return locked!;
+      // Stored with the withdrawal, broadcast after the commit.
+      const notice = await notifyConsent(
+        app,
+        { publicistId: locked!.publicistId, modelProfileId: locked!.modelProfileId, given: false },
+        tx,
+      );
+      return { row: locked!, notice };
     });
-    await notifyConsent(app, { publicistId: row.publicistId, modelProfileId: row.modelProfileId, given: false });
+    await notice.publish();
     return {
       channel: 'notification' as const,
       type: 'success' as const,

@@ -17,6 +17,7 @@ import { queueMail } from '../jobs/mail-job.ts';
 import { hashToken } from '../../plugins/session.ts';
 import type { ProfileRow } from '../model-profiles/model-profiles.repository.ts';
 import type { PublicistRow } from './publicists.repository.ts';
+import { notifyConsent } from '../notifications/events.ts';
 
 export const newToken = () => crypto.randomBytes(32).toString('base64url');
 const newCode = () => String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
@@ -177,7 +178,7 @@ export const gone = (state: State) =>
  */
 export async function answerConsent(app: FastifyInstance, consentId: number, agree: boolean, lng: string): Promise<ConsentRow> {
   const withdrawToken = newToken();
-  return app.db.transaction(async (tx) => {
+  const { row, notice } = await app.db.transaction(async (tx) => {
     const [locked] = await tx.select().from(modelConsents).where(eq(modelConsents.id, consentId)).for('update');
     const state = stateOf(locked!, 'give');
     if (state !== 'pending') throw gone(state);
@@ -201,6 +202,10 @@ export async function answerConsent(app: FastifyInstance, consentId: number, agr
         .where(eq(modelProfiles.id, locked!.modelProfileId));
       await sendConsentConfirmation(app, locked!.contact, lng, withdrawToken, names ?? { model: '', publicist: '' }, tx);
     }
-    return locked!;
+    // The publicist hears of it: stored with the answer, broadcast after the commit.
+    const notice = await notifyConsent(app, { publicistId: locked!.publicistId, modelProfileId: locked!.modelProfileId, given: agree }, tx);
+    return { row: locked!, notice };
   });
+  await notice.publish();
+  return row;
 }

@@ -32,7 +32,13 @@ import { AppError, notFound } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { accountScope } from '../data-rights/account-scope.ts';
 import { cancelJob, scheduleJob } from '../jobs/jobs.ts';
-import { broadcast, hasUnreadReplyNotification, markConversationNotificationsRead, notify } from '../notifications/notifications.ts';
+import {
+  broadcast,
+  hasUnreadReplyNotification,
+  markConversationNotificationsRead,
+  storeNotification,
+  type PendingNotification,
+} from '../notifications/notifications.ts';
 import { pageMeta } from '../statements/statements.routes.ts';
 
 export type ConversationRow = typeof supportConversations.$inferSelect;
@@ -272,7 +278,8 @@ const excerpt = (text: string, max = 140) => (text.length > max ? `${text.slice(
 /**
  * Posts a message: the next seq under the conversation's lock, a resolved conversation reopens, the sender's side
  * has now seen the other side's earlier messages, and staff take an unassigned conversation by answering. A staff
- * reply schedules the unread e-mail in the same transaction and notifies the user after the commit.
+ * reply schedules the unread e-mail and stores the user's notification in the same transaction, and broadcasts the
+ * notification after the commit.
  */
 export async function postMessage(
   app: FastifyInstance,
@@ -286,7 +293,7 @@ export async function postMessage(
   const staff = isStaff(viewer.role);
   await loadConversation(app.db, viewer, conversationId);
   const now = new Date();
-  const { message, readUpTo } = await app.db.transaction(async (tx) => {
+  const { message, readUpTo, notice } = await app.db.transaction(async (tx) => {
     const [c] = await tx
       .update(supportConversations)
       .set({
@@ -310,6 +317,7 @@ export async function postMessage(
       .set({ readAt: now })
       .where(and(eq(supportMessages.conversationId, conversationId), eq(supportMessages.isStaff, !staff), isNull(supportMessages.readAt)))
       .returning({ seq: supportMessages.seq });
+    let notice: PendingNotification | null = null;
     if (staff) {
       await scheduleJob(tx, {
         name: CHAT_EMAIL_JOB,
@@ -317,13 +325,22 @@ export async function postMessage(
         payload: { conversation_id: conversationId },
         runAt: new Date(now.getTime() + CHAT_EMAIL_DELAY_MINUTES * 60_000),
       });
+      // One unread "support replied" in the bell is enough; the chat itself shows every message. Stored with the
+      // reply, broadcast after the commit.
+      if (!(await hasUnreadReplyNotification(tx, c.userId, conversationId))) {
+        notice = await storeNotification(app, tx, c.userId, {
+          kind: 'support.reply',
+          vars: { excerpt: excerpt(content) },
+          data: { link: messengerPath(conversationId), conversation_id: conversationId, refresh: ['support_chat'] },
+        });
+      }
     } else if (read.length) {
       // A user who answers has read staff's replies: no e-mail about them.
       await cancelJob(tx, chatEmailKey(conversationId));
     }
     const message = toMessage(m!, viewer.name);
     await commit?.(tx, message);
-    return { message, readUpTo: read.length ? Math.max(...read.map((r) => r.seq)) : 0 };
+    return { message, readUpTo: read.length ? Math.max(...read.map((r) => r.seq)) : 0, notice };
   });
 
   await broadcast(app, [chatPusherChannel(conversationId)], CHAT_EVENTS.messageSent, { message }, socketId);
@@ -338,18 +355,7 @@ export async function postMessage(
   }
   await broadcastConversation(app, conversationId, false);
   if (staff) {
-    const [c] = await app.db
-      .select({ userId: supportConversations.userId })
-      .from(supportConversations)
-      .where(eq(supportConversations.id, conversationId));
-    // One unread "support replied" in the bell is enough; the chat itself shows every message.
-    if (c && !(await hasUnreadReplyNotification(app.db, c.userId, conversationId))) {
-      await notify(app, c.userId, {
-        kind: 'support.reply',
-        vars: { excerpt: excerpt(content) },
-        data: { link: messengerPath(conversationId), conversation_id: conversationId, refresh: ['support_chat'] },
-      });
-    }
+    await notice?.publish();
   } else {
     await markConversationNotificationsRead(app.db, viewer.id, conversationId);
   }
