@@ -21,21 +21,33 @@ interface Props {
   onView: (view: ListingView) => void;
 }
 
-function SearchBox({ value, onSubmit }: { value: string; onSubmit: (v: string) => void }) {
+export function SearchBox({ value, onSubmit }: { value: string; onSubmit: (v: string) => void }) {
   const { t } = useTranslation();
   const [text, setText] = useState(value);
   const [debounced] = useDebouncedValue(text, 400);
   const input = useRef<HTMLInputElement>(null);
-  useEffect(() => setText(value), [value]);
+  // Whether the text was typed since the search last changed (submitted, cleared, or set from the URL): only then does
+  // the typing pause submit it. Without it, words typed then submitted with Enter came back when the filters were
+  // cleared within the pause (the pause's timer ran out between the clear and the box following it).
+  const typedSinceChange = useRef(false);
+  useEffect(() => {
+    setText(value);
+    typedSinceChange.current = false;
+  }, [value]);
   // Typed into the server-rendered box before the app took over the page: React keeps the text on screen but its
   // state does not know it, so it is taken up here (and searched for after the usual pause).
   useEffect(() => {
     const typed = input.current?.value ?? '';
-    if (typed !== value) setText(typed);
+    if (typed !== value) {
+      setText(typed);
+      typedSinceChange.current = true;
+    }
     // Once, when the box is first in the app's hands.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   useEffect(() => {
+    if (!typedSinceChange.current) return;
+    typedSinceChange.current = false;
     if (debounced.trim() !== value) onSubmit(debounced.trim());
     // Submitting follows the typing pause only.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -45,6 +57,7 @@ function SearchBox({ value, onSubmit }: { value: string; onSubmit: (v: string) =
       role="search"
       onSubmit={(e) => {
         e.preventDefault();
+        typedSinceChange.current = false;
         onSubmit(text.trim());
       }}
       style={{ flex: 1, minWidth: 0 }}
@@ -55,7 +68,10 @@ function SearchBox({ value, onSubmit }: { value: string; onSubmit: (v: string) =
         // Submitted before the app runs, the browser's own GET carries the words the app reads from the URL.
         name="search"
         value={text}
-        onChange={(e) => setText(e.currentTarget.value)}
+        onChange={(e) => {
+          setText(e.currentTarget.value);
+          typedSinceChange.current = true;
+        }}
         placeholder={t('listings.searchPlaceholder')}
         aria-label={t('listings.search')}
         leftSection={<IconSearch size={16} aria-hidden />}
