@@ -38,9 +38,13 @@ describe('SearchBox', () => {
     const submitted: string[] = [];
     render(<Home submitted={submitted} />);
     fireEvent.change(box(), { target: { value: 'lucia' } });
-    act(() => vi.advanceTimersByTime(399));
+    act(() => {
+      vi.advanceTimersByTime(399);
+    });
     expect(submitted).toEqual([]);
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(submitted).toEqual(['lucia']);
     expect(screen.getByRole('status').textContent).toBe('lucia');
   });
@@ -50,7 +54,9 @@ describe('SearchBox', () => {
     render(<Home submitted={submitted} />);
     fireEvent.change(box(), { target: { value: 'lucia' } });
     fireEvent.submit(box().closest('form')!);
-    act(() => vi.advanceTimersByTime(1000));
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
     expect(submitted).toEqual(['lucia']);
   });
 
@@ -61,12 +67,16 @@ describe('SearchBox', () => {
     render(<Home submitted={submitted} />);
     fireEvent.change(box(), { target: { value: 'zzzqqqxxyy' } });
     fireEvent.submit(box().closest('form')!);
-    act(() => vi.advanceTimersByTime(300));
+    act(() => {
+      vi.advanceTimersByTime(300);
+    });
     act(() => {
       fireEvent.click(screen.getByRole('button', { name: 'clear' }));
       vi.advanceTimersByTime(100);
     });
-    act(() => vi.advanceTimersByTime(1000));
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
     expect(submitted).toEqual(['zzzqqqxxyy']);
     expect(screen.getByRole('status').textContent).toBe('');
     expect((box() as HTMLInputElement).value).toBe('');
@@ -79,7 +89,9 @@ describe('SearchBox', () => {
     fireEvent.submit(box().closest('form')!);
     fireEvent.click(screen.getByRole('button', { name: 'clear' }));
     fireEvent.change(box(), { target: { value: 'oviedo' } });
-    act(() => vi.advanceTimersByTime(400));
+    act(() => {
+      vi.advanceTimersByTime(400);
+    });
     expect(submitted).toEqual(['madrid', 'oviedo']);
   });
 });
