@@ -26,13 +26,13 @@ export function SearchBox({ value, onSubmit }: { value: string; onSubmit: (v: st
   const [text, setText] = useState(value);
   const [debounced] = useDebouncedValue(text, 400);
   const input = useRef<HTMLInputElement>(null);
-  // Whether the text was typed since the search last changed (submitted, cleared, or set from the URL): only then does
-  // the typing pause submit it. Without it, words typed then submitted with Enter came back when the filters were
-  // cleared within the pause (the pause's timer ran out between the clear and the box following it).
-  const typedSinceChange = useRef(false);
+  // The text typed since the search last changed (submitted, cleared, or set from the URL), waiting for the typing
+  // pause: only that is submitted by the pause. Without it, words typed then submitted with Enter came back when the
+  // filters were cleared within the pause (the pause's timer ran out between the clear and the box following it).
+  const pending = useRef<string | null>(null);
   useEffect(() => {
     setText(value);
-    typedSinceChange.current = false;
+    pending.current = null;
   }, [value]);
   // Typed into the server-rendered box before the app took over the page: React keeps the text on screen but its
   // state does not know it, so it is taken up here (and searched for after the usual pause).
@@ -40,14 +40,14 @@ export function SearchBox({ value, onSubmit }: { value: string; onSubmit: (v: st
     const typed = input.current?.value ?? '';
     if (typed !== value) {
       setText(typed);
-      typedSinceChange.current = true;
+      pending.current = typed;
     }
     // Once, when the box is first in the app's hands.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   useEffect(() => {
-    if (!typedSinceChange.current) return;
-    typedSinceChange.current = false;
+    if (pending.current === null || debounced !== pending.current) return;
+    pending.current = null;
     if (debounced.trim() !== value) onSubmit(debounced.trim());
     // Submitting follows the typing pause only.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -57,7 +57,7 @@ export function SearchBox({ value, onSubmit }: { value: string; onSubmit: (v: st
       role="search"
       onSubmit={(e) => {
         e.preventDefault();
-        typedSinceChange.current = false;
+        pending.current = null;
         onSubmit(text.trim());
       }}
       style={{ flex: 1, minWidth: 0 }}
@@ -70,7 +70,7 @@ export function SearchBox({ value, onSubmit }: { value: string; onSubmit: (v: st
         value={text}
         onChange={(e) => {
           setText(e.currentTarget.value);
-          typedSinceChange.current = true;
+          pending.current = e.currentTarget.value;
         }}
         placeholder={t('listings.searchPlaceholder')}
         aria-label={t('listings.search')}
