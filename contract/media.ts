@@ -19,6 +19,7 @@
  * Only the ad's model, or staff, may change its photos: 401 anonymous, 403 someone else, 404 unknown ids.
  */
 import { z } from 'zod';
+import { refusalReviewSchema } from './photo-reviews.ts';
 import { idField } from './params.ts';
 import { imageSchema } from './listings.ts';
 
@@ -89,6 +90,8 @@ export const refusedFileSchema = z.object({
   reason: z.enum(REFUSAL_REASONS),
   /** Translated into the request's language. */
   message: z.string(),
+  /** For `unsuitable`: the rule, that the decision was automated, and the token a review request names. */
+  review: refusalReviewSchema.optional(),
 });
 export type RefusedFile = z.infer<typeof refusedFileSchema>;
 

@@ -65,4 +65,10 @@ export const API = {
   publicistModel: (id: number | string) => `/api/publicist/model/${id}`,
   publicistModelUpdate: (id: number | string) => `/api/publicist/model/update/${id}`,
   publicistModelActivate: (id: number | string, on: boolean) => `/api/publicist/model/activate/${id}/${on ? 1 : 0}`,
+  /** A person's review of a photo the automated check refused (contract/photo-reviews.ts): POST `{ token }`. */
+  photoReviews: '/api/photo-reviews',
+  /** Staff: the review requests (GET, `status=requested|decided|all`), a request's photo, the decision (POST). */
+  adminPhotoReviews: '/api/admin/photo-reviews',
+  adminPhotoReviewImage: (id: number | string) => `/api/admin/photo-reviews/${id}/image`,
+  adminPhotoReviewDecision: (id: number | string) => `/api/admin/photo-reviews/${id}/decision`,
 } as const;

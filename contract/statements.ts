@@ -32,7 +32,8 @@ export type ReasonCode = StatementGround;
 export const STATEMENT_DECISIONS = ['rejected', 'suspended', 'paused', 'removed'] as const;
 export type StatementDecision = (typeof STATEMENT_DECISIONS)[number];
 
-export const STATEMENT_SUBJECTS = ['ad', 'media', 'model_profile', 'publicist_profile', 'user', 'verification'] as const;
+/** `photo_review`: a photo the automated screening refused and its owner sent to a person (contract/photo-reviews.ts). */
+export const STATEMENT_SUBJECTS = ['ad', 'media', 'model_profile', 'publicist_profile', 'user', 'verification', 'photo_review'] as const;
 export type StatementSubject = (typeof STATEMENT_SUBJECTS)[number];
 
 export const APPEAL_STATUSES = ['pending', 'upheld', 'reversed'] as const;

@@ -27,6 +27,7 @@ import { modelProfilesRoutes } from './modules/model-profiles/model-profiles.rou
 import { consentRoutes } from './modules/publicists/consent.routes.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { statementsRoutes } from './modules/statements/statements.routes.ts';
+import { photoReviewsRoutes } from './modules/photo-reviews/photo-reviews.routes.ts';
 import { publicistsRoutes } from './modules/publicists/publicists.routes.ts';
 import { verificationRoutes } from './modules/model-profiles/verification.routes.ts';
 import { listingsRoutes } from './modules/listings/listings.routes.ts';
@@ -189,6 +190,7 @@ export async function buildApp(config: Config, database: Database, storage: Stor
   await app.register(consentRoutes);
   await app.register(statementsRoutes);
   await app.register(adminRoutes);
+  await app.register(photoReviewsRoutes);
   await app.register(notificationsRoutes);
   await app.register(broadcastingRoutes);
   await app.register(supportChatRoutes);

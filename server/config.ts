@@ -57,6 +57,7 @@ const envSchema = z.object({
   LISTING_CARDS_CACHED: z.coerce.number().int().min(0).max(1_000_000).default(20_000),
   FORBIDDEN_WORDS_FILE: optionalString,
   VITRINA_FAULT_AFTER_COMMIT: optionalString,
+  VITRINA_TEST_REFUSE_MAGENTA: z.enum(['0', '1']).default('0'),
   DEMO_PASSWORD: z
     .string()
     .min(8, 'must be at least 8 characters')
@@ -271,6 +272,11 @@ export interface ModerationConfig {
   /** How long one check may take before it counts as failed (the photo is then refused). */
   timeoutMs: number;
   sightengine: { user: string; secret: string; workflow: string; url: string } | undefined;
+  /**
+   * Test hook (VITRINA_TEST_REFUSE_MAGENTA=1, refused in production): a photo that is plain magenta is scored as
+   * erotica 0.99, so end-to-end tests can act out a refusal whatever the model. It can only refuse more, never less.
+   */
+  testRefuseMagenta?: boolean;
 }
 
 /** How long a connection may take over what, so that slow clients cannot hold sockets (plugins/slow-clients.ts). */
@@ -314,6 +320,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration:\n  APP_KEY: required in production (32+ random characters)');
   if (e.VITRINA_FAULT_AFTER_COMMIT && e.NODE_ENV === 'production')
     throw new ConfigError('Invalid configuration:\n  VITRINA_FAULT_AFTER_COMMIT: a test hook, refused in production');
+  if (e.VITRINA_TEST_REFUSE_MAGENTA === '1' && e.NODE_ENV === 'production')
+    throw new ConfigError('Invalid configuration:\n  VITRINA_TEST_REFUSE_MAGENTA: a test hook, refused in production');
   const dataDir = e.DATA_DIR === ':memory:' ? ':memory:' : path.resolve(e.DATA_DIR);
   if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS)
     throw new ConfigError('Invalid configuration:\n  HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
@@ -370,6 +378,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     moderation: {
       provider: e.MODERATION_PROVIDER,
       timeoutMs: e.MODERATION_TIMEOUT_MS,
+      testRefuseMagenta: e.VITRINA_TEST_REFUSE_MAGENTA === '1',
       sightengine:
         e.SIGHTENGINE_USER && e.SIGHTENGINE_SECRET && e.SIGHTENGINE_WORKFLOW
           ? { user: e.SIGHTENGINE_USER, secret: e.SIGHTENGINE_SECRET, workflow: e.SIGHTENGINE_WORKFLOW, url: e.SIGHTENGINE_URL }

@@ -400,6 +400,53 @@ export const media = pgTable(
   ],
 );
 
+/**
+ * Photos the automated screening refused (issue 24 B7), kept unlisted so that a person can look at them when the
+ * uploader asks: files under the private storage key `held/{uid}/{width}.webp`, which /media/* never serves. A
+ * refusal nobody contests is removed after `expires_at`; one sent to review stays until staff decide: approved, it
+ * becomes a `media` row of the ad (files copied under `ads/`); rejected, its files are removed and the row stays as
+ * the record of the decision.
+ */
+export const photoReviews = pgTable(
+  'photo_reviews',
+  {
+    id: serial('id').primaryKey(),
+    /** Handed to the uploader with the refusal: what the review request names. */
+    token: uuid('token').notNull().unique(),
+    adId: integer('ad_id')
+      .notNull()
+      .references(() => ads.id, { onDelete: 'cascade' }),
+    uid: uuid('uid').notNull().unique(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    variants: jsonb('variants').$type<number[]>().notNull(),
+    moderation: jsonb('moderation').$type<MediaModeration>().notNull(),
+    /** The SPEC §5 score that was over its threshold (the highest one when several were). */
+    rule: varchar('rule', { length: 24 }).$type<'sexual_activity' | 'sexual_display' | 'erotica'>().notNull(),
+    status: varchar('status', { length: 16 }).$type<'refused' | 'requested' | 'approved' | 'rejected'>().notNull().default('refused'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Until when a refusal can still be sent to review (its files are removed after). */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    requestedBy: integer('requested_by').references(() => users.id, { onDelete: 'set null' }),
+    requestedAt: timestamp('requested_at', { withTimezone: true }),
+    /** The statement of reasons of the automated refusal, issued when the review was asked for; the request is its appeal. */
+    statementId: integer('statement_id').references(() => statements.id, { onDelete: 'set null' }),
+    decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    /** The photo an approval added to the ad. */
+    mediaId: integer('media_id').references(() => media.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    index('photo_reviews_queue_idx')
+      .on(t.requestedAt)
+      .where(sql`${t.status} = 'requested'`),
+    index('photo_reviews_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.status} = 'refused'`),
+  ],
+);
+
 /** Promoted placements: labelled as advertising with who paid (EU DSA art. 26); the same for every visitor. */
 export const publicityAds = pgTable('publicity_ads', {
   id: serial('id').primaryKey(),
@@ -461,7 +508,7 @@ export const statements = pgTable(
      */
     userId: integer('user_id'),
     subjectType: varchar('subject_type', { length: 24 })
-      .$type<'ad' | 'media' | 'model_profile' | 'publicist_profile' | 'user' | 'verification'>()
+      .$type<'ad' | 'media' | 'model_profile' | 'publicist_profile' | 'user' | 'verification' | 'photo_review'>()
       .notNull(),
     subjectId: integer('subject_id').notNull(),
     /** What was restricted: rejected, suspended, paused, removed. */

@@ -37,6 +37,7 @@ import type { SessionUser } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { deletePhoto } from '../media/media.repository.ts';
 import { notifyAppealDecided, notifyDecision } from '../notifications/events.ts';
+import { settlePhotoReview } from '../photo-reviews/photo-reviews.ts';
 import type { PendingNotification } from '../notifications/notifications.ts';
 import {
   describeSubject,
@@ -301,6 +302,11 @@ export async function decideAppeal(
     if (appeal.status !== 'pending') throw conflict(undefined, 'admin.appealDecided');
     const [statement] = await tx.select().from(statements).where(eq(statements.id, appeal.statementId));
     const restored: Record<string, unknown> = {};
+    // A review request of an automated photo refusal (issue 24 B7): reversed lists the kept photo, upheld removes it.
+    const afterCommit =
+      statement!.subjectType === 'photo_review'
+        ? await settlePhotoReview(tx, app, req, staff, statement!.subjectId, outcome === 'reversed', restored)
+        : null;
     if (outcome === 'reversed') {
       const entry = await decisionEntry(tx, statement!.id);
       const previous = (entry?.before ?? {}) as { status?: Status; profile_status?: Status };
@@ -402,8 +408,9 @@ export async function decideAppeal(
           tx,
         )
       : null;
-    return { statement: statement!, recipient, restored, notice };
+    return { statement: statement!, recipient, restored, notice, afterCommit };
   });
+  await out.afterCommit?.();
   await out.notice?.publish();
   return { statement: out.statement, recipient: out.recipient, restored: out.restored };
 }

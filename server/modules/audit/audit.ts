@@ -9,7 +9,16 @@ import { auditLog } from '../../db/schema.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 
 export type AuditSubject =
-  'ad' | 'media' | 'model_profile' | 'publicist_profile' | 'user' | 'verification' | 'appeal' | 'report' | 'contact_message';
+  | 'ad'
+  | 'media'
+  | 'model_profile'
+  | 'publicist_profile'
+  | 'user'
+  | 'verification'
+  | 'appeal'
+  | 'report'
+  | 'contact_message'
+  | 'photo_review';
 
 export interface AuditEntry {
   actor: Pick<SessionUser, 'id' | 'role' | 'email'> | null;

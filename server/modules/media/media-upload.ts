@@ -20,10 +20,13 @@ import {
   type RefusedFile,
   type UploadedImage,
 } from '#contract/media.ts';
+import type { RefusalReview } from '#contract/photo-reviews.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit, staffActsForOthers } from '../audit/audit.ts';
 import { mediaKey, toImage } from '../listings/images.ts';
+import type { ModerationRule } from '../moderation/moderation.ts';
+import { holdRefusedPhoto } from '../photo-reviews/photo-reviews.ts';
 import { loadEditableAd, type EditableAd } from './ad-access.ts';
 import { processImage } from './image-pipeline.ts';
 import { countAdPhotos, insertPhoto, markAdPendingReview, type MediaRecord, type NewPhoto } from './media.repository.ts';
@@ -102,6 +105,15 @@ export async function receivePhotos(ctx: UploadContext, parts: AsyncIterable<Mul
   const refused: RefusedFile[] = [];
   const refuse = (file: string, index: number, reason: RefusalReason) =>
     refused.push({ file, index, reason, message: reasonMessage(t, reason) });
+  /** An automated refusal names its rule and, when the photo could be kept, how to ask a person (issue 24 B7). */
+  const refuseUnsuitable = (file: string, index: number, rule: ModerationRule, review: RefusalReview | null) =>
+    refused.push({
+      file,
+      index,
+      reason: 'unsuitable',
+      message: t('media.refused.unsuitableRule', { rule: t(`media.rules.${rule}`) }),
+      ...(review ? { review } : {}),
+    });
   /** Files processed and written to storage, not yet recorded. */
   const stored: StoredFile[] = [];
   let ad: EditableAd | undefined;
@@ -124,8 +136,12 @@ export async function receivePhotos(ctx: UploadContext, parts: AsyncIterable<Mul
       return refuse(name, i, 'moderation_failed');
     }
     if (screening.verdict === 'unsuitable') {
-      req.log.info({ file: name, provider: screening.provider, scores: screening.scores }, 'upload: photo unsuitable');
-      return refuse(name, i, 'unsuitable');
+      req.log.info(
+        { file: name, provider: screening.provider, scores: screening.scores, rule: screening.rule },
+        'upload: photo unsuitable',
+      );
+      const review = await holdRefusedPhoto(app, req, { adId: adRow.id, userId: user.id, image, screening });
+      return refuseUnsuitable(name, i, screening.rule, review);
     }
 
     const uid = crypto.randomUUID();

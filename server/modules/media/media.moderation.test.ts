@@ -8,6 +8,7 @@ import type { UploadAnswer } from '#contract/media.ts';
 import { media } from '#server/db/schema.ts';
 import { buildModel } from '#tests/factories.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
+import { LOCAL_THRESHOLDS } from '../moderation/local-nsfw.ts';
 import { startSightengineStandIn, workflowAnswer, type SightengineStandIn } from '../moderation/sightengine-stand-in.ts';
 import { jpeg } from './test-images.ts';
 import { loginAs, uploadBody } from './test-helpers.ts';
@@ -40,17 +41,31 @@ describe('uploads screened by Sightengine (local stand-in)', () => {
   });
 
   it.each([
-    [{ sexual_activity: 0.1, sexual_display: 0.1, erotica: 0.4 }, 201, null],
-    [{ sexual_activity: 0.1001 }, 422, 'unsuitable'],
-    [{ sexual_display: 0.1001 }, 422, 'unsuitable'],
-    [{ erotica: 0.4001 }, 422, 'unsuitable'],
-  ] as const)('scores %o → %i %s', async (scores, status, reason) => {
+    [{ sexual_activity: 0.1, sexual_display: 0.1, erotica: 0.4 }, 201, null, null],
+    [{ sexual_activity: 0.1001 }, 422, 'unsuitable', 'sexual_activity'],
+    [{ sexual_display: 0.1001 }, 422, 'unsuitable', 'sexual_display'],
+    [{ erotica: 0.4001 }, 422, 'unsuitable', 'erotica'],
+  ] as const)('scores %o → %i %s %s (SPEC §5 thresholds kept for Sightengine)', async (scores, status, reason, rule) => {
     standIn.reply({ body: workflowAnswer(scores) });
     const { res } = await uploadTo(t, [{ filename: 'photo.jpg', data: await jpeg(800, 600) }]);
     expect(res.statusCode).toBe(status);
     const data = status === 201 ? res.json<UploadAnswer>().data : res.json<{ data: UploadAnswer['data'] }>().data;
     if (reason) {
-      expect(data.refused).toEqual([{ file: 'photo.jpg', index: 0, reason, message: 'La foto no cumple las normas de contenido.' }]);
+      const words = {
+        sexual_activity: 'actividad sexual explícita',
+        sexual_display: 'desnudez explícita',
+        erotica: 'erotismo (contenido sugerente)',
+      };
+      // The refusal names its rule and that it was automated, and offers a person's review (issue 24 B7).
+      expect(data.refused).toEqual([
+        {
+          file: 'photo.jpg',
+          index: 0,
+          reason,
+          message: `La revisión automática ha rechazado la foto: ${words[rule]}.`,
+          review: { token: expect.any(String) as string, rule, automated: true, expires_at: expect.any(String) as string },
+        },
+      ]);
     } else {
       expect(data.media).toHaveLength(1);
       const [row] = await t.database.db.select().from(media).where(eq(media.id, data.media[0]!.media_id));
@@ -105,7 +120,11 @@ describe('uploads screened by the local model', () => {
       expect(m.provider).toBe('local');
       const { sexual_activity, sexual_display, erotica } = m.scores;
       for (const v of [sexual_activity, sexual_display, erotica]) expect(v).toBeGreaterThanOrEqual(0);
-      expect(sexual_activity <= 0.1 && sexual_display <= 0.1 && erotica <= 0.4).toBe(true);
+      expect(
+        sexual_activity <= LOCAL_THRESHOLDS.sexual_activity &&
+          sexual_display <= LOCAL_THRESHOLDS.sexual_display &&
+          erotica <= LOCAL_THRESHOLDS.erotica,
+      ).toBe(true);
       expect(Object.keys(m.details!.classes as object).sort()).toEqual(['Drawing', 'Hentai', 'Neutral', 'Porn', 'Sexy']);
     } else {
       // The model found the noise unsuitable: refused as such, never as a failed check.

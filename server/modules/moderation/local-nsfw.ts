@@ -1,11 +1,13 @@
 /**
- * The default moderation provider: nsfwjs MobileNetV2 on TensorFlow.js's WASM backend, in one worker thread
+ * The default moderation provider: nsfwjs MobileNetV2Mid on TensorFlow.js's WASM backend, in one worker thread
  * (nsfw-worker.ts), started on the first check (or by warmUp) and kept for the life of the process. If the worker
  * dies or a check times out, the pending checks fail (their photos are refused as `moderation_failed`) and the next
  * check starts a fresh worker.
  *
  * nsfwjs's five classes become the three scores of SPEC §5 (docs/decisions/0005-local-moderation-class-mapping.md):
  *   sexual_activity = Porn, sexual_display = Hentai, erotica = Sexy   (Neutral and Drawing are the safe rest).
+ * The model and its thresholds were chosen on a labelled set of clothed photos (decision 0017, bench/moderation-set.ts):
+ * MobileNetV2 with SPEC §5's numbers refused most of them.
  */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -20,8 +22,20 @@ import {
 } from './moderation.ts';
 import type { WorkerMessage, WorkerRequest } from './nsfw-worker.ts';
 
-/** nsfwjs's input size (MobileNetV2). */
+/** nsfwjs's input size (MobileNetV2Mid, like MobileNetV2). */
 const SIZE = 224;
+
+/**
+ * The local model's thresholds (decision 0017): nsfwjs's probabilities are not Sightengine's intensities, and with
+ * SPEC §5's 0.1 / 0.1 / 0.4 this model refused ordinary photos of clothed women. Above these, no clothed photo of the
+ * measured set was refused; explicit photos, which nsfwjs puts at Porn/Hentai ≈ 0.9+, still are, and staff review
+ * every photo that passes.
+ */
+export const LOCAL_THRESHOLDS: Readonly<ModerationScores> = Object.freeze({
+  sexual_activity: 0.8,
+  sexual_display: 0.6,
+  erotica: 0.8,
+});
 /** The first check also waits for the model to load (≈0.5–2 s): it gets this long on top of the usual deadline. */
 const LOAD_TIMEOUT_MS = 60_000;
 
@@ -114,6 +128,7 @@ export function createLocalNsfwProvider(): ModerationProvider & { readonly loadM
 
   return {
     name: 'local',
+    thresholds: LOCAL_THRESHOLDS,
     get loadMs() {
       return loadMs;
     },

@@ -4,6 +4,7 @@
  * unsuitable or failed, with the scores. The provider is closed with the app (the local model's worker ends).
  */
 import fp from 'fastify-plugin';
+import sharp from 'sharp';
 import type { ModerationConfig } from '../../config.ts';
 import { createLocalNsfwProvider } from './local-nsfw.ts';
 import { screen, type ModerationImage, type ModerationProvider, type ScreeningOutcome } from './moderation.ts';
@@ -35,8 +36,29 @@ export function createModerationProvider(config: ModerationConfig): ModerationPr
   }
 }
 
+/**
+ * The test hook of ModerationConfig.testRefuseMagenta: a plain magenta photo (whatever its compression) scores
+ * erotica 0.99; every other photo goes to the real provider. Stricter only: it cannot let a photo through.
+ */
+export function refusingMagenta(inner: ModerationProvider): ModerationProvider {
+  return {
+    name: inner.name,
+    ...(inner.thresholds ? { thresholds: inner.thresholds } : {}),
+    async check(image, signal) {
+      const { channels } = await sharp(image.jpeg).stats();
+      const [r, g, b] = channels.map((c) => c.mean);
+      if (r! > 200 && g! < 60 && b! > 200)
+        return { scores: { sexual_activity: 0, sexual_display: 0, erotica: 0.99 }, details: { test_hook: 'magenta' } };
+      return inner.check(image, signal);
+    },
+    ...(inner.warmUp ? { warmUp: () => inner.warmUp!() } : {}),
+    close: () => inner.close(),
+  };
+}
+
 export default fp<{ provider?: ModerationProvider }>(async (app, opts) => {
-  const provider = opts.provider ?? createModerationProvider(app.config.moderation);
+  const configured = opts.provider ?? createModerationProvider(app.config.moderation);
+  const provider = app.config.moderation.testRefuseMagenta ? refusingMagenta(configured) : configured;
   const timeoutMs = app.config.moderation.timeoutMs;
   app.decorate('moderation', { provider, screen: (image: ModerationImage) => screen(provider, image, timeoutMs) });
   app.addHook('onClose', async () => provider.close());

@@ -1,8 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config.ts';
-import { createLocalNsfwProvider, scoresFromNsfwClasses } from './local-nsfw.ts';
-import { isUnsuitable, screen, type ModerationImage } from './moderation.ts';
+import { createLocalNsfwProvider, LOCAL_THRESHOLDS, scoresFromNsfwClasses } from './local-nsfw.ts';
+import { isUnsuitable, refusingRule, screen, type ModerationImage } from './moderation.ts';
 import { createSightengineProvider } from './sightengine.ts';
 import { startSightengineStandIn, workflowAnswer, type SightengineStandIn } from './sightengine-stand-in.ts';
 import { createStubProvider } from './stub.ts';
@@ -151,7 +152,7 @@ describe('Sightengine workflow provider (against a local stand-in)', () => {
   });
 });
 
-describe('local model (nsfwjs MobileNetV2, WASM, worker thread)', () => {
+describe('local model (nsfwjs MobileNetV2Mid, WASM, worker thread)', () => {
   it('maps the five classes onto the three scores', () => {
     expect(scoresFromNsfwClasses({ Porn: 0.2, Hentai: 0.05, Sexy: 0.5, Neutral: 0.2, Drawing: 0.05 })).toEqual({
       sexual_activity: 0.2,
@@ -172,7 +173,7 @@ describe('local model (nsfwjs MobileNetV2, WASM, worker thread)', () => {
         expect(v).toBeGreaterThanOrEqual(0);
         expect(v).toBeLessThanOrEqual(1);
       }
-      expect(outcome.verdict).toBe(isUnsuitable(outcome.scores) ? 'unsuitable' : 'suitable');
+      expect(outcome.verdict).toBe(isUnsuitable(outcome.scores, LOCAL_THRESHOLDS) ? 'unsuitable' : 'suitable');
       const classes = outcome.details?.classes as Record<string, number>;
       expect(Object.keys(classes).sort()).toEqual(['Drawing', 'Hentai', 'Neutral', 'Porn', 'Sexy']);
       expect(Object.values(classes).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 3);
@@ -182,5 +183,35 @@ describe('local model (nsfwjs MobileNetV2, WASM, worker thread)', () => {
     } finally {
       await provider.close();
     }
+  });
+
+  it(
+    'accepts the ordinary photos of clothed women it used to refuse (face-api demo photos, issue 24 B7)',
+    { timeout: 120_000 },
+    async () => {
+      const provider = createLocalNsfwProvider();
+      try {
+        for (const n of [2, 3, 5, 6]) {
+          const file = fileURLToPath(new URL(`../../../node_modules/@vladmandic/face-api/demo/sample${n}.jpg`, import.meta.url));
+          const copy = await sharp(file)
+            .resize({ width: 640, height: 640, fit: 'inside' })
+            .jpeg({ quality: 85 })
+            .toBuffer({ resolveWithObject: true });
+          const outcome = await screen(provider, { jpeg: copy.data, width: copy.info.width, height: copy.info.height }, 60_000);
+          expect(outcome, file).toMatchObject({ verdict: 'suitable' });
+        }
+      } finally {
+        await provider.close();
+      }
+    },
+  );
+});
+
+describe('the rule a refusal names', () => {
+  it('is the score furthest over its threshold, relative to it; none within the thresholds', () => {
+    expect(refusingRule({ sexual_activity: 0.3, sexual_display: 0, erotica: 0.9 })).toBe('sexual_activity');
+    expect(refusingRule({ sexual_activity: 0.05, sexual_display: 0, erotica: 0.9 })).toBe('erotica');
+    expect(refusingRule({ sexual_activity: 0.1, sexual_display: 0.1, erotica: 0.4 })).toBeNull();
+    expect(refusingRule({ sexual_activity: 0.5, sexual_display: 0, erotica: 0 }, LOCAL_THRESHOLDS)).toBeNull();
   });
 });

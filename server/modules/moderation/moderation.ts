@@ -18,12 +18,31 @@ export const MODERATION_THRESHOLDS: Readonly<ModerationScores> = Object.freeze({
   erotica: 0.4,
 });
 
-export function isUnsuitable(scores: ModerationScores): boolean {
-  return (
-    scores.sexual_activity > MODERATION_THRESHOLDS.sexual_activity ||
-    scores.sexual_display > MODERATION_THRESHOLDS.sexual_display ||
-    scores.erotica > MODERATION_THRESHOLDS.erotica
-  );
+export function isUnsuitable(scores: ModerationScores, thresholds: Readonly<ModerationScores> = MODERATION_THRESHOLDS): boolean {
+  return refusingRule(scores, thresholds) !== null;
+}
+
+export type ModerationRule = keyof ModerationScores;
+export const MODERATION_RULES: readonly ModerationRule[] = ['sexual_activity', 'sexual_display', 'erotica'];
+
+/**
+ * The rule a refusal rests on, named to the user (issue 24 B7): the score furthest over its threshold, relative to
+ * the threshold (0.3 over 0.1 weighs more than 0.5 over 0.4); null when every score is within its threshold.
+ */
+export function refusingRule(
+  scores: ModerationScores,
+  thresholds: Readonly<ModerationScores> = MODERATION_THRESHOLDS,
+): ModerationRule | null {
+  let rule: ModerationRule | null = null;
+  let worst = 1;
+  for (const r of MODERATION_RULES) {
+    const ratio = scores[r] / thresholds[r];
+    if (scores[r] > thresholds[r] && ratio > worst) {
+      worst = ratio;
+      rule = r;
+    }
+  }
+  return rule;
 }
 
 /** The image a provider looks at: a downscaled JPEG copy of the photo (never the original file with its metadata). */
@@ -42,6 +61,11 @@ export interface ModerationResult {
 export interface ModerationProvider {
   /** 'local' | 'sightengine' | 'stub': stored with each photo's result. */
   readonly name: string;
+  /**
+   * Where this provider's scores mean "unsuitable"; SPEC §5's MODERATION_THRESHOLDS when absent (Sightengine, stub).
+   * The local model has its own, measured on a labelled set (docs/decisions/0017-local-moderation-thresholds.md).
+   */
+  readonly thresholds?: Readonly<ModerationScores>;
   /** Resolves with the scores, or rejects when the check could not be made. Must honour `signal`. */
   check(image: ModerationImage, signal: AbortSignal): Promise<ModerationResult>;
   /** Loads what the first check would otherwise load (the local model); a no-op elsewhere. */
@@ -58,7 +82,16 @@ export class ModerationFailure extends Error {
 }
 
 export type ScreeningOutcome =
-  | { verdict: 'suitable' | 'unsuitable'; provider: string; scores: ModerationScores; details?: Record<string, unknown> }
+  | { verdict: 'suitable'; provider: string; scores: ModerationScores; details?: Record<string, unknown> }
+  | {
+      verdict: 'unsuitable';
+      provider: string;
+      scores: ModerationScores;
+      details?: Record<string, unknown>;
+      /** The rule the refusal rests on, and the thresholds it was judged by (shown to the user and to staff). */
+      rule: ModerationRule;
+      thresholds: ModerationScores;
+    }
   | { verdict: 'failed'; provider: string; error: string };
 
 const validScore = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1;
@@ -79,12 +112,11 @@ export async function screen(provider: ModerationProvider, image: ModerationImag
     if (!s || !validScore(s.sexual_activity) || !validScore(s.sexual_display) || !validScore(s.erotica))
       return { verdict: 'failed', provider: provider.name, error: 'scores missing or out of range' };
     const scores = { sexual_activity: s.sexual_activity, sexual_display: s.sexual_display, erotica: s.erotica };
-    return {
-      verdict: isUnsuitable(scores) ? 'unsuitable' : 'suitable',
-      provider: provider.name,
-      scores,
-      ...(result.details ? { details: result.details } : {}),
-    };
+    const thresholds = provider.thresholds ?? MODERATION_THRESHOLDS;
+    const rule = refusingRule(scores, thresholds);
+    const details = result.details ? { details: result.details } : {};
+    if (rule) return { verdict: 'unsuitable', provider: provider.name, scores, ...details, rule, thresholds: { ...thresholds } };
+    return { verdict: 'suitable', provider: provider.name, scores, ...details };
   } catch (err) {
     return { verdict: 'failed', provider: provider.name, error: err instanceof Error ? err.message : String(err) };
   } finally {

@@ -1,6 +1,6 @@
 /**
- * Worker thread of the local moderation provider: nsfwjs (MobileNetV2, 224×224) on TensorFlow.js's WASM backend.
- * The model ships inside the nsfwjs package as JS modules (dist/models/mobilenet_v2); nothing is downloaded. It is
+ * Worker thread of the local moderation provider: nsfwjs (MobileNetV2Mid, 224×224) on TensorFlow.js's WASM backend.
+ * The model ships inside the nsfwjs package as JS modules (dist/models/mobilenet_v2_mid; decision 0017); nothing is downloaded. It is
  * loaded once when the worker starts; each message is one 224×224 RGB image, answered with the five class
  * probabilities. Inference runs here so the server's event loop never waits on it.
  */
@@ -43,7 +43,7 @@ async function main() {
   if (!(await tf.setBackend('wasm'))) throw new Error('the tfjs WASM backend did not start');
   await tf.ready();
   const nsfwjs = await import('nsfwjs');
-  const model = await nsfwjs.load('MobileNetV2');
+  const model = await nsfwjs.load('MobileNetV2Mid');
   send({ type: 'ready', backend: tf.getBackend(), loadMs: Math.round(performance.now() - started) });
 
   port!.on('message', (req: WorkerRequest) => {

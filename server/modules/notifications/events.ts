@@ -92,7 +92,8 @@ export interface AppealEvent {
   recipientId: number;
   outcome: 'upheld' | 'reversed';
   statementId: number;
-  subjectType: DecisionSubject;
+  /** `photo_review`: a person's review of an automated refusal, which is recorded as an appeal (issue 24 B7). */
+  subjectType: DecisionSubject | 'photo_review';
   subjectId: number;
   status?: string | undefined;
 }
@@ -108,7 +109,7 @@ export async function notifyAppealDecided(app: FastifyInstance, e: AppealEvent, 
       subject_id: e.subjectId,
       statement_id: e.statementId,
       ...(e.status ? { status: e.status } : {}),
-      refresh: ['statements', ...(e.outcome === 'reversed' ? REFRESH[e.subjectType] : [])],
+      refresh: ['statements', ...(e.outcome === 'reversed' ? REFRESH[e.subjectType === 'photo_review' ? 'media' : e.subjectType] : [])],
     },
   });
 }

@@ -16,6 +16,7 @@ import {
   auditLog,
   media,
   modelProfiles,
+  photoReviews,
   publicistProfiles,
   statements,
   users,
@@ -49,6 +50,10 @@ export async function subjectLabel(db: Db, type: string, id: number): Promise<st
       return one(db.select({ label: modelProfiles.displayName }).from(modelProfiles).where(eq(modelProfiles.id, id)));
     case 'publicist_profile':
       return one(db.select({ label: publicistProfiles.displayName }).from(publicistProfiles).where(eq(publicistProfiles.id, id)));
+    case 'photo_review':
+      return one(
+        db.select({ label: ads.title }).from(photoReviews).innerJoin(ads, eq(ads.id, photoReviews.adId)).where(eq(photoReviews.id, id)),
+      );
     case 'media': {
       const label = await one(db.select({ label: ads.title }).from(media).innerJoin(ads, eq(ads.id, media.adId)).where(eq(media.id, id)));
       if (label !== null) return label;

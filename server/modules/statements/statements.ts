@@ -10,7 +10,17 @@ import type { FastifyInstance } from 'fastify';
 import type { TFunction } from 'i18next';
 import { APPEAL_MONTHS, type StatementDecision, type StatementGround, type StatementSubject } from '#contract/statements.ts';
 import type { Db } from '../../db/client.ts';
-import { ads, auditLog, media, modelProfiles, publicistProfiles, statements, users, verificationRequests } from '../../db/schema.ts';
+import {
+  ads,
+  auditLog,
+  media,
+  modelProfiles,
+  photoReviews,
+  publicistProfiles,
+  statements,
+  users,
+  verificationRequests,
+} from '../../db/schema.ts';
 import { renderMail } from '../../plugins/mail.ts';
 import { queueMail } from '../jobs/mail-job.ts';
 
@@ -102,6 +112,14 @@ export async function recipientFor(db: Db, subjectType: StatementSubject, subjec
         .where(eq(verificationRequests.id, subjectId));
       return v ? profileRecipient(db, v.profileId) : null;
     }
+    case 'photo_review': {
+      const [r] = await db
+        .select({ profileId: ads.modelProfileId })
+        .from(photoReviews)
+        .innerJoin(ads, eq(ads.id, photoReviews.adId))
+        .where(eq(photoReviews.id, subjectId));
+      return r ? profileRecipient(db, r.profileId) : null;
+    }
   }
 }
 
@@ -173,6 +191,10 @@ export async function describeSubject(
     case 'user': {
       const [u] = await db.select({ name: users.name }).from(users).where(eq(users.id, subjectId));
       return u ?? null;
+    }
+    case 'photo_review': {
+      const [r] = await db.select({ adId: photoReviews.adId }).from(photoReviews).where(eq(photoReviews.id, subjectId));
+      return r ? adInfo(db, r.adId) : null;
     }
   }
 }

@@ -23,9 +23,11 @@ export interface PhotoCardProps {
   onAreas: (areas: Box[]) => void;
   onRemove: () => void;
   onRetry: () => void;
+  /** Asks a person to review an automated refusal (shown only when the refusal offers it). */
+  onRequestReview?: () => void;
 }
 
-export function PhotoCard({ item, locked, onAreas, onRemove, onRetry }: PhotoCardProps) {
+export function PhotoCard({ item, locked, onAreas, onRemove, onRetry, onRequestReview }: PhotoCardProps) {
   const { t } = useTranslation();
   const name = item.file.name;
   const editable = !locked && (item.stage === 'ready' || (item.stage === 'failed' && !!item.failure));
@@ -102,7 +104,10 @@ export function PhotoCard({ item, locked, onAreas, onRemove, onRetry }: PhotoCar
 
         {item.refusal && (
           <Alert color="red" variant="light" title={t('photos.card.refused')} role="alert">
-            <Text size="sm">{item.refusal.message || t('photos.card.refused')}</Text>
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{item.refusal.message || t('photos.card.refused')}</Text>
+              {item.refusal.review ? <ReviewRequest item={item} onRequestReview={onRequestReview} /> : null}
+            </Stack>
           </Alert>
         )}
 
@@ -113,5 +118,35 @@ export function PhotoCard({ item, locked, onAreas, onRemove, onRetry }: PhotoCar
         )}
       </Stack>
     </Card>
+  );
+}
+
+/**
+ * The way forward from an automated refusal (issue 24 B7; DSA art. 17: automated decisions are named and can be
+ * contested): says the decision was automated and offers a person's review, then what happens next.
+ */
+function ReviewRequest({ item, onRequestReview }: { item: QueuedPhoto; onRequestReview: (() => void) | undefined }) {
+  const { t } = useTranslation();
+  const review = item.review;
+  if (review?.state === 'requested')
+    return (
+      <Text size="sm" fw={600} role="status" data-testid="photo-review-requested">
+        {t('photos.review.requested')}
+      </Text>
+    );
+  return (
+    <>
+      <Text size="sm">{t('photos.review.automated')}</Text>
+      {review?.state === 'failed' && (
+        <Text size="sm" c="red" role="alert">
+          {review.message ?? t('photos.review.failed')}
+        </Text>
+      )}
+      {onRequestReview && (
+        <Button size="xs" variant="filled" onClick={onRequestReview} loading={review?.state === 'sending'}>
+          {t('photos.review.ask')}
+        </Button>
+      )}
+    </>
   );
 }

@@ -16,7 +16,9 @@
  * Idempotency-Key, and leaves the queue as 'queued': the outbox sends it when the network returns.
  */
 import { MEDIA_API, UPLOAD_FIELDS, type RefusedFile, type UploadAnswer, type UploadedImage } from '#contract/media.ts';
-import { ApiError, OfflineError } from '#src/lib/api-client.ts';
+import type { PhotoReview } from '#contract/photo-reviews.ts';
+import { API } from '#contract/routes.ts';
+import { ApiError, apiRequest, OfflineError } from '#src/lib/api-client.ts';
 import { apiUpload } from '#src/lib/api-upload.ts';
 import type { Box } from './box-geometry.ts';
 import { checkFiles, fileKey, jpegName, type FileProblem } from './file-checks.ts';
@@ -39,6 +41,11 @@ export interface QueuedPhoto {
   problem?: 'cannot_decode' | 'prepare_failed';
   /** The server refused the file, with its reason and translated message. */
   refusal?: RefusedFile;
+  /**
+   * Asking a person to review an automated refusal (issue 24 B7): sending, asked (the server keeps the photo), or
+   * failed with the server's (or the offline) message. `key` is the request's Idempotency-Key: the same on a retry.
+   */
+  review?: { state: 'sending' | 'requested' | 'failed'; key: string; message?: string; statementId?: number | null };
   /** The upload failed; `message` is the server's translated text when it gave one. */
   failure?: { kind: 'offline' | 'server'; message?: string };
   /** The stored photo, once accepted. */
@@ -251,6 +258,26 @@ export class PhotoQueue {
     const item = this.item(id);
     if (!item || (item.stage !== 'ready' && item.stage !== 'failed')) return;
     this.patch(id, { areas, uploadKey: crypto.randomUUID() });
+  }
+
+  /**
+   * Asks a person to look at a photo the automated check refused (POST API.photoReviews with the refusal's token).
+   * The server keeps the photo, so nothing is sent again; a retry reuses the key, so it is never asked twice.
+   */
+  async requestReview(id: string): Promise<void> {
+    const item = this.item(id);
+    const token = item?.refusal?.review?.token;
+    if (!item || !token || item.review?.state === 'sending' || item.review?.state === 'requested') return;
+    const key = item.review?.key ?? crypto.randomUUID();
+    this.patch(id, { review: { state: 'sending', key } });
+    try {
+      const res = await apiRequest<{ data: PhotoReview }>(API.photoReviews, { method: 'POST', body: { token }, idempotencyKey: key });
+      this.patch(id, { review: { state: 'requested', key, statementId: res.data.data.statement_id } });
+    } catch (err) {
+      // Offline (or no answer): the card says so; the same key makes the retry safe if the first did arrive.
+      const message = err instanceof ApiError && !(err instanceof OfflineError) ? err.data?.message : undefined;
+      this.patch(id, { review: { state: 'failed', key, ...(message ? { message } : {}) } });
+    }
   }
 
   /** Prepares a photo again after a failed preparation. */

@@ -178,6 +178,7 @@ export function PhotoUploader({ adId, mode = 'upload', queue: external, existing
               onAreas={(areas) => queue.setAreas(item.id, areas)}
               onRemove={() => queue.remove(item.id)}
               onRetry={() => queue.retryPrepare(item.id)}
+              onRequestReview={() => void queue.requestReview(item.id)}
             />
           ))}
         </SimpleGrid>

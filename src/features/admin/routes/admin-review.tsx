@@ -35,6 +35,7 @@ import {
 import { AdminPage, DateText, StatusBadge } from '../components/admin-page.tsx';
 import { actionsFrom, DecisionButtons, DecisionDialog, type DecisionTarget } from '../components/decision-dialog.tsx';
 import { ListFilters, ListPagination, useListParams } from '../components/list-controls.tsx';
+import { PhotoReviewRequests } from '../components/photo-review-requests.tsx';
 import { PhotoThumb } from '../components/photo-thumb.tsx';
 import { WRAPPING_BADGE } from '../components/wrapping-badge.ts';
 import { statusOptions } from './admin-lists.tsx';
@@ -140,6 +141,7 @@ export function AdminReviewPhotosRoute() {
       <Text size="sm" c="dimmed">
         {t('admin.photos.intro')}
       </Text>
+      <PhotoReviewRequests />
       <ListFilters
         params={params}
         update={update}

@@ -1,0 +1,92 @@
+/**
+ * A person's review of an automatically refused photo (issue 24 B7; the work in photo-reviews.ts):
+ *   POST /api/photo-reviews                          `{ token }`: the owner asks (201; 200 when already asked)
+ *   GET  /api/admin/photo-reviews                    staff: the requests (status=requested|decided|all)
+ *   GET  /api/admin/photo-reviews/{id}/image         staff: the kept photo (private, never cached)
+ *   POST /api/admin/photo-reviews/{id}/decision      staff: `{ action: approve|reject, text }`
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { idParamsSchema } from '#contract/locations.ts';
+import {
+  adminPhotoReviewListSchema,
+  photoReviewAnswerSchema,
+  photoReviewDecisionAnswerSchema,
+  photoReviewDecisionSchema,
+  photoReviewQueueQuerySchema,
+  photoReviewRequestSchema,
+} from '#contract/photo-reviews.ts';
+import { API } from '#contract/routes.ts';
+import { notFound } from '../../errors.ts';
+import { answerOnce } from '../../plugins/idempotency.ts';
+import { requireUser } from '../../plugins/session.ts';
+import { decidePhotoReview } from '../admin/photo-review-decision.ts';
+import { pageMeta } from '../statements/statements.routes.ts';
+import { heldImageKey, listPhotoReviews, requestPhotoReview, type toPhotoReview } from './photo-reviews.ts';
+
+const STAFF = { auth: { roles: ['admin' as const, 'super_admin' as const] } };
+
+export const photoReviewsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    API.photoReviews,
+    {
+      config: { auth: { verified: true } },
+      schema: { body: photoReviewRequestSchema, response: { 200: photoReviewAnswerSchema, 201: photoReviewAnswerSchema } },
+    },
+    async (req, reply) => {
+      const user = requireUser(req);
+      const build = ({ review, created }: { review: ReturnType<typeof toPhotoReview>; created: boolean }) => ({
+        channel: 'notification' as const,
+        type: 'success' as const,
+        message: req.t(created ? 'photoReviews.requested' : 'photoReviews.alreadyRequested'),
+        data: review,
+      });
+      // 201 asked now, 200 asked before: the status is known only once the request ran, and is stored with the answer.
+      const once = { 201: answerOnce(req, reply, 201, build), 200: answerOnce(req, reply, 200, build) };
+      const out = await requestPhotoReview(app, req, user, req.body.token, async (tx, result) => {
+        await once[result.created ? 201 : 200].commit?.(tx, result);
+      });
+      return once[out.created ? 201 : 200].send(out);
+    },
+  );
+
+  app.get(
+    API.adminPhotoReviews,
+    { config: STAFF, schema: { querystring: photoReviewQueueQuerySchema, response: { 200: adminPhotoReviewListSchema } } },
+    async (req) => {
+      const q = req.query;
+      const { rows, total } = await listPhotoReviews(app.db, q.status, { limit: q.per_page, offset: (q.page - 1) * q.per_page });
+      return { data: rows, meta: pageMeta(q.page, q.per_page, total, rows.length) };
+    },
+  );
+
+  // Kept photos live under `held/…`, which /media/* never serves: staff only, never cached.
+  app.get('/api/admin/photo-reviews/:id/image', { config: STAFF, schema: { params: idParamsSchema } }, async (req, reply) => {
+    const key = await heldImageKey(app.db, req.params.id);
+    const file = key ? await app.storage.read(key) : null;
+    if (!file) throw notFound();
+    return reply
+      .header('cache-control', 'private, no-store')
+      .header('x-content-type-options', 'nosniff')
+      .type('image/webp')
+      .header('content-length', file.size)
+      .send(file.stream);
+  });
+
+  app.post(
+    '/api/admin/photo-reviews/:id/decision',
+    {
+      config: STAFF,
+      schema: { params: idParamsSchema, body: photoReviewDecisionSchema, response: { 200: photoReviewDecisionAnswerSchema } },
+    },
+    async (req) => {
+      const staff = requireUser(req);
+      const data = await decidePhotoReview(app, req, staff, req.params.id, req.body.action, req.body.text);
+      return {
+        channel: 'notification' as const,
+        type: 'success' as const,
+        message: req.t(`photoReviews.decided.${req.body.action}`),
+        data,
+      };
+    },
+  );
+};
