@@ -51,6 +51,9 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DEMO_PASSWORD: 'demo-password-123',
       DATABASE_URL: '',
+      // Test hook (refused in production): a plain magenta photo is refused by the screening, so a spec can act out an
+      // automated refusal (e2e/photo-review-request.spec.ts); every other photo meets the real local model.
+      VITRINA_TEST_REFUSE_MAGENTA: '1',
     },
   },
 });

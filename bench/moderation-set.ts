@@ -82,15 +82,24 @@ async function main() {
   const nsfwjs = await import('nsfwjs');
 
   const results: Record<string, Record<string, Record<string, number>>> = {};
+  /** Per model: load time and median classification time of one image (inputs prepared beforehand), in ms. */
+  const timing: Record<string, { loadMs: number; medianMs: number }> = {};
   for (const m of MODELS) {
+    const loadStart = performance.now();
     const model = await nsfwjs.load(m.name, { size: m.size });
+    const loadMs = Math.round(performance.now() - loadStart);
     results[m.name] = {};
+    const times: number[] = [];
     for (const s of SET) {
       const input = tf.tensor3d(await pixels(s, m.size), [m.size, m.size, 3], 'int32');
+      const started = performance.now();
       const predictions = await model.classify(input, 5);
+      times.push(performance.now() - started);
       input.dispose();
       results[m.name]![s.id] = Object.fromEntries(predictions.map((p) => [p.className, Math.round(p.probability * 1000) / 1000]));
     }
+    times.sort((a, b) => a - b);
+    timing[m.name] = { loadMs, medianMs: Math.round(times[Math.floor(times.length / 2)]!) };
   }
   writeFileSync(process.env.MODERATION_SET_OUT ?? '/tmp/moderation-set.json', JSON.stringify(results, null, 2));
 
@@ -124,7 +133,8 @@ async function main() {
       )} | ${rate(m.name, clothed, spec)} |`,
     );
   }
-  console.log('\nNo-person control:', JSON.stringify(Object.fromEntries(MODELS.map((m) => [m.name, results[m.name]!['fastify-sample']]))));
+  console.log('\nTiming (WASM, one thread):', JSON.stringify(timing));
+  console.log('No-person control:', JSON.stringify(Object.fromEntries(MODELS.map((m) => [m.name, results[m.name]!['fastify-sample']]))));
 }
 
 await main();

@@ -186,7 +186,7 @@ export const adminCountsSchema = z.object({
   open_reports: count,
   open_appeals: count,
   new_messages: count,
-  /** Photos no one has reviewed yet (the photo queue). */
+  /** Photos no one has reviewed yet, plus refused photos whose owner asked for a person's review (the photo queue). */
   pending_photos: count,
   /** Models under a publicist's responsibility whose profile is `unverified` (created by the agency, never reviewed). */
   agency_models_unverified: count,

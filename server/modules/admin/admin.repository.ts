@@ -13,6 +13,7 @@ import {
   contactMessages,
   media,
   modelProfiles,
+  photoReviews,
   publicistProfiles,
   reports,
   sections,
@@ -406,7 +407,11 @@ export async function adminCounts(db: Db) {
     one(db.select({ n: count() }).from(reports).where(eq(reports.status, 'open'))),
     one(db.select({ n: count() }).from(appeals).where(eq(appeals.status, 'pending'))),
     one(db.select({ n: count() }).from(contactMessages).where(eq(contactMessages.status, 'new'))),
-    one(db.select({ n: count() }).from(media).where(isNull(media.reviewedAt))),
+    // Photos nobody has looked at yet, and refused photos whose owner asked a person to look (issue 24 B7).
+    Promise.all([
+      one(db.select({ n: count() }).from(media).where(isNull(media.reviewedAt))),
+      one(db.select({ n: count() }).from(photoReviews).where(eq(photoReviews.status, 'requested'))),
+    ]).then(([a, b]) => a + b),
     agencyModels('unverified'),
     agencyModels('pending'),
   ]);

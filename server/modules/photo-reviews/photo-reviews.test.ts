@@ -169,7 +169,11 @@ describe('staff decide from the photo queue', () => {
 
   it('lists the request with its scores, thresholds and rule, shows the kept photo to staff only', async () => {
     const { agent, review } = await refusedUpload();
+    const pending = async () => (await admin.get('/api/admin/counts')).json<{ data: { pending_photos: number } }>().data.pending_photos;
+    const before = await pending();
     await ask(agent, review.token);
+    // The dashboard's photo count includes it.
+    expect(await pending()).toBe(before + 1);
     const row = await rowOf(review.token);
     const res = await queue(admin);
     expect(res.statusCode, res.body).toBe(200);
