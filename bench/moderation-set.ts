@@ -18,6 +18,8 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import sharp from 'sharp';
+import { LOCAL_THRESHOLDS } from '../server/modules/moderation/local-nsfw.ts';
+import { MODERATION_THRESHOLDS, type ModerationScores } from '../server/modules/moderation/moderation.ts';
 
 type Label = 'clothed' | 'no_person';
 interface Sample {
@@ -124,14 +126,16 @@ async function main() {
         );
       }
     }
-    const spec = (c: Record<string, number>) => (c.Porn ?? 0) > 0.1 || (c.Hentai ?? 0) > 0.1 || (c.Sexy ?? 0) > 0.4;
-    console.log(
-      `| ${m.name} | **0005 mapping (any)** | ${rate(m.name, wholes, spec)} | ${rate(
-        m.name,
-        clothed.filter((s) => s.strip),
-        spec,
-      )} | ${rate(m.name, clothed, spec)} |`,
-    );
+    const strips = clothed.filter((s) => s.strip);
+    const any = (t: ModerationScores) => (c: Record<string, number>) =>
+      (c.Porn ?? 0) > t.sexual_activity || (c.Hentai ?? 0) > t.sexual_display || (c.Sexy ?? 0) > t.erotica;
+    for (const [label, t] of [
+      ['SPEC §5 / 0005 (any class)', MODERATION_THRESHOLDS],
+      ['local, 0017 (any class)', LOCAL_THRESHOLDS],
+    ] as const)
+      console.log(
+        `| ${m.name} | **${label}** | ${rate(m.name, wholes, any(t))} | ${rate(m.name, strips, any(t))} | ${rate(m.name, clothed, any(t))} |`,
+      );
   }
   console.log('\nTiming (WASM, one thread):', JSON.stringify(timing));
   console.log('No-person control:', JSON.stringify(Object.fromEntries(MODELS.map((m) => [m.name, results[m.name]!['fastify-sample']]))));
