@@ -39,6 +39,9 @@ export const NOTIFICATION_KINDS = [
   'statement.issued',
   'appeal.upheld',
   'appeal.reversed',
+  /** A person's review of an automated photo refusal (recorded as an appeal): the photo joins the ad, or stays refused. */
+  'photo_review.approved',
+  'photo_review.rejected',
   'consent.given',
   'consent.withdrawn',
   'support.reply',

@@ -11,9 +11,9 @@
  * and its commit right now, and its files must survive until the row is there. A leftover younger than that waits
  * for the next start.
  */
-import { inArray } from 'drizzle-orm';
+import { and, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { media, verificationRequests } from '../../db/schema.ts';
+import { media, photoReviews, verificationRequests } from '../../db/schema.ts';
 import type { Storage } from '../../plugins/storage.ts';
 
 /** Far longer than any write-then-commit takes (seconds), short enough that a restart soon clears a crash's litter. */
@@ -23,11 +23,16 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 /** A file inside a photo's folder (its variants, or a partial write of one). */
 const PHOTO_FILE = new RegExp(`^ads/(\\d{1,10})/(${UUID})/[^/]+$`);
 const SELFIE = new RegExp(`^verification/\\d{1,10}/${UUID}\\.webp$`);
+/** A file of a refused photo kept for a person's review (modules/photo-reviews): `held/{uid}/{width}.webp`. */
+const HELD_FILE = new RegExp(`^held/(${UUID})/[^/]+$`);
 /** One query per this many candidates: bounded parameter lists. */
 const BATCH = 500;
 
 export interface SweepResult {
-  /** Photo folders removed: no media row for their uid on that ad. */
+  /**
+   * Photo folders removed: no media row for their uid on that ad; and kept refused photos (`held/{uid}/`) whose review
+   * row is gone (its ad or account deleted) or decided (the decision's own removal did not happen).
+   */
   photos: number;
   /** Verification selfies removed: no request points to them. */
   selfies: number;
@@ -57,6 +62,7 @@ export async function sweepMediaLeftovers(db: Db, storage: Storage, opts: SweepO
   const folders = new Map<string, PhotoFolder>();
   const partials: string[] = [];
   const selfies: string[] = [];
+  const held = new Map<string, boolean>();
   for await (const entry of storage.list('')) {
     const settled = entry.modifiedAt.getTime() < cutoff;
     if ((entry.key.endsWith('.tmp') || entry.key.startsWith('.ready/')) && settled) partials.push(entry.key);
@@ -69,6 +75,9 @@ export async function sweepMediaLeftovers(db: Db, storage: Storage, opts: SweepO
       folders.set(prefix, folder);
     } else if (SELFIE.test(entry.key) && settled) {
       selfies.push(entry.key);
+    } else {
+      const kept = HELD_FILE.exec(entry.key);
+      if (kept) held.set(kept[1]!, (held.get(kept[1]!) ?? true) && settled);
     }
   }
 
@@ -97,6 +106,20 @@ export async function sweepMediaLeftovers(db: Db, storage: Storage, opts: SweepO
     if (removedFolders.has(key.split('/').slice(0, 3).join('/'))) continue;
     await storage.remove(key);
     result.partials++;
+  }
+
+  const settledHeld = [...held.entries()].filter(([, settled]) => settled).map(([uid]) => uid);
+  for (const batch of chunks(settledHeld)) {
+    const rows = await db
+      .select({ uid: photoReviews.uid })
+      .from(photoReviews)
+      .where(and(inArray(photoReviews.uid, batch), inArray(photoReviews.status, ['refused', 'requested'])));
+    const waiting = new Set(rows.map((r) => r.uid));
+    for (const uid of batch) {
+      if (waiting.has(uid)) continue;
+      await storage.remove(`held/${uid}`);
+      result.photos++;
+    }
   }
 
   for (const batch of chunks(selfies)) {

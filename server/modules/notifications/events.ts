@@ -101,7 +101,8 @@ export interface AppealEvent {
 export async function notifyAppealDecided(app: FastifyInstance, e: AppealEvent, db: Db = app.db): Promise<PendingNotification> {
   const label = (await subjectLabel(db, e.subjectType, e.subjectId).catch(() => null)) ?? '';
   return storeNotification(app, db, e.recipientId, {
-    kind: `appeal.${e.outcome}`,
+    // A review of an automated photo refusal says what became of the photo, not of "the decision".
+    kind: e.subjectType === 'photo_review' ? `photo_review.${e.outcome === 'reversed' ? 'approved' : 'rejected'}` : `appeal.${e.outcome}`,
     vars: { label },
     data: {
       link: `/statements/${e.statementId}`,

@@ -16,6 +16,7 @@ import { buildModel, buildPublicist } from '#tests/factories.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
 import { loginAs, uploadBody } from '../media/test-helpers.ts';
 import { jpeg } from '../media/test-images.ts';
+import { sweepMediaLeftovers } from '../media/orphans.ts';
 import { heldKey, sweepExpired } from './photo-reviews.ts';
 
 let t: TestApp;
@@ -164,6 +165,23 @@ describe('asking for a review', () => {
   });
 });
 
+describe('kept photos never outlive their purpose', () => {
+  it('the start-up sweep removes kept files whose ad is gone, and leaves those waiting for a review', async () => {
+    const gone = await refusedUpload();
+    const waiting = await refusedUpload();
+    await ask(waiting.agent, waiting.review.token);
+    const goneRow = await rowOf(gone.review.token);
+    const waitingRow = await rowOf(waiting.review.token);
+    // Deleting the ad (or the account with it) takes the row; the files are the sweep's.
+    await t.database.db.delete(ads).where(eq(ads.id, gone.m.adId));
+    await sweepMediaLeftovers(t.database.db, t.app.storage, { olderThan: new Date(Date.now() + 60_000) });
+    expect(await t.app.storage.read(heldKey(goneRow.uid, goneRow.variants[0]!))).toBeNull();
+    const kept = await t.app.storage.read(heldKey(waitingRow.uid, waitingRow.variants[0]!));
+    expect(kept).not.toBeNull();
+    kept!.stream.destroy();
+  });
+});
+
 describe('staff decide from the photo queue', () => {
   const queue = async (agent: Agent, status = 'requested') => agent.get(`/api/admin/photo-reviews?status=${status}`);
 
@@ -234,7 +252,11 @@ describe('staff decide from the photo queue', () => {
     }>();
     expect(statement.data.appeal).toMatchObject({ status: 'reversed', decision_text: 'Es una foto normal de una fiesta: la aprobamos.' });
     const notes = await t.database.db.select().from(notifications).where(eq(notifications.userId, m.userId));
-    expect(notes.map((x) => x.kind)).toContain('appeal.reversed');
+    expect(notes.find((x) => x.kind === 'photo_review.approved')).toMatchObject({
+      type: 'success',
+      message: expect.stringContaining('Foto aprobada') as string,
+      data: { link: `/statements/${asked.statement_id}` },
+    });
 
     const twice = await admin.post(`/api/admin/photo-reviews/${row.id}/decision`, { action: 'reject', text: 'Otra decisión distinta.' });
     expect(twice.statusCode).toBe(409);
@@ -255,7 +277,7 @@ describe('staff decide from the photo queue', () => {
     const [appeal] = await t.database.db.select().from(appeals).where(eq(appeals.statementId, row.statementId!));
     expect(appeal!.status).toBe('upheld');
     const notes = await t.database.db.select().from(notifications).where(eq(notifications.userId, m.userId));
-    expect(notes.map((x) => x.kind)).toContain('appeal.upheld');
+    expect(notes.map((x) => x.kind)).toContain('photo_review.rejected');
     expect((await queue(admin, 'decided')).json<{ data: { id: number }[] }>().data.map((r) => r.id)).toContain(row.id);
   });
 

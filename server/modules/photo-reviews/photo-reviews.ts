@@ -248,7 +248,14 @@ export async function settlePhotoReview(
     await tx.select({ id: ads.id }).from(ads).where(eq(ads.id, row.adId)).for('update');
     if ((await countAdPhotos(tx, row.adId)) >= AD_MAX_PHOTOS)
       throw new AppError(409, 'conflict', 'photoReviews.adFull', undefined, { max: AD_MAX_PHOTOS });
-    for (const w of row.variants) await app.storage.link(heldKey(row.uid, w), mediaKey(row.adId, row.uid, w));
+    try {
+      for (const w of row.variants) await app.storage.link(heldKey(row.uid, w), mediaKey(row.adId, row.uid, w));
+    } catch (err) {
+      // The kept copy is missing (a crash between its row and its files): nothing to approve; the model uploads again.
+      req.log.error({ err, reviewId: row.id }, 'photo review: the kept photo could not be copied');
+      await app.storage.remove(`ads/${row.adId}/${row.uid}`).catch(() => {});
+      throw new AppError(409, 'conflict', 'photoReviews.filesGone');
+    }
     const { thresholds: _t, rule: _r, ...moderation } = row.moderation as MediaModeration & { thresholds?: unknown; rule?: unknown };
     const photo = await insertPhoto(tx, {
       adId: row.adId,
