@@ -1,4 +1,4 @@
-import { Chip, CloseButton, Group, Stack, TextInput } from '@mantine/core';
+import { CloseButton, Group, Stack, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconMapPin, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -7,6 +7,7 @@ import type { CityOption } from '#contract/locations.ts';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '#contract/languages.ts';
 import type { Section } from '#contract/sections.ts';
+import { RadioChips } from '#src/components/radio-chips/radio-chips.tsx';
 import { cityQueryOptions, citySearchQueryOptions } from '../api/get-models.ts';
 import type { ListingParams, ListingView } from '../hooks/use-listing-params.ts';
 import classes from './filter-bar.module.css';
@@ -206,18 +207,21 @@ export function FilterBar({ params, sections, lng, view, onChange, onView }: Pro
       </Group>
       <Group justify="space-between" align="center" wrap="nowrap" gap="sm">
         <div className={classes.chips}>
-          <Chip.Group multiple={false} value={params.section ?? 'all'} onChange={(v) => onChange({ section: v === 'all' ? undefined : v })}>
-            <Group gap={6} wrap="nowrap" role="radiogroup" aria-label={t('home.sections')} py={2}>
-              <Chip value="all" size="sm" variant="outline">
-                {t('listings.allSections')}
-              </Chip>
-              {sections?.map((s) => (
-                <Chip key={s.slug} value={s.slug} size="sm" variant="outline" color={s.color} data-section={s.slug}>
-                  {s.names[lng]}
-                </Chip>
-              ))}
-            </Group>
-          </Chip.Group>
+          <RadioChips
+            scroll
+            label={t('home.sections')}
+            value={params.section ?? 'all'}
+            onChange={(v) => onChange({ section: v === 'all' ? undefined : v })}
+            options={[
+              { value: 'all' as const, label: t('listings.allSections') },
+              ...(sections ?? []).map((s) => ({
+                value: s.slug,
+                label: s.names[lng],
+                color: s.color,
+                inputProps: { 'data-section': s.slug },
+              })),
+            ]}
+          />
         </div>
         <ViewSwitch value={view} onChange={onView} />
       </Group>

@@ -3,7 +3,7 @@
  * user's name or e-mail (both in the URL), newest activity first, each with its unread count; and "new conversation"
  * with a user found by search. The list refreshes live through the staff presence channel (messenger-nav.tsx).
  */
-import { Alert, Anchor, Badge, Button, Chip, Group, Modal, Pagination, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Modal, Pagination, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconMessagePlus, IconSearch } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toLocaleTag } from '#contract/languages.ts';
 import { CONVERSATION_FILTERS, type Conversation, type ConversationFilter } from '#contract/support-chat.ts';
+import { RadioChips } from '#src/components/radio-chips/radio-chips.tsx';
 import { truncate } from '#src/lib/format.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng } from '#src/lib/paths.ts';
@@ -195,15 +196,12 @@ export function StaffIndex({ meId }: { meId: number }) {
           {t('messenger.staff.new')}
         </Button>
       </Group>
-      <Chip.Group multiple={false} value={filter} onChange={(v) => update({ filter: v })}>
-        <Group gap={6} role="radiogroup" aria-label={t('messenger.staff.filterLabel')}>
-          {CONVERSATION_FILTERS.map((f) => (
-            <Chip key={f} value={f} size="sm" variant="outline">
-              {t(`messenger.staff.filters.${f}`)}
-            </Chip>
-          ))}
-        </Group>
-      </Chip.Group>
+      <RadioChips
+        label={t('messenger.staff.filterLabel')}
+        value={filter}
+        onChange={(v) => update({ filter: v })}
+        options={CONVERSATION_FILTERS.map((f) => ({ value: f, label: t(`messenger.staff.filters.${f}`) }))}
+      />
       <Group
         component="form"
         role="search"
