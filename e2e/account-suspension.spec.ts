@@ -149,3 +149,108 @@ test('the client record and the publicists list offer the account action too (36
   const agencies = page.getByRole('table').getByRole('button', { name: new RegExp(`^${escapeRe(es('admin.account.suspend'))}: `) });
   await expect(agencies.first()).toBeVisible();
 });
+
+/** Registers a client through the API, as the register form does (an unverified account may sign in). */
+async function registerClient(page: Page, email: string) {
+  const XHR = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
+  await page.request.get('/sanctum/csrf-cookie', { headers: XHR });
+  const token = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  const res = await page.request.post('/api/register', {
+    headers: { ...XHR, 'X-XSRF-TOKEN': decodeURIComponent(token) },
+    data: { name: 'Cliente Bloqueado', email, password: PASSWORD, password_confirmation: PASSWORD, role: 'client' },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+}
+
+/** Staff's decision through the API the decision dialog uses (the dialog itself is covered above). */
+async function decide(page: Page, userId: number, action: 'suspend' | 'reinstate') {
+  const XHR = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
+  const token = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  const res = await page.request.post('/api/admin/decisions', {
+    headers: { ...XHR, 'X-XSRF-TOKEN': decodeURIComponent(token) },
+    data: {
+      subject_type: 'user',
+      subject_id: userId,
+      action,
+      reason_codes: action === 'suspend' ? ['spam'] : [],
+      text: action === 'suspend' ? FACTS : '',
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+// Issue 24 point 11: the open page went blank, the next reload showed the login form, and once signed in again every
+// page (the public home and the support chat included) led to the suspended page, which spoke of ads to a client.
+test('suspended while the page is open, a client is told why at once, in words for a client; browses the site and writes to support', async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const clientContext = await browser.newContext();
+  const client = await clientContext.newPage();
+  await presetConsent(client);
+  const email = `bloqueado-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.test`;
+  await client.goto('/es');
+  await registerClient(client, email);
+  await login(client, email);
+  await expect(client).not.toHaveURL(/\/login$/);
+  await client.goto('/es/dashboard');
+  await expect(client.getByRole('heading', { level: 1 })).toBeVisible();
+  const session = await client.evaluate(async () => {
+    const res = await fetch('/api/session', { headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' } });
+    return (await res.json()) as { data: { id: number } };
+  });
+  expect(session.data.id).toBeGreaterThan(0);
+
+  await login(page, ADMIN);
+  await expect(page).toHaveURL(/\/es\/admin\/dashboard$/);
+  await decide(page, session.data.id, 'suspend');
+
+  // At once, without a reload: the restricted view with the reason, worded for a client (no ads).
+  await expect(client).toHaveURL(/\/es\/account\/suspended$/, { timeout: 15_000 });
+  await expect(client.getByRole('heading', { level: 1, name: es('statements.suspended.heading') })).toBeVisible();
+  const intro = client.getByText(es('statements.suspended.intro_client'));
+  await expect(intro).toBeVisible();
+  // The toast that brought the news and the page: nothing about the client's ads, which it has none of.
+  await expect(client.locator('main')).not.toContainText(/tus anuncios/i);
+  await expect(client.locator('.mantine-Notification-root')).not.toContainText(/anuncio/i);
+  const statements = client.getByRole('region', { name: es('statements.suspended.statementsHeading') });
+  await expect(statements.getByText(FACTS)).toBeVisible();
+  await client.setViewportSize({ width: 1280, height: 900 });
+  await client.screenshot({ path: testInfo.outputPath('client-suspended-1280.png'), fullPage: true });
+  await fitsIn360(client, 'client-suspended-360.png', testInfo);
+  await axe(client, 'client restricted view 360');
+
+  // A reload keeps the restricted view (the session stays, restricted), not the sign-in form.
+  await client.reload();
+  await expect(client).toHaveURL(/\/es\/account\/suspended$/);
+  await expect(client.getByText(es('statements.suspended.intro_client'))).toBeVisible();
+
+  // The public site stays open.
+  await client.getByRole('link', { name: es('statements.suspended.browse') }).click();
+  await expect(client).toHaveURL(/\/es$/);
+  const firstCard = client.locator('a[href^="/es/models/"]').first();
+  await expect(firstCard).toBeVisible();
+  await firstCard.click();
+  await expect(client).toHaveURL(/\/es\/models\/\d+/);
+  await expect(client.getByRole('heading', { level: 1 })).toBeVisible();
+  // Its own pages do not.
+  await client.goto('/es/dashboard');
+  await expect(client).toHaveURL(/\/es\/account\/suspended$/);
+
+  // Support: the question is sent and staff's reply comes without a reload (no websocket: the thread asks again).
+  await client.getByRole('link', { name: es('statements.suspended.support') }).click();
+  await expect(client).toHaveURL(/\/es\/messenger$/);
+  await expect(client.getByRole('heading', { level: 1, name: es('messenger.user.title') })).toBeVisible();
+  const question = `¿Por qué está bloqueada mi cuenta? ${Date.now()}`;
+  const box = client.getByRole('textbox', { name: es('messenger.composer.label') });
+  await box.fill(question);
+  await box.press('Enter');
+  const mine = client.getByTestId('chat-message').filter({ hasText: question });
+  await expect(mine).toHaveCount(1);
+  await expect(mine.getByTestId('receipt')).toHaveAccessibleName(es('messenger.thread.sent'));
+  await fitsIn360(client, 'client-suspended-support-360.png', testInfo);
+
+  await decide(page, session.data.id, 'reinstate');
+  await clientContext.close();
+});

@@ -151,8 +151,8 @@ export default fp(async (app) => {
     const url = req.url;
     if (!url.startsWith('/api/') && !url.startsWith('/broadcasting/') && !url.startsWith('/sanctum/')) return;
     await authenticate(app, req, reply);
-    // A suspended account is signed in only to read its statements, appeal, and take or delete its data.
-    if (req.user?.status === 'suspended' && !suspendedMayCall(req.method, req.routeOptions.url)) {
+    // A suspended account is signed in to its restricted view: statements, appeal, its data, support, public reads.
+    if (req.user?.status === 'suspended' && !suspendedMayCall(req.method, req.routeOptions.url, !req.routeOptions.config.auth)) {
       throw new AppError(403, 'account_suspended', 'accountApi.suspendedRestricted');
     }
   });

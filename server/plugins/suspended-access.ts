@@ -1,21 +1,12 @@
 /**
- * What a suspended account may still do (issue 12 point 9, EU DSA arts. 17 and 20): sign in and out, read who it is,
- * read its statements of reasons and appeal them, take its data away or delete the account, and load the language
- * and reference data the restricted view needs. Everything else answers 403 `account_suspended` (session plugin),
- * so the rule lives here once instead of in each route. Entries are the route patterns Fastify matched.
+ * What a suspended account may still do (issue 12 point 9, issue 24 point 11, EU DSA arts. 17 and 20): sign in and
+ * out, read who it is, read its statements of reasons and appeal them, take its data away or delete the account,
+ * write to support about it, and read what any visitor may read (the public catalogue, a model's page, the language
+ * and reference data). Everything else answers 403 `account_suspended` (session plugin), so the rule lives here once
+ * instead of in each route. Entries are the route patterns Fastify matched.
  */
 const ALLOWED = new Set([
   'GET /sanctum/csrf-cookie',
-  'GET /api/health',
-  'GET /api/config',
-  'GET /api/language/:lng',
-  'GET /api/countries',
-  'GET /api/country/:id',
-  'GET /api/cities/search',
-  'GET /api/cities/:id',
-  'GET /api/city/:id',
-  'GET /api/sections',
-  'GET /api/getSections',
   'POST /api/login',
   'POST /api/logout',
   'GET /api/user',
@@ -27,15 +18,34 @@ const ALLOWED = new Set([
   'POST /api/user/confirm-password',
   'GET /api/user/confirmed-password-status',
   'DELETE /api/profile/delete/:id',
+  // The support chat, the user's side only (assigning, resolving and the staff lists are staff routes anyway): the
+  // way to ask about the suspension. Its realtime channel stays closed (no /broadcasting/auth), so replies arrive by
+  // the conversation's own refresh, and a suspended account cannot whisper into staff screens.
+  'GET /api/support/chat/conversations',
+  'POST /api/support/chat/conversations',
+  'GET /api/support/chat/conversations/:id',
+  'GET /api/support/chat/:id/messages',
+  'POST /api/support/chat/:id/messages',
+  'POST /api/support/chat/:id/read',
+  'GET /api/support/chat/status',
+  'GET /api/support/chat/unread',
+  // A page view counts the visit (with consent), as for any visitor; it changes nothing of the account's.
+  'POST /api/analytics/pageview',
 ]);
 
 /** The data export (GDPR arts. 15, 20): asking for it, its state and the download. */
 const ALLOWED_PREFIXES = ['/api/user/data-export'];
 
-export function suspendedMayCall(method: string, route: string | undefined): boolean {
+/**
+ * `isPublic`: the route asks for no sign-in (no `config.auth`). Its reads are open to any visitor, so a suspended
+ * account keeps them (the home, a model's page, the maps, the sections); its writes (register, report, contact form)
+ * are not, since the account could use them to act while suspended.
+ */
+export function suspendedMayCall(method: string, route: string | undefined, isPublic = false): boolean {
   // No route matched: the request ends in a 404 anyway.
   if (route === undefined) return true;
   const m = method === 'HEAD' ? 'GET' : method;
+  if (m === 'GET' && isPublic) return true;
   if (ALLOWED.has(`${m} ${route}`)) return true;
   return (m === 'GET' || m === 'POST') && ALLOWED_PREFIXES.some((p) => route === p || route.startsWith(`${p}/`));
 }

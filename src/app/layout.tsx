@@ -18,7 +18,7 @@ import { ThemeToggle } from '#src/components/theme-toggle.tsx';
 import { trackPageView } from '#src/lib/analytics.ts';
 import { setApiLanguage } from '#src/lib/api-client.ts';
 import { clearConsent, getConsent, subscribeConsent } from '#src/lib/consent.ts';
-import { useCurrentUser, useForgetUserAfterSessionEnd } from '#src/lib/session.ts';
+import { useCurrentUser, useForgetUserAfterSessionEnd, useRefreshUserWhenSuspended } from '#src/lib/session.ts';
 import { hasOutboxAuthFlag, lastOutboxUser } from '#src/offline/auth-flag.ts';
 import { CookieBanner } from './cookie-banner.tsx';
 import { NavProgress } from './nav-progress.tsx';
@@ -110,6 +110,7 @@ export function Layout() {
   usePageViews();
   useFocusOnNavigation();
   useForgetUserAfterSessionEnd();
+  useRefreshUserWhenSuspended();
   const userQuery = useCurrentUser();
   const user = userQuery.data;
   // Offline after a reload the session cannot be checked: the indicator still shows the device's queue.

@@ -25,6 +25,16 @@ export class OfflineError extends Error {
 export class ValidationError extends ApiError {}
 export class ConflictError extends ApiError {}
 
+const suspendedListeners = new Set<() => void>();
+/**
+ * Called whenever the server answers 403 `account_suspended`: the account was suspended while this page was open
+ * (issue 24 point 11), so the shell fetches the user again and the restricted view replaces the page at once.
+ */
+export function onAccountSuspended(listener: () => void): () => void {
+  suspendedListeners.add(listener);
+  return () => suspendedListeners.delete(listener);
+}
+
 let currentLanguage = 'es';
 export function setApiLanguage(lng: string) {
   currentLanguage = lng;
@@ -117,6 +127,7 @@ export async function apiRequest<T = unknown>(path: string, opts: RequestOptions
     await ensureCsrfToken(true).catch(() => undefined);
     return apiRequest<T>(path, opts, true);
   }
+  if (res.status === 403 && (data as Answer | undefined)?.error === 'account_suspended') suspendedListeners.forEach((l) => l());
   if (!res.ok) throw apiErrorFor(res.status, data as Answer | undefined);
   return { status: res.status, data };
 }

@@ -10,7 +10,7 @@ import type { Answer } from '#contract/answers.ts';
 import type { User } from '#contract/auth.ts';
 import { PROFILE_CREATE_ROUTES } from '#contract/roles.ts';
 import { API } from '#contract/routes.ts';
-import { apiGet, apiRequest, ApiError } from './api-client.ts';
+import { apiGet, apiRequest, ApiError, onAccountSuspended } from './api-client.ts';
 import { useLng } from './paths.ts';
 import { usePresenter } from './presenter.tsx';
 import { handleAnswer, handleRejection } from './response-handler.ts';
@@ -107,6 +107,22 @@ export function useForgetUserAfterSessionEnd() {
       setCurrentUser(queryClient, null);
     }
   }, [location, queryClient]);
+}
+
+/**
+ * Mounted once by the shell: a 403 `account_suspended` answer means the account was suspended meanwhile; asking who is
+ * signed in again brings the restricted view (the session stays, restricted) instead of a page that fails call by call.
+ */
+export function useRefreshUserWhenSuspended() {
+  const queryClient = useQueryClient();
+  useEffect(
+    () =>
+      onAccountSuspended(() => {
+        const user = queryClient.getQueryData<User | null>(USER_QUERY_KEY);
+        if (user && user.status !== 'suspended') void queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
+      }),
+    [queryClient],
+  );
 }
 
 /** POST /api/logout, then home. A 401 means the session was already gone: treated as done. */

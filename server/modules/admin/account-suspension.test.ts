@@ -1,12 +1,17 @@
 /**
- * Account-level suspension (issue 12 point 9): staff suspend a client, model or publicist account with reasons; the
- * account's sessions end, its content leaves the listings and it gets a statement of reasons (mailed). The person
- * can still sign in, to a restricted view only (403 `account_suspended` elsewhere), where they read the statement and
- * appeal. Reinstating (or reversing on appeal) lifts it and the content is listed again as it was.
+ * Account-level suspension (issue 12 point 9, issue 24 point 11): staff suspend a client, model or publicist account
+ * with reasons; the account's sessions are restricted at once (not ended: the open page shows why), its websockets
+ * end, its content leaves the listings and it gets a statement of reasons (mailed, and notified before its sockets
+ * close). The person is signed in to a restricted view only (403 `account_suspended` elsewhere), where they read the
+ * statement, appeal, write to support and browse what any visitor may. Reinstating (or reversing on appeal) lifts it
+ * and the content is listed again as it was.
  */
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ads, auditLog, modelProfiles, sessions, statements, users } from '#server/db/schema.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { NOTIFICATION_EVENT, userPusherChannel } from '#contract/notifications.ts';
+import { API } from '#contract/routes.ts';
+import type { Conversation, Message } from '#contract/support-chat.ts';
+import { ads, auditLog, modelProfiles, notifications, sessions, statements, users } from '#server/db/schema.ts';
 import { newAgent, signedIn, type Agent } from '#tests/agent.ts';
 import { buildModel, buildPublicist, buildUser } from '#tests/factories.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
@@ -56,7 +61,7 @@ const sessionsOf = async (userId: number) => (await db().select().from(sessions)
 const lastMailTo = (to: string) => [...t.app.mailer.outbox].reverse().find((m) => m.to === to);
 
 describe('suspending an account', () => {
-  it('ends every session, unlists the model’s ads, issues and mails a statement, and is audited', async () => {
+  it('restricts every session at once, unlists the model’s ads, issues and mails a statement, and is audited', async () => {
     const m = await buildModel(db(), { name: 'Modelo Suspendida' });
     const other = await buildModel(db(), { name: 'Modelo Ajena' });
     const phone = await loginAs(t.app, db(), m.userId);
@@ -71,8 +76,13 @@ describe('suspending an account', () => {
     expect(statementId).toBeGreaterThan(0);
 
     expect(await statusOf(m.userId)).toMatchObject({ status: 'suspended' });
-    expect(await sessionsOf(m.userId)).toBe(0);
-    expect((await laptop.get('/api/user')).statusCode).toBe(401);
+    // The open sessions stay signed in, to the restricted view only: the page says why instead of a sign-in form.
+    expect(await sessionsOf(m.userId)).toBe(2);
+    const me = await laptop.get('/api/user');
+    expect(me.statusCode).toBe(200);
+    expect(me.json<{ data: { status: string } }>().data.status).toBe('suspended');
+    expect((await laptop.get('/api/profile/model')).json()).toMatchObject({ error: 'account_suspended' });
+    expect((await phone.get(`/api/statements/${statementId}`)).statusCode).toBe(200);
     // Unlisted, but the ad keeps its own status: reinstating brings it back as it was.
     expect(await listed(m.adId)).toEqual({ isListed: false, status: 'active' });
     expect((await listed(other.adId)).isListed).toBe(true);
@@ -93,7 +103,7 @@ describe('suspending an account', () => {
       .where(and(eq(auditLog.action, 'user.suspend'), eq(auditLog.subjectId, m.userId)));
     expect(entry).toMatchObject({ actorId: adminId, subjectType: 'user' });
     expect(entry!.before).toEqual({ status: 'active' });
-    expect(entry!.after).toMatchObject({ status: 'suspended', sessions_ended: 2, statement_id: statementId });
+    expect(entry!.after).toMatchObject({ status: 'suspended', statement_id: statementId });
   });
 
   it('a publicist’s suspension unlists every model of the agency', async () => {
@@ -199,9 +209,13 @@ describe('the suspended person signs in to a restricted view', () => {
     const agent = await loginAs(t.app, db(), m.userId);
     const calls: Array<[string, string, Record<string, unknown>?]> = [
       ['GET', '/api/profile/model'],
-      ['GET', '/api/models'],
+      ['GET', '/api/notifications'],
       ['PUT', `/api/profile/model/activate/${m.adId}/0`],
       ['POST', '/api/contact/sendMessageToAdmin', { subject: 'Hola', message: 'Quiero hablar con vosotros.' }],
+      // Public writes stay closed too: the account cannot act through them while suspended.
+      ['POST', '/api/contact', { name: 'Modelo', email: 'modelo@example.test', subject: 'Hola', message: 'Quiero hablar con vosotros.' }],
+      ['POST', '/api/reports', { ad_id: m.adId, reason: 'spam', details: 'Es un anuncio repetido varias veces.' }],
+      ['POST', '/broadcasting/auth', { socket_id: '1.1', channel_name: `private-App.Models.User.${m.userId}` }],
       ['PUT', '/api/user/profile-information', { name: 'Otro Nombre', email: 'otro@example.test' }],
       ['POST', '/api/profile/model/verification/code', {}],
     ];
@@ -214,6 +228,77 @@ describe('the suspended person signs in to a restricted view', () => {
     const [ad] = await db().select({ isActive: ads.isActive }).from(ads).where(eq(ads.id, m.adId));
     expect(ad!.isActive).toBe(true);
     expect((await statusOf(m.userId)).email).not.toBe('otro@example.test');
+  });
+});
+
+describe('what a suspended account keeps (issue 24 point 11)', () => {
+  it('an open page hears about it before its websockets close, so it can show why at once', async () => {
+    const m = await buildModel(db(), { name: 'Modelo con la Página Abierta' });
+    const order: string[] = [];
+    const trigger = vi.spyOn(t.app.broadcaster, 'trigger').mockImplementation(async (channels, event) => {
+      if (channels.includes(userPusherChannel(m.userId)) && event === NOTIFICATION_EVENT) order.push('notification');
+    });
+    const terminate = vi.spyOn(t.app.broadcaster, 'terminateUserConnections').mockImplementation(async (id) => {
+      if (id === String(m.userId)) order.push('terminate');
+    });
+    try {
+      expect((await suspend(m.userId)).statusCode).toBe(200);
+    } finally {
+      trigger.mockRestore();
+      terminate.mockRestore();
+    }
+    expect(order).toEqual(['notification', 'terminate']);
+  });
+
+  it('browses what any visitor may see and writes to support; a staff reply reaches it', async () => {
+    const m = await buildModel(db(), { name: 'Modelo que Pregunta' });
+    const other = await buildModel(db(), { name: 'Modelo Visible' });
+    await suspend(m.userId);
+    const agent = await loginAs(t.app, db(), m.userId);
+    for (const url of ['/api/models', `/api/models/${other.adId}`, '/api/models/map', '/api/sections', '/api/config']) {
+      const res = await agent.get(url);
+      expect(res.statusCode, `${url}: ${res.body.slice(0, 200)}`).toBe(200);
+    }
+    // Its own ad is not listed, for it as for anyone.
+    expect((await agent.get(`/api/models/${m.adId}`)).statusCode).toBe(404);
+
+    const opened = await agent.post(API.supportConversations, {});
+    expect(opened.statusCode, opened.body).toBe(201);
+    const conversation = opened.json<{ data: Conversation }>().data;
+    const sent = await agent.post(API.supportMessages(conversation.id), { content: '¿Por qué han bloqueado mi cuenta?' });
+    expect(sent.statusCode, sent.body).toBe(201);
+    expect((await agent.get(API.supportStatus)).statusCode).toBe(200);
+    expect((await agent.get(API.supportUnread)).statusCode).toBe(200);
+
+    const reply = await admin.post(API.supportMessages(conversation.id), { content: 'Lee la declaración de motivos; puedes recurrirla.' });
+    expect(reply.statusCode, reply.body).toBe(201);
+    const page = await agent.get(API.supportMessages(conversation.id));
+    expect(page.statusCode).toBe(200);
+    expect(page.json<{ data: Message[] }>().data.map((x) => x.content)).toContain('Lee la declaración de motivos; puedes recurrirla.');
+    expect((await agent.post(API.supportRead(conversation.id), { seq: 2 })).statusCode).toBe(200);
+    // Staff routes stay staff-only.
+    expect((await agent.post(API.supportResolve(conversation.id), {})).statusCode).toBe(403);
+  });
+
+  it('a client is told without mention of ads, which it has none of', async () => {
+    const client = await buildUser(db(), { role: 'client' });
+    await suspend(client.id);
+    expect((await reinstate(client.id)).statusCode).toBe(200);
+    const mail = lastMailTo(client.email)!;
+    expect(mail.subject).toBe('Hemos reactivado tu cuenta');
+    expect(mail.text).not.toMatch(/anuncio/i);
+    const [n] = await db()
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, client.id), eq(notifications.kind, 'account.reinstated')));
+    expect(n!.description).toBeTruthy();
+    expect(n!.description).not.toMatch(/anuncio/i);
+
+    // A model's still says her ads are back.
+    const m = await buildModel(db(), { name: 'Modelo Vuelve' });
+    await suspend(m.userId);
+    await reinstate(m.userId);
+    expect(lastMailTo((await statusOf(m.userId)).email)!.text).toMatch(/anuncios/);
   });
 });
 

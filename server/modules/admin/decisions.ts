@@ -7,10 +7,10 @@
  * that commits is certain to be mailed, even if the process dies right after the commit. Status changes reach the
  * listings through the ads trigger (`ads.is_listed`).
  *
- * An account (`user`: client, model or publicist) can be suspended and reinstated: suspension ends every session of
- * the account and unlists its content (the ads trigger reads the owner's and the agency owner's account status,
- * migration 0012), the person can still sign in to a restricted view to read the statement and appeal
- * (plugins/session.ts); reinstatement lifts it and the content is listed again as it was.
+ * An account (`user`: client, model or publicist) can be suspended and reinstated: suspension restricts every session
+ * of the account to a restricted view (plugins/session.ts: the statement, the appeal, support, the public pages),
+ * ends its websockets and unlists its content (the ads trigger reads the owner's and the agency owner's account
+ * status, migration 0012); reinstatement lifts it and the content is listed again as it was.
  *
  * Appeals are decided by a person: `upheld` keeps the decision, `reversed` restores the state before it (read from
  * the decision's audit entry, which names the statement) — or, for a rejection, approves the item.
@@ -27,7 +27,6 @@ import {
   media,
   modelProfiles,
   publicistProfiles,
-  sessions,
   statements,
   users,
   verificationRequests,
@@ -87,7 +86,7 @@ export async function applyDecision(
   const restriction = RESTRICTIONS.includes(input.action);
   let issued: IssuedStatement | null = null;
   let removedFiles: string | null = null;
-  let reinstated: Recipient | null = null;
+  let reinstated: (Recipient & { role: string }) | null = null;
   let suspendedUser: number | null = null;
   let notice: PendingNotification | null = null;
 
@@ -211,12 +210,12 @@ export async function applyDecision(
         await tx.update(users).set({ status, updatedAt: new Date() }).where(eq(users.id, row.id));
         after = { status };
         if (suspending) {
-          // Every device is signed out; a new sign-in gets only the restricted view.
-          const ended = await tx.delete(sessions).where(eq(sessions.userId, row.id)).returning({ idHash: sessions.idHash });
-          after.sessions_ended = ended.length;
+          // The sessions stay: every device is now signed in to the restricted view only (plugins/session.ts checks
+          // the account's status on each request), so the person reads at once why and how to appeal instead of
+          // being signed out without a word (issue 24 point 11).
           suspendedUser = row.id;
         } else {
-          reinstated = { id: row.id, name: row.name, email: row.email, locale: row.locale };
+          reinstated = { id: row.id, name: row.name, email: row.email, locale: row.locale, role: row.role };
           await sendAccountReinstatedMail(tx, app, reinstated, input.text);
         }
         break;
@@ -264,10 +263,11 @@ export async function applyDecision(
     return { before, after };
   });
 
-  // Its open websockets too (after the commit): a suspended account hears nothing more until it signs in again.
+  // The notice first (its `session` refresh brings an open page to the restricted view at once), then the account's
+  // open websockets end (after the commit): a suspended account hears nothing more.
+  await (notice as PendingNotification | null)?.publish();
   if (suspendedUser !== null) await app.broadcaster.terminateUserConnections(String(suspendedUser));
   if (removedFiles) await app.storage.remove(removedFiles).catch((err: unknown) => req.log.error({ err }, 'admin: removing files failed'));
-  await (notice as PendingNotification | null)?.publish();
   return {
     subject_type: input.subject_type,
     subject_id: input.subject_id,

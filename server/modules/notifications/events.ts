@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DecisionAction, DecisionSubject } from '#contract/admin.ts';
 import type { NotificationKind, RefreshScope } from '#contract/notifications.ts';
 import { dashboardFor, type Role } from '#contract/roles.ts';
-import { publicistProfiles, users } from '../../db/schema.ts';
+import { ads, modelProfiles, publicistProfiles, users } from '../../db/schema.ts';
 import { recipientFor } from '../statements/statements.ts';
 import { subjectLabel } from '../statements/statements.routes.ts';
 import type { Db } from '../../db/client.ts';
@@ -49,6 +49,41 @@ async function roleOf(db: Db, userId: number): Promise<Role | null> {
   return u?.role ?? null;
 }
 
+/**
+ * Why an approved (or reinstated) ad is still not listed, as the i18next context of the notice's description
+ * (issue 24 point 12: "approved" must not read "shown in the catalogue" when it is not); undefined when it is listed.
+ * Read in the decision's transaction, after the ads trigger has derived `is_listed`.
+ */
+export async function listingGap(db: Db, adId: number, role: Role | null): Promise<string | undefined> {
+  const [row] = await db
+    .select({
+      isListed: ads.isListed,
+      isActive: ads.isActive,
+      status: ads.status,
+      profile: modelProfiles.status,
+      consent: modelProfiles.consentStatus,
+    })
+    .from(ads)
+    .innerJoin(modelProfiles, eq(modelProfiles.id, ads.modelProfileId))
+    .where(eq(ads.id, adId));
+  if (!row || row.isListed) return undefined;
+  if (row.status !== 'active') return 'hidden';
+  if (row.profile === 'unverified' || row.profile === 'rejected') return role === 'publicist' ? 'unverifiedAgency' : 'unverified';
+  if (row.profile === 'pending') return 'verificationPending';
+  if (row.profile !== 'active') return 'hidden';
+  if (!row.isActive) return 'off';
+  if (row.consent === 'pending' || row.consent === 'withdrawn') return 'consent';
+  return 'hidden';
+}
+
+/** The i18next context of a decision's notice, when its wording depends on more than the decision. */
+async function contextOf(db: Db, e: DecisionEvent, role: Role | null): Promise<string | undefined> {
+  // A client has no ads: the account's texts have a `_client` wording that does not mention them.
+  if (e.subjectType === 'user') return role === 'client' ? 'client' : undefined;
+  if (e.subjectType === 'ad' && (e.action === 'approve' || e.action === 'reinstate')) return listingGap(db, e.subjectId, role);
+  return undefined;
+}
+
 export interface DecisionEvent {
   subjectType: DecisionSubject;
   subjectId: number;
@@ -70,9 +105,10 @@ export async function notifyDecision(app: FastifyInstance, e: DecisionEvent, db:
     if (recipientId === null) return NOTHING;
     const role = await roleOf(db, recipientId);
     const label = e.label ?? (await subjectLabel(db, e.subjectType, e.subjectId)) ?? '';
+    const context = await contextOf(db, e, role);
     return await storeNotification(app, db, recipientId, {
       kind,
-      vars: { label },
+      vars: { label, ...(context ? { context } : {}) },
       data: {
         link: e.statementId ? `/statements/${e.statementId}` : role ? dashboardFor(role) : undefined,
         subject_type: e.subjectType,

@@ -8,7 +8,7 @@ import {
   type NotificationList,
 } from '#contract/notifications.ts';
 import { API } from '#contract/routes.ts';
-import { modelConsents, notifications, users } from '#server/db/schema.ts';
+import { ads, modelConsents, notifications, users } from '#server/db/schema.ts';
 import { hashToken } from '#server/plugins/session.ts';
 import type { Broadcaster } from '#server/realtime/broadcaster.ts';
 import { newAgent, signedIn, type Agent } from '#tests/agent.ts';
@@ -136,6 +136,34 @@ describe('events that notify', () => {
     });
     expect(n!.data.refresh).toEqual(expect.arrayContaining(['ads', 'model_profile']));
     expect(await storedFor(m.userId)).toHaveLength(1);
+  });
+
+  // Issue 24 point 12: an approved ad of a model whose verification was not approved said "Ya se muestra en el
+  // catálogo" while it was not listed.
+  it('an ad approved says it is shown only when it is, and otherwise what is still missing', async () => {
+    const listed = await buildModel(db(), { name: 'Vera', adStatus: 'pending', title: 'Vera en Avilés' });
+    await decide({ subject_type: 'ad', subject_id: listed.adId, action: 'approve' });
+    expect(broadcastTo(listed.userId)[0]!.description).toBe('Ya se muestra en el catálogo.');
+
+    const cases: Array<[Partial<Parameters<typeof buildModel>[1]>, string]> = [
+      [{ profileStatus: 'unverified' }, 'Aprobado: se mostrará en el catálogo cuando verifiques tu identidad.'],
+      [
+        { profileStatus: 'pending' },
+        'Aprobado: se mostrará en el catálogo cuando aprobemos la verificación de identidad, que estamos revisando.',
+      ],
+      [{ adActive: false }, 'Aprobado: se mostrará en el catálogo cuando lo actives.'],
+    ];
+    for (const [spec, description] of cases) {
+      const m = await buildModel(db(), { name: 'Wanda', adStatus: 'pending', ...spec });
+      expect((await decide({ subject_type: 'ad', subject_id: m.adId, action: 'approve' })).statusCode).toBe(200);
+      const [row] = await db().select({ isListed: ads.isListed }).from(ads).where(eq(ads.id, m.adId));
+      expect(row!.isListed).toBe(false);
+      const [n] = broadcastTo(m.userId);
+      expect(n, JSON.stringify(spec)).toMatchObject({ kind: 'ad.approved', description });
+      // Said again in another language from what it was made of: the same reason.
+      expect(typeof n!.data.vars?.context).toBe('string');
+      expect((await storedFor(m.userId))[0]!.description).toBe(description);
+    }
   });
 
   it('an ad rejected: a warning that links its statement of reasons', async () => {

@@ -1,7 +1,6 @@
 /**
  * The model's consent to be listed by a publicist (issue 6 point 2). A request is a row in model_consents holding
- * only the SHA-256 of its one-time link token and of a six-digit code; the link goes to the model's contact (e-mail,
- * or phone: in the embedded default both land in the mail outbox, the phone one addressed to the number). Agreeing
+ * only the SHA-256 of its one-time link token and of a six-digit code; the link goes to the model's e-mail. Agreeing
  * sets model_profiles.consent_status = 'given' (the ads trigger then lists approved ads) and mails a withdrawal link;
  * withdrawing sets 'withdrawn' and the trigger unlists the ads in the same statement.
  */
@@ -29,9 +28,13 @@ export interface IssuedConsent {
   contact: string;
 }
 
-/** Where the request goes: the e-mail when there is one, the phone otherwise. */
+/**
+ * Where the request goes: the model's e-mail, the one channel that reaches her (issue 24 point 14: a phone-only
+ * request only ever reached our outbox). A model saved with a phone only, before the e-mail was required, gets none
+ * until the publicist adds her e-mail.
+ */
 export function contactOf(model: Pick<ProfileRow, 'contactEmail' | 'phone'>): string | null {
-  return model.contactEmail || model.phone || null;
+  return model.contactEmail || null;
 }
 
 /**

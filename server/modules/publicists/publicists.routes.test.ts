@@ -128,14 +128,35 @@ describe('creating models', () => {
     expect(consent!.tokenHash).not.toContain(consentToken(input.contact_email!));
   });
 
-  it('answers the same on /api/publicist/model-under-responsibility/create; a phone-only contact gets its message in the outbox', async () => {
+  it('answers the same on /api/publicist/model-under-responsibility/create', async () => {
     const p = await publicist();
-    const res = await p.agent.post(
-      '/api/publicist/model-under-responsibility/create',
-      body({ contact_email: '', phone_country: 'ES', phone: '622 33 44 55' }),
-    );
+    const input = body();
+    const res = await p.agent.post('/api/publicist/model-under-responsibility/create', input);
     expect(res.statusCode).toBe(201);
-    expect(lastMailTo('+34622334455')!.text).toMatch(/\/es\/consent\/[A-Za-z0-9_-]{43}/);
+    expect(lastMailTo(input.contact_email!)!.text).toMatch(/\/es\/consent\/[A-Za-z0-9_-]{43}/);
+  });
+
+  // Issue 24 point 14: a phone-only request was "sent" to our outbox addressed to the number and never reached the model.
+  it('refuses a phone-only contact with a clear, translated reason, and stores and sends nothing', async () => {
+    const p = await publicist();
+    const sent = t.app.mailer.outbox.length;
+    for (const [url, lng] of [
+      ['/api/publicist/model/create', 'es'],
+      ['/api/publicist/model-under-responsibility/create', 'en'],
+    ] as const) {
+      const res = await p.agent.request({
+        method: 'POST',
+        url,
+        payload: body({ contact_email: '', phone_country: 'ES', phone: '622 33 44 55' }),
+        headers: { 'x-locale': lng },
+      });
+      expect(res.statusCode, res.body).toBe(422);
+      const message = res.json<Errors>().errors.contact_email?.[0] ?? '';
+      expect(message).toMatch(lng === 'es' ? /correo electrónico.*teléfono solo/ : /e-mail address.*phone number alone/);
+    }
+    const [row] = await t.database.db.select().from(modelProfiles).where(eq(modelProfiles.publicistId, p.publicistId));
+    expect(row).toBeUndefined();
+    expect(t.app.mailer.outbox.length).toBe(sent);
   });
 
   it('422 with per-field messages: no contact, bad phone, minor, place that does not fit, forbidden words', async () => {
@@ -599,18 +620,19 @@ describe('consent by code (for a model who does not open links)', () => {
     expect((await visitor.get(`/api/consent/${link}`)).json()).toMatchObject({ data: { state: 'used' } });
   });
 
-  it('a phone typed without +34 finds the request; five wrong codes burn it, the link still works', async () => {
+  it('five wrong codes burn it, the link still works', async () => {
     const p = await publicist();
-    const model = await createModel(p, { contact_email: '', phone_country: 'ES', phone: '622 98 76 54' });
+    const model = await createModel(p, { phone_country: 'ES', phone: '622 98 76 54' });
     expect(model.phone).toBe('+34622987654');
-    const code = codeIn('+34622987654');
+    const email = model.contact_email!;
+    const code = codeIn(email);
     const visitor = await anonymous();
     const wrong = String((Number(code) + 7) % 1_000_000).padStart(6, '0');
-    for (let i = 0; i < 5; i++) expect((await redeem(visitor, '10.1.0.2', { contact: '622 987 654', code: wrong })).statusCode).toBe(422);
+    for (let i = 0; i < 5; i++) expect((await redeem(visitor, '10.1.0.2', { contact: email, code: wrong })).statusCode).toBe(422);
     const [row] = await t.database.db.select().from(modelConsents).where(eq(modelConsents.modelProfileId, model.id));
     expect(row).toMatchObject({ codeAttempts: 5, codeHash: null, status: 'pending' });
-    expect((await redeem(visitor, '10.1.0.2', { contact: '622 987 654', code })).statusCode).toBe(422);
-    const link = consentToken('+34622987654');
+    expect((await redeem(visitor, '10.1.0.2', { contact: email, code })).statusCode).toBe(422);
+    const link = consentToken(email);
     expect((await visitor.get(`/api/consent/${link}`)).json()).toMatchObject({ data: { state: 'pending' } });
   });
 

@@ -232,7 +232,8 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
       await checkModels(req, db, [input], () => '');
       const sectionId = await sectionIdOf(db, input.section);
       const ad = await firstAdOf(db, model.id);
-      const contactChanged = (model.contactEmail ?? null) !== input.contact_email || (model.phone ?? null) !== input.phone;
+      // Consent is asked by e-mail only: a new phone number is the ad's, not a new person to ask.
+      const contactChanged = (model.contactEmail ?? null) !== input.contact_email;
       if (contactChanged) await assertConsentBudget(db, model.id);
       // Read before the transaction: inside it, a read on `db` would wait for the transaction's own connection (PGlite
       // has one) and never return.

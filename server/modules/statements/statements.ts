@@ -304,10 +304,17 @@ export async function sendAppealDecidedMail(
  * Tells the user their account's suspension was lifted (with staff's words, when they wrote any): queued in `db`, the
  * transaction that lifts it.
  */
-export async function sendAccountReinstatedMail(db: Db, app: FastifyInstance, to: Recipient, text: string): Promise<void> {
+export async function sendAccountReinstatedMail(
+  db: Db,
+  app: FastifyInstance,
+  to: Recipient & { role: string },
+  text: string,
+): Promise<void> {
   const t = app.tFor(to.locale);
   const lng = to.locale;
-  const lines = [t('mail.accountReinstated.line1'), ...(text ? [t('mail.accountReinstated.text', { text })] : [])];
+  // A client has no ads to be shown again.
+  const line1 = t('mail.accountReinstated.line1', to.role === 'client' ? { context: 'client' } : {});
+  const lines = [line1, ...(text ? [t('mail.accountReinstated.text', { text })] : [])];
   const body = renderMail({
     lang: lng,
     greeting: t('mail.greeting', { name: to.name }),

@@ -6,9 +6,10 @@ import type { Conversation, Message, MessagePage } from '#contract/support-chat.
 import type { ChatChannelHandlers } from '#src/realtime/hooks.ts';
 
 // The channel and the API are stand-ins: the test plays the server and the websocket.
-const channel: { handlers: ChatChannelHandlers<Record<string, unknown>> | null; catchUp: (() => void) | null } = {
+const channel: { handlers: ChatChannelHandlers<Record<string, unknown>> | null; catchUp: (() => void) | null; state: string } = {
   handlers: null,
   catchUp: null,
+  state: 'connected',
 };
 vi.mock('#src/realtime/hooks.ts', () => ({
   useChatChannel: (_id: number, handlers: ChatChannelHandlers<Record<string, unknown>>) => {
@@ -18,6 +19,7 @@ vi.mock('#src/realtime/hooks.ts', () => ({
   useCatchUp: (cb: () => void) => {
     channel.catchUp = cb;
   },
+  useConnectionState: () => channel.state,
 }));
 const fetchMessages = vi.fn<(id: number, cursor?: { before_seq?: number; after_seq?: number }) => Promise<MessagePage>>();
 vi.mock('../api/messenger-api.ts', () => ({
@@ -62,6 +64,8 @@ beforeEach(() => {
 afterEach(() => {
   channel.handlers = null;
   channel.catchUp = null;
+  channel.state = 'connected';
+  vi.useRealTimers();
 });
 
 describe('useThread', () => {
@@ -95,6 +99,30 @@ describe('useThread', () => {
     await act(async () => first.resolve(page([31, 32, 33, 34, 35, 36, 37, 38, 39, 40], { has_more_before: true })));
     await waitFor(() => expect(result.current.thread.messages.at(-1)?.seq).toBe(41));
     expect(fetchMessages.mock.calls.map((c) => c[1])).toEqual([{}, { after_seq: 40 }]);
+  });
+});
+
+describe('useThread without a websocket', () => {
+  // Issue 24 point 11: a suspended account writes to support with no realtime connection; the reply must still come.
+  it('asks for new messages every 15 s while there is no connection at all, and not while there is one', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    channel.state = 'off';
+    fetchMessages.mockResolvedValueOnce(page([1, 2]));
+    const { result } = renderHook(() => useThread(1, me), { wrapper });
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    fetchMessages.mockResolvedValueOnce(page([3]));
+    await act(() => vi.advanceTimersByTimeAsync(15_000));
+    await waitFor(() => expect(result.current.thread.messages.map((m) => m.seq)).toEqual([1, 2, 3]));
+    expect(fetchMessages).toHaveBeenLastCalledWith(1, { after_seq: 2 });
+  });
+
+  it('connected, it waits for the websocket instead', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    fetchMessages.mockResolvedValueOnce(page([1, 2]));
+    const { result } = renderHook(() => useThread(1, me), { wrapper });
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    expect(fetchMessages).toHaveBeenCalledTimes(1);
   });
 });
 

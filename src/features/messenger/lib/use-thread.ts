@@ -25,7 +25,7 @@ import { ApiError, OfflineError } from '#src/lib/api-client.ts';
 import { discard as discardOp, retryNow } from '#src/offline/outbox.ts';
 import { onOutboxEvent } from '#src/offline/runtime.ts';
 import { useOutboxState, useScopeOps } from '#src/offline/use-outbox.ts';
-import { useCatchUp, useChatChannel } from '#src/realtime/hooks.ts';
+import { useCatchUp, useChatChannel, useConnectionState } from '#src/realtime/hooks.ts';
 import { fetchMessages, markRead, MESSENGER_KEY, postMessage } from '../api/messenger-api.ts';
 import { NOTIFICATIONS_KEY } from '#src/lib/query-keys.ts';
 import { chatScope, messageInAnswer, NEW_CHAT_SCOPE, pendingFromOps, queueMessage, type PendingMessage } from './chat-outbox.ts';
@@ -52,6 +52,8 @@ interface ThreadCopy {
 }
 /** The newest messages kept in the copy (the first page's size is enough to pick the conversation up again). */
 const COPY_MESSAGES = 50;
+/** How often the thread asks for new messages when there is no websocket at all (see below). */
+const POLL_WITHOUT_SOCKET_MS = 15_000;
 
 export interface Me {
   id: number;
@@ -186,6 +188,14 @@ export function useThread(conversationId: number | null, me: Me) {
 
   catchUpRef.current = catchUp;
   useCatchUp(() => void catchUp());
+  // No websocket at all ('off': a suspended account has none, issue 24 point 11, nor has a server without realtime):
+  // support's replies come by asking now and then instead of only after a reload.
+  const connection = useConnectionState();
+  useEffect(() => {
+    if (connection !== 'off' || conversationId === null) return;
+    const timer = setInterval(() => void catchUpRef.current(), POLL_WITHOUT_SOCKET_MS);
+    return () => clearInterval(timer);
+  }, [connection, conversationId]);
 
   const typingTimers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
   const stopTyping = useCallback((userId: number) => {

@@ -12,6 +12,7 @@ import { useCurrentUser } from '#src/lib/session.ts';
 import { reportQueueableWrite } from '#src/offline/report-write.ts';
 import { NEEDS_ATTENTION, useOutboxOps } from '#src/offline/use-outbox.ts';
 import { adPhotosQueryOptions, deleteAd, MODEL_PROFILE_KEY } from '../api/model-profile-api.ts';
+import { gapAction, type ListingGap } from '../lib/listing-gap.ts';
 import { adSwitchScope, queueableAdSwitch } from '../lib/offline-writes.ts';
 
 const THUMB = { w: 96, h: 128 };
@@ -51,6 +52,28 @@ function AdCover({ adId, photos, name }: { adId: number; photos: number; name: s
   );
 }
 
+/** Says why visitors do not see the ad and, where she can act, links to what to do (issue 24 point 12). */
+function NotListed({ gap, verifyTo }: { gap: ListingGap; verifyTo: string | undefined }) {
+  const { t } = useTranslation();
+  const lng = useLng();
+  const action = gapAction(gap);
+  return (
+    <Stack gap={4} align="flex-start" data-testid="ad-not-listed">
+      <Text size="sm">{t('modelProfile.ad.notListed')}</Text>
+      {gap ? <Text size="sm">{t(`modelProfile.ad.notListedWhy_${gap}`)}</Text> : null}
+      {action === 'verify' && verifyTo ? (
+        <Button component={Link} to={verifyTo} size="xs" variant="light">
+          {t('modelProfile.ad.notListedWhy_verify')}
+        </Button>
+      ) : action === 'statements' ? (
+        <Anchor component={Link} to={withLng(lng, '/statements')} size="sm">
+          {t('modelProfile.ad.notListedWhy_statements')}
+        </Anchor>
+      ) : null}
+    </Stack>
+  );
+}
+
 /**
  * Profile/Model Actions: the ad at a glance (review state, whether visitors see it) with its switch (SPEC §4
  * "El estado del anuncio ha cambiado!"), edit, photos, the public page when listed, and deletion after a
@@ -62,6 +85,8 @@ export function AdActions({
   editTo,
   photosTo,
   editScope,
+  gap = null,
+  verifyTo,
 }: {
   ad: AdSummary;
   name: string;
@@ -69,6 +94,9 @@ export function AdActions({
   photosTo: string;
   /** The outbox scope of the profile's edits: the card says "changes not yet sent" while any wait. */
   editScope?: string;
+  /** Why visitors do not see the ad (lib/listing-gap.ts), and where she verifies her identity. */
+  gap?: ListingGap;
+  verifyTo?: string;
 }) {
   const { t } = useTranslation();
   const lng = useLng();
@@ -119,7 +147,7 @@ export function AdActions({
             </Badge>
           </Stack>
         </Group>
-        <Text size="sm">{ad.is_listed ? t('modelProfile.ad.listed') : t('modelProfile.ad.notListed')}</Text>
+        {ad.is_listed ? <Text size="sm">{t('modelProfile.ad.listed')}</Text> : <NotListed gap={gap} verifyTo={verifyTo} />}
         {pendingOps.length ? (
           <Group gap={6} data-testid="ad-pending">
             <Badge variant="outline" color={pendingOps.some((o) => NEEDS_ATTENTION.includes(o.status)) ? 'orange' : 'blue'} tt="none">

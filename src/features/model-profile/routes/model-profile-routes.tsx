@@ -17,9 +17,11 @@ import { createModelWithAd, MODEL_PROFILE_KEY, modelProfileQueryOptions, updateM
 import { AdActions } from '../components/ad-actions.tsx';
 import { EMPTY_VALUES, ModelProfileForm, valuesFromProfile, type FormValues } from '../components/model-profile-form.tsx';
 import { StatusCard } from '../components/status-card.tsx';
+import { listingGap } from '../lib/listing-gap.ts';
 import { MODEL_PATHS } from '../lib/model-paths.ts';
 import { profileEditScope, queueableProfileUpdate } from '../lib/offline-writes.ts';
 import { formatPhone } from '../lib/phone.ts';
+import { failedWithNothingSaved } from '#src/lib/query-view.ts';
 
 /** Data from before this screen opened (a restored copy) while the answer asked for now is on its way. */
 const restoredCopyRefreshing = (q: { isFetching: boolean; isFetchedAfterMount: boolean }) => q.isFetching && !q.isFetchedAfterMount;
@@ -39,7 +41,7 @@ export function ModelProfileSummary() {
   const lng = useLng();
   const profile = useQuery(modelProfileQueryOptions());
   if (profile.isPending) return <Loading />;
-  if (profile.isError) {
+  if (failedWithNothingSaved(profile)) {
     return (
       <Paper withBorder p="lg" radius="lg">
         <Group justify="space-between">
@@ -78,6 +80,8 @@ export function ModelProfileSummary() {
           name={p.display_name}
           editTo={withLng(lng, MODEL_PATHS.edit)}
           photosTo={withLng(lng, MODEL_PATHS.photos(p.user?.id ?? 0, p.ad.id))}
+          gap={listingGap(p)}
+          verifyTo={withLng(lng, MODEL_PATHS.verify)}
         />
       ) : (
         <Button component={Link} to={withLng(lng, MODEL_PATHS.edit)} variant="light">

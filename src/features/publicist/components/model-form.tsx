@@ -187,6 +187,7 @@ function ModelFields({ values, onChange, error, lng, editing }: ModelFieldsProps
             error={error('contact_email')}
             maxLength={254}
             autoComplete="off"
+            required
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <Select

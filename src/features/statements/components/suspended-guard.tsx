@@ -1,19 +1,23 @@
 /**
- * A suspended account (issue 12 point 9) is signed in only to its restricted view: the suspended-account page, its
- * statements and the appeal, its profile page (data export, account deletion) and the legal pages. Any other page
- * sends it there; the server refuses the calls anyway (403 account_suspended). Loaded eagerly by the router, so it
- * imports nothing heavy.
+ * A suspended account (issue 12 point 9, issue 24 point 11) is signed in only to its restricted view: the
+ * suspended-account page, its statements and the appeal, its profile page (data export, account deletion), the support
+ * chat, and what any visitor may see (the home, a model's page, the legal pages). Any other page sends it there; the
+ * server refuses the calls anyway (403 account_suspended). Loaded eagerly by the router, so it imports nothing heavy.
  */
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { ACCOUNT_SUSPENDED_PATH } from '#contract/statements.ts';
+import { MESSENGER_PATH } from '#contract/support-chat.ts';
 import { useLng } from '#src/lib/paths.ts';
 import { isSessionEndedState, useCurrentUser } from '#src/lib/session.ts';
 
-const ALLOWED = [ACCOUNT_SUSPENDED_PATH, '/statements', '/profile', '/confirm-password', '/legal'];
+/** Pages open with everything under them. */
+const SECTIONS = [ACCOUNT_SUSPENDED_PATH, '/statements', '/confirm-password', '/legal', '/models', MESSENGER_PATH];
+/** Pages open themselves only: the home (not its neighbours), the profile page (not `/profile/model`). */
+const PAGES = ['/', '/profile'];
 
-/** Whether a language-neutral path is part of the restricted view (`/profile` but not `/profile/model`). */
+/** Whether a language-neutral path is part of the restricted view. */
 export function suspendedMayOpen(path: string): boolean {
-  return ALLOWED.some((p) => path === p || (path.startsWith(`${p}/`) && p !== '/profile'));
+  return PAGES.includes(path) || SECTIONS.some((p) => path === p || path.startsWith(`${p}/`));
 }
 
 export function SuspendedGuard() {

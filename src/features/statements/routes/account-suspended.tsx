@@ -1,7 +1,8 @@
 /**
- * The restricted view of a suspended account (issue 12 point 9, EU DSA arts. 17 and 20): says the account is
- * suspended, lists the statements of reasons with their facts and grounds, links each to its page where the appeal
- * is made, points to the profile page (data export, account deletion) and offers to sign out.
+ * The restricted view of a suspended account (issue 12 point 9, issue 24 point 11, EU DSA arts. 17 and 20): says the
+ * account is blocked in words for its role, lists the statements of reasons with their facts and grounds, links each to
+ * its page where the appeal is made, offers the support chat and the public site, points to the profile page (data
+ * export, account deletion) and offers to sign out.
  */
 import { Alert, Anchor, Button, Container, Group, List, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -9,12 +10,14 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
 import { DASHBOARDS } from '#contract/roles.ts';
 import type { Statement } from '#contract/statements.ts';
+import { MESSENGER_PATH } from '#contract/support-chat.ts';
 import { formatDate } from '#src/lib/format.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng } from '#src/lib/paths.ts';
 import { useCurrentUser, useLogout } from '#src/lib/session.ts';
 import { statementsQueryOptions } from '../api/statements-api.ts';
 import { StatementBadges, statementTitle } from '../components/statement-bits.tsx';
+import { failedWithNothingSaved } from '#src/lib/query-view.ts';
 
 function StatementCard({ statement: s }: { statement: Statement }) {
   const { t } = useTranslation();
@@ -78,7 +81,8 @@ export function AccountSuspendedRoute() {
       <Stack gap="lg">
         <Title order={1}>{t('statements.suspended.heading')}</Title>
         <Alert color="orange" variant="light">
-          {t('statements.suspended.intro')}
+          {/* Worded for the role: a client has no ads, a publicist's are the agency's (`intro_client`, `intro_publicist`). */}
+          {t('statements.suspended.intro', { context: user?.role })}
         </Alert>
         <Stack gap="sm" component="section" aria-labelledby="suspended-statements">
           <Title order={2} size="h4" id="suspended-statements">
@@ -86,13 +90,24 @@ export function AccountSuspendedRoute() {
           </Title>
           {isPending ? (
             <Skeleton height={160} radius="md" />
-          ) : isError ? (
+          ) : failedWithNothingSaved({ data, isError }) ? (
             <Alert color="red">{t('statements.suspended.error')}</Alert>
           ) : list.length === 0 ? (
             <Text c="dimmed">{t('statements.suspended.none')}</Text>
           ) : (
             list.map((s) => <StatementCard key={s.id} statement={s} />)
           )}
+        </Stack>
+        <Stack gap="xs" component="section" aria-label={t('statements.suspended.support')}>
+          <Text>{t('statements.suspended.meanwhile')}</Text>
+          <Group>
+            <Button component={Link} to={`/${lng}${MESSENGER_PATH}`} variant="light">
+              {t('statements.suspended.support')}
+            </Button>
+            <Button component={Link} to={`/${lng}`} variant="default">
+              {t('statements.suspended.browse')}
+            </Button>
+          </Group>
         </Stack>
         <Text>
           {t('statements.suspended.data')}{' '}
