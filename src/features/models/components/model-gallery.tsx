@@ -5,11 +5,16 @@
  */
 import { ActionIcon, Skeleton, Text } from '@mantine/core';
 import { useReducedMotion } from '@mantine/hooks';
-import { IconChevronLeft, IconChevronRight, IconPhotoOff } from '@tabler/icons-react';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { IconArrowsMaximize, IconChevronLeft, IconChevronRight, IconPhotoOff } from '@tabler/icons-react';
+import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Image } from '#contract/listings.ts';
 import classes from './model-gallery.module.css';
+
+// The full-screen view (Modal and its focus trap) is not in the model page's first load: it is asked for when the
+// pointer or the focus comes near its button, or on the first click.
+const loadViewer = () => import('./gallery-viewer.tsx');
+const GalleryViewer = lazy(async () => ({ default: (await loadViewer()).GalleryViewer }));
 
 /** The strip is the full column on phones and about 55% of the page from `md` (see model-show.module.css). */
 const SIZES_SLIDE = '(min-width: 75em) 688px, (min-width: 48em) 55vw, 100vw';
@@ -24,6 +29,7 @@ export function ModelGallery({ images, name }: { images: Image[]; name: string }
   const thumbsRef = useRef<HTMLDivElement>(null);
   const settleTimer = useRef<number | undefined>(undefined);
   const [index, setIndex] = useState(0);
+  const [viewer, setViewer] = useState<'never' | 'open' | 'closed'>('never');
   const total = images.length;
   const current = Math.min(index, Math.max(total - 1, 0));
 
@@ -72,6 +78,13 @@ export function ModelGallery({ images, name }: { images: Image[]; name: string }
     }, SCROLL_SETTLE_MS);
   };
 
+  // The viewer's moves follow in the strip, so closing it shows the photo it was on.
+  const fromViewer = (target: number) => {
+    const strip = stripRef.current;
+    setIndex(target);
+    strip?.scrollTo({ left: target * strip.clientWidth, behavior: 'auto' });
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (total < 2 || event.altKey || event.ctrlKey || event.metaKey) return;
     const moves: Record<string, number> = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: total - 1 };
@@ -112,10 +125,25 @@ export function ModelGallery({ images, name }: { images: Image[]; name: string }
                 fetchPriority={i === 0 ? 'high' : 'auto'}
                 decoding={i === 0 ? 'auto' : 'async'}
                 draggable={false}
+                onClick={() => setViewer('open')}
               />
             </div>
           ))}
         </div>
+        <ActionIcon
+          className={classes.fullScreen}
+          variant="default"
+          radius="xl"
+          size="lg"
+          aria-label={t('model.gallery.fullScreen')}
+          aria-haspopup="dialog"
+          onClick={() => setViewer('open')}
+          onPointerEnter={() => void loadViewer()}
+          onFocus={() => void loadViewer()}
+          data-testid="gallery-full-screen"
+        >
+          <IconArrowsMaximize size={18} aria-hidden />
+        </ActionIcon>
         {total > 1 ? (
           <>
             <ActionIcon
@@ -172,6 +200,18 @@ export function ModelGallery({ images, name }: { images: Image[]; name: string }
             </button>
           ))}
         </div>
+      ) : null}
+      {viewer !== 'never' ? (
+        <Suspense fallback={null}>
+          <GalleryViewer
+            images={images}
+            name={name}
+            index={current}
+            onIndex={fromViewer}
+            opened={viewer === 'open'}
+            onClose={() => setViewer('closed')}
+          />
+        </Suspense>
       ) : null}
     </section>
   );
