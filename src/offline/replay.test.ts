@@ -140,6 +140,18 @@ describe('replay outcomes', () => {
     expect(await db.ops.get(a.id)).toMatchObject({ status: 'invalid', error: { errors: { title: ['Falta'] }, message: 'M' } });
   });
 
+  it('a photo the automated check refused keeps its review token (issue 24 B7: the gallery offers a person’s review)', async () => {
+    const a = await enqueue(op(), db);
+    const token = '4f0c2a9e-0d1b-4c7a-9d51-2f3b6b1e8a10';
+    const refused = { file: 'a.jpg', index: 0, reason: 'unsuitable', message: 'R', review: { token, rule: 'erotica', automated: true } };
+    const { impl } = fakeFetch(() => ({
+      status: 422,
+      body: { error: 'validation_failed', message: 'M', errors: { images: ['a.jpg: R'] }, data: { media: [], refused: [refused] } },
+    }));
+    await replayOnce(env(impl));
+    expect(await db.ops.get(a.id)).toMatchObject({ status: 'invalid', error: { reviewToken: token } });
+  });
+
   it('401 → auth, the queue is kept and the run stops', async () => {
     const a = await enqueue(op(), db);
     const b = await enqueue(op({ scope: 'ad:2' }), db);

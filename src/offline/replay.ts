@@ -106,8 +106,15 @@ async function send(op: OutboxOp, env: ReplayEnv, token: string | undefined): Pr
 }
 
 function errorOf(status: number, data: unknown): OpError {
-  const d = (data ?? {}) as { error?: string; message?: string; errors?: Record<string, string[]> };
-  return { status, code: d.error, message: d.message, errors: d.errors };
+  const d = (data ?? {}) as {
+    error?: string;
+    message?: string;
+    errors?: Record<string, string[]>;
+    data?: { refused?: { review?: { token?: unknown } }[] };
+  };
+  // An automated refusal of a queued photo keeps its way forward: the review token (one photo per upload op).
+  const token = d.data?.refused?.[0]?.review?.token;
+  return { status, code: d.error, message: d.message, errors: d.errors, ...(typeof token === 'string' ? { reviewToken: token } : {}) };
 }
 
 async function fetchCurrent(op: OutboxOp, env: ReplayEnv): Promise<unknown> {

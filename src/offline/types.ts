@@ -36,6 +36,8 @@ export interface OpError {
   message?: string;
   /** The server's translated field errors (422). */
   errors?: Record<string, string[]>;
+  /** A photo the automated check refused: the token that asks a person to review it (issue 24 B7). */
+  reviewToken?: string;
 }
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

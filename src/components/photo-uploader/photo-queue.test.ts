@@ -264,6 +264,42 @@ describe('PhotoQueue', () => {
     expect(queue.sendable).toHaveLength(0);
   });
 
+  it('an automated refusal can go to a person: the kept photo is named by its token, a retry reuses the key (issue 24 B7)', async () => {
+    const review = { token: 'tok-1', rule: 'erotica' as const, automated: true as const, expires_at: '2026-11-29T00:00:00Z' };
+    const uploader: Uploader = (body) =>
+      Promise.resolve(answer([], [{ file: (body.get('images') as File).name, index: 0, reason: 'unsuitable', message: 'R', review }]));
+    const asked: { token: string; key: string }[] = [];
+    let online = false;
+    const reviewRequester = vi.fn((token: string, key: string) => {
+      asked.push({ token, key });
+      if (!online) return Promise.reject(new OfflineError());
+      return Promise.resolve({
+        id: 1,
+        status: 'requested' as const,
+        rule: 'erotica' as const,
+        ad_id: 1,
+        requested_at: 'now',
+        statement_id: 9,
+      });
+    });
+    const queue = new PhotoQueue({ worker: fakeWorker(), uploader, reviewRequester });
+    queue.add([jpeg('fiesta.jpg')]);
+    await queue.whenPrepared();
+    await queue.upload(1);
+    const id = queue.getSnapshot().items[0]!.id;
+    await queue.requestReview(id);
+    expect(queue.getSnapshot().items[0]!.review).toMatchObject({ state: 'failed' });
+    online = true;
+    await queue.requestReview(id);
+    expect(queue.getSnapshot().items[0]!.review).toMatchObject({ state: 'requested', statementId: 9 });
+    // Same token, same key: if the first try reached the server, the second is its stored answer.
+    expect(asked.map((a) => a.token)).toEqual(['tok-1', 'tok-1']);
+    expect(asked[1]!.key).toBe(asked[0]!.key);
+    // Asked once it is asked: nothing more is sent.
+    await queue.requestReview(id);
+    expect(reviewRequester).toHaveBeenCalledTimes(2);
+  });
+
   it('keeps photos whose upload failed, ready to be sent again', async () => {
     let online = false;
     const uploader: Uploader = (body) =>

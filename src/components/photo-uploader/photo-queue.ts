@@ -142,9 +142,15 @@ const UPLOAD_CONCURRENCY = 2;
 let counter = 0;
 const newId = () => `photo-${Date.now().toString(36)}-${(counter++).toString(36)}`;
 
+/** Asks a person to review an automated refusal (POST API.photoReviews); resolves with the request as stored. */
+export type ReviewRequester = (token: string, idempotencyKey: string) => Promise<PhotoReview>;
+const defaultReviewRequester: ReviewRequester = async (token, idempotencyKey) =>
+  (await apiRequest<{ data: PhotoReview }>(API.photoReviews, { method: 'POST', body: { token }, idempotencyKey })).data.data;
+
 export interface PhotoQueueOptions {
   worker?: PhotoWorker;
   uploader?: Uploader;
+  reviewRequester?: ReviewRequester;
   /** Stores a photo that cannot be sent now (no network) to be sent later; rejects if it cannot be stored. */
   park?: (photo: ParkedPhoto) => Promise<void>;
 }
@@ -156,12 +162,14 @@ export class PhotoQueue {
   private aborts = new Map<string, AbortController>();
   private readonly worker: PhotoWorker;
   private readonly uploader: Uploader;
+  private readonly reviewRequester: ReviewRequester;
   /** Set by the screen that owns the queue (setPark), or given at construction. */
   private park: PhotoQueueOptions['park'];
 
   constructor(opts: PhotoQueueOptions = {}) {
     this.worker = opts.worker ?? browserWorker;
     this.uploader = opts.uploader ?? defaultUploader;
+    this.reviewRequester = opts.reviewRequester ?? defaultReviewRequester;
     this.park = opts.park;
   }
 
@@ -271,8 +279,8 @@ export class PhotoQueue {
     const key = item.review?.key ?? crypto.randomUUID();
     this.patch(id, { review: { state: 'sending', key } });
     try {
-      const res = await apiRequest<{ data: PhotoReview }>(API.photoReviews, { method: 'POST', body: { token }, idempotencyKey: key });
-      this.patch(id, { review: { state: 'requested', key, statementId: res.data.data.statement_id } });
+      const review = await this.reviewRequester(token, key);
+      this.patch(id, { review: { state: 'requested', key, statementId: review.statement_id } });
     } catch (err) {
       // Offline (or no answer): the card says so; the same key makes the retry safe if the first did arrive.
       const message = err instanceof ApiError && !(err instanceof OfflineError) ? err.data?.message : undefined;

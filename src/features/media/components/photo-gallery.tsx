@@ -23,6 +23,8 @@ export interface QueuedUpload {
   progress?: number;
   /** The server's reason, when refused. */
   error?: string;
+  /** Refused by the automated check: a person's review can be asked for (issue 24 B7); `asking` while it is. */
+  review?: 'offered' | 'asking';
   /** A cover change waits for its upload. */
   willBeCover: boolean;
 }
@@ -39,6 +41,8 @@ export interface PhotoGalleryProps {
   waitingChanges?: Record<number, { action: 'cover' | 'delete'; undo?: () => void }>;
   onCoverQueued?: (id: string) => void;
   onDiscardQueued?: (id: string) => void;
+  /** Asks a person to review a queued photo the automated check refused. */
+  onRequestReview?: (id: string) => void;
 }
 
 export function PhotoGallery({
@@ -50,6 +54,7 @@ export function PhotoGallery({
   waitingChanges = {},
   onCoverQueued,
   onDiscardQueued,
+  onRequestReview,
 }: PhotoGalleryProps) {
   const { t } = useTranslation();
   const [confirming, setConfirming] = useState<Image | undefined>(undefined);
@@ -151,6 +156,7 @@ export function PhotoGallery({
             n={index + 1}
             onCover={onCoverQueued ? () => onCoverQueued(photo.id) : undefined}
             onDiscard={onDiscardQueued ? () => onDiscardQueued(photo.id) : undefined}
+            onRequestReview={onRequestReview ? () => onRequestReview(photo.id) : undefined}
           />
         ))}
       </SimpleGrid>
@@ -196,7 +202,19 @@ function WaitingNote({ text, undo }: { text: string; undo?: (() => void) | undef
 }
 
 /** A photo in the outbox: its thumbnail (already pixelated: it is what will be sent) and where its upload stands. */
-function QueuedCard({ photo, n, onCover, onDiscard }: { photo: QueuedUpload; n: number; onCover?: () => void; onDiscard?: () => void }) {
+function QueuedCard({
+  photo,
+  n,
+  onCover,
+  onDiscard,
+  onRequestReview,
+}: {
+  photo: QueuedUpload;
+  n: number;
+  onCover?: () => void;
+  onDiscard?: () => void;
+  onRequestReview?: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <Card component="li" withBorder padding="xs" radius="md" data-testid="gallery-queued" data-state={photo.state}>
@@ -238,6 +256,14 @@ function QueuedCard({ photo, n, onCover, onDiscard }: { photo: QueuedUpload; n: 
               {t('photos.gallery.makeCover')}
             </Button>
           )
+        )}
+        {photo.review && onRequestReview && (
+          <>
+            <Text size="xs">{t('photos.review.automated')}</Text>
+            <Button size="xs" fullWidth onClick={onRequestReview} loading={photo.review === 'asking'}>
+              {t('photos.review.ask')}
+            </Button>
+          </>
         )}
         {onDiscard && photo.state !== 'uploading' && (
           <Button

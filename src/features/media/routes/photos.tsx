@@ -18,7 +18,8 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { PROFILE_CREATE_ROUTES, dashboardFor } from '#contract/roles.ts';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { PhotoUploader } from '#src/components/photo-uploader/photo-uploader.tsx';
-import { ApiError } from '#src/lib/api-client.ts';
+import { API } from '#contract/routes.ts';
+import { ApiError, apiRequest } from '#src/lib/api-client.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { usePresenter } from '#src/lib/presenter.tsx';
@@ -95,7 +96,29 @@ function AdPhotos({ adId, adTitle, userId }: { adId: number; adTitle?: string; u
   const [pending, setPending] = useState<PhotoGalleryProps['pending']>(undefined);
   const ops = useScopeOps(userId, photosScope(adId));
   const progress = useUploadProgress();
-  const queued = useQueuedUploads(ops, progress);
+  const [reviews, setReviews] = useState<Record<string, 'asking'>>({});
+  const queued = useQueuedUploads(ops, progress, reviews);
+
+  /**
+   * A queued photo the automated check refused on replay: ask a person to review it (the server kept it), then take
+   * it off the outbox — it is with staff now, and the answer reaches the model as a notification and a statement.
+   */
+  const requestReview = async (opId: string) => {
+    const op = ops.find((o) => o.id === opId);
+    const token = op?.error?.reviewToken;
+    if (!op || !token) return;
+    setReviews((r) => ({ ...r, [opId]: 'asking' }));
+    try {
+      // Its own key (the op's is the upload's), stable for this photo: asking twice is answered, never doubled.
+      const res = await apiRequest(API.photoReviews, { method: 'POST', body: { token }, idempotencyKey: `${op.id}-review` });
+      handleAnswer(res, ui);
+      await discardPhotoOp(op, ops);
+    } catch (err) {
+      handleRejection(err, ui);
+    } finally {
+      setReviews(({ [opId]: _done, ...rest }) => rest);
+    }
+  };
 
   const change = async (mediaId: number, action: 'cover' | 'delete') => {
     setPending({ mediaId, action });
@@ -185,6 +208,7 @@ function AdPhotos({ adId, adTitle, userId }: { adId: number; adTitle?: string; u
                 const op = ops.find((o) => o.id === id);
                 if (op) void discardPhotoOp(op, ops);
               }}
+              onRequestReview={(id) => void requestReview(id)}
             />
           )}
         </section>
@@ -223,7 +247,7 @@ function useUploadProgress(): Record<string, number> {
 }
 
 /** The queued uploads as the gallery shows them; their thumbnails' object URLs live as long as they are listed. */
-function useQueuedUploads(ops: readonly OutboxOp[], progress: Record<string, number>): QueuedUpload[] {
+function useQueuedUploads(ops: readonly OutboxOp[], progress: Record<string, number>, reviews: Record<string, 'asking'>): QueuedUpload[] {
   const uploads = useMemo(() => ops.filter((op) => op.kind === 'photo.upload'), [ops]);
   const ids = uploads.map((op) => op.id).join(',');
   const urls = useMemo(() => {
@@ -246,6 +270,7 @@ function useQueuedUploads(ops: readonly OutboxOp[], progress: Record<string, num
       state: refused ? 'refused' : op.status === 'sending' ? 'uploading' : 'waiting',
       ...(op.status === 'sending' && progress[op.id] !== undefined ? { progress: progress[op.id] } : {}),
       ...(refused && error ? { error } : {}),
+      ...(refused && op.error?.reviewToken ? { review: reviews[op.id] ?? ('offered' as const) } : {}),
       willBeCover: ops.some((o) => o.kind === 'photo.cover' && metaOf(o).uploadOp === op.id),
     };
   });
