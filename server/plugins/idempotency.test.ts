@@ -14,7 +14,7 @@ import {
   reports,
   supportMessages,
 } from '#server/db/schema.ts';
-import { loginAs, uploadBody } from '#server/modules/media/test-helpers.ts';
+import { loginAs, multipart, uploadBody } from '#server/modules/media/test-helpers.ts';
 import { jpeg } from '#server/modules/media/test-images.ts';
 import { newAgent, signedIn, type Agent } from '#tests/agent.ts';
 import { buildModel, buildPublicist, CITY, findCity } from '#tests/factories.ts';
@@ -192,6 +192,77 @@ describe('Idempotency-Key', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toEqual(first.json());
     expect((await t.database.db.select().from(media).where(eq(media.adId, model.adId))).length).toBe(1);
+  });
+});
+
+describe('Idempotency-Key on a photo upload: the parts count, not the framing (issue 24 A5)', () => {
+  it('a replay with a longer boundary gets the stored answer; another file or field is a 422', async () => {
+    const model = await buildModel(t.database.db, { name: 'Otra frontera' });
+    const other = await buildModel(t.database.db, { name: 'Otro anuncio' });
+    const agent = await loginAs(t.app, t.database.db, model.userId);
+    const k = key();
+    const photo = await jpeg(400, 300);
+    const send = (boundary: string, ad = model.adId, data = photo, filename = 'foto.jpg') => {
+      const body = multipart(
+        [
+          { name: 'ad_id', value: String(ad) },
+          { name: 'images', filename, data },
+        ],
+        boundary,
+      );
+      return agent.request({
+        method: 'POST',
+        url: '/api/upload/images',
+        payload: body.payload,
+        headers: { ...body.headers, 'idempotency-key': k },
+      });
+    };
+    const first = await send('----WebKitFormBoundaryA1b2C3d4E5f6G7h8');
+    expect(first.statusCode, first.body).toBe(201);
+    // What a browser sends for the same FormData the next time: a new boundary, here one character longer.
+    const again = await send('----WebKitFormBoundaryZ9y8X7w6V5u4T3s2x');
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    expect((await t.database.db.select().from(media).where(eq(media.adId, model.adId))).length).toBe(1);
+
+    const otherFile = await send('----WebKitFormBoundaryQ1', model.adId, await jpeg(401, 300));
+    expect(otherFile.statusCode).toBe(422);
+    expect(otherFile.json()).toMatchObject({ error: 'idempotency_mismatch' });
+    const otherName = await send('----WebKitFormBoundaryQ2', model.adId, photo, 'otra.jpg');
+    expect(otherName.statusCode).toBe(422);
+    const otherField = await send('----WebKitFormBoundaryQ3', other.adId);
+    expect(otherField.statusCode).toBe(422);
+    expect(otherField.json()).toMatchObject({ error: 'idempotency_mismatch' });
+    expect((await t.database.db.select().from(media).where(eq(media.adId, model.adId))).length).toBe(1);
+    expect((await t.database.db.select().from(media).where(eq(media.adId, other.adId))).length).toBe(0);
+  });
+
+  it('an upload with a key answers as one without: limits, refusals and a malformed body', async () => {
+    const model = await buildModel(t.database.db, { name: 'Con clave' });
+    const agent = await loginAs(t.app, t.database.db, model.userId);
+    const good = uploadBody(model.adId, [
+      { filename: 'a.jpg', data: await jpeg(300, 200) },
+      { filename: 'b.txt', data: Buffer.from('no es una foto'), contentType: 'text/plain' },
+    ]);
+    const res = await agent.request({
+      method: 'POST',
+      url: '/api/upload/images',
+      payload: good.payload,
+      headers: { ...good.headers, 'idempotency-key': key() },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const data = res.json<{ data: { media: unknown[]; refused: { file: string }[] } }>().data;
+    expect(data.media).toHaveLength(1);
+    expect(data.refused.map((r) => r.file)).toEqual(['b.txt']);
+    const broken = await agent.request({
+      method: 'POST',
+      url: '/api/upload/images',
+      payload: good.payload.subarray(0, 200),
+      headers: { ...good.headers, 'idempotency-key': key() },
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toMatchObject({ error: 'malformed_multipart' });
   });
 });
 

@@ -21,6 +21,7 @@ import type { Db } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { sendError } from './errors.ts';
+import { spoolMultipart, sweepStaleSpools, type Spool } from './multipart-spool.ts';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** A client-made UUID, or any opaque token of the same alphabet. */
@@ -100,18 +101,23 @@ export function answerOnce<T>(
   };
 }
 
-function requestHash(req: FastifyRequest): string {
-  const h = crypto.createHash('sha256').update(`${req.method} ${req.url}\n`);
-  // isMultipart is decorated by @fastify/multipart, which only the upload module registers.
+const spools = new WeakMap<FastifyRequest, Spool>();
+
+async function requestHash(req: FastifyRequest): Promise<string> {
+  const head = `${req.method} ${req.url}\n`;
+  // isMultipart is decorated by @fastify/multipart, which only the upload routes register.
   const isMultipart = (req as { isMultipart?: () => boolean }).isMultipart;
   if (isMultipart?.call(req)) {
-    // The files are streamed to the handler, not buffered: the length stands for the body. Not the content type: a
-    // browser picks a new multipart boundary for every send of the same FormData.
-    h.update(`multipart ${req.headers['content-length'] ?? ''}`);
-  } else {
-    h.update(JSON.stringify(req.body ?? null));
+    // The parts, not the framing: a browser picks a new boundary for every send of the same FormData (issue 24 A5).
+    const spool = await spoolMultipart(req, head);
+    spools.set(req, spool);
+    return spool.hash;
   }
-  return h.digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(head)
+    .update(JSON.stringify(req.body ?? null))
+    .digest('hex');
 }
 
 export default fp(async (app) => {
@@ -134,7 +140,7 @@ export default fp(async (app) => {
     if (!key || !KEY.test(key))
       return sendError(req, reply, 400, 'validation_failed', { errors: { 'Idempotency-Key': [req.t('errors.idempotency_key')] } });
     const actor = actorOf(req);
-    const hash = requestHash(req);
+    const hash = await requestHash(req);
     const path = req.url.slice(0, 2000);
     const where = and(eq(idempotencyKeys.key, key), eq(idempotencyKeys.actor, actor));
 
@@ -167,6 +173,17 @@ export default fp(async (app) => {
     }
     return sendError(req, reply, 409, 'idempotency_in_progress');
   });
+
+  const dropSpool = async (req: FastifyRequest) => {
+    const spool = spools.get(req);
+    if (!spool) return;
+    spools.delete(req);
+    await spool.cleanup().catch((err: unknown) => req.log.warn({ err }, 'idempotency: removing the spooled upload failed'));
+  };
+  app.addHook('onResponse', dropSpool);
+  // In the background: start-up does not wait for a look at the temporary folder.
+  void sweepStaleSpools().then((n) => n && app.log.info(`idempotency: removed ${n} upload spools left by a stopped process`));
+  app.addHook('onRequestAbort', dropSpool);
 
   app.addHook('onSend', async (req, reply, payload) => {
     const pending = req.idempotency;

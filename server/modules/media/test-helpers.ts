@@ -29,8 +29,10 @@ export async function loginAs(app: FastifyInstance, db: Db, userId: number): Pro
 export type FormPart = { name: string; value: string } | { name: string; filename: string; contentType?: string; data: Buffer };
 
 /** A multipart/form-data body, parts in the order given (as a browser's FormData sends them). */
-export function multipart(parts: FormPart[]): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = `----vitrina${crypto.randomBytes(8).toString('hex')}`;
+export function multipart(
+  parts: FormPart[],
+  boundary = `----vitrina${crypto.randomBytes(8).toString('hex')}`,
+): { payload: Buffer; headers: Record<string, string> } {
   const chunks: Buffer[] = [];
   for (const p of parts) {
     if ('value' in p) {
