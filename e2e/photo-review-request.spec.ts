@@ -9,7 +9,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { presetConsent, submitLogin, tr } from './helpers.ts';
+import { expectNoAxeViolations, presetConsent, submitLogin, tr } from './helpers.ts';
 
 const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password-123';
 /** The Spanish text of `key`; read once up front (the locale file can be mid-write while other work edits it). */
@@ -78,6 +78,7 @@ test('a refused photo → «Pedir revisión a una persona» → staff approve it
   await card.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('refusal-1280.png'), fullPage: false });
   await page.screenshot({ path: '/tmp/h3-refusal-1280.png', fullPage: false });
+  await expectNoAxeViolations(page, 'refused photo card', '[data-testid="photo-card"]');
 
   // Asked with the photo the server kept: nothing is picked or sent again.
   const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/photo-reviews' && r.request().method() === 'POST');
@@ -107,6 +108,7 @@ test('a refused photo → «Pedir revisión a una persona» → staff approve it
   await staff.setViewportSize({ width: 1280, height: 900 });
   await staff.screenshot({ path: testInfo.outputPath('staff-queue-1280.png'), fullPage: false });
   await staff.screenshot({ path: '/tmp/h3-queue-1280.png', fullPage: false });
+  await expectNoAxeViolations(staff, 'photo review requests', 'main');
 
   await request1.getByRole('button', { name: es('admin.photoReviews.approve') }).click();
   const dialog = staff.getByRole('dialog', { name: es('admin.photoReviews.approve') });
@@ -121,6 +123,7 @@ test('a refused photo → «Pedir revisión a una persona» → staff approve it
   await expect(page.getByText(es('statements.show.automatedYes'))).toBeVisible();
   await expect(page.getByText('Es una foto normal: la añadimos a tu anuncio.')).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('statement-1280.png'), fullPage: true });
+  await page.screenshot({ path: '/tmp/h3-statement-1280.png', fullPage: true });
   await page.goto('/es/upload/photos');
   await expect(gallery.getByTestId('gallery-photo')).toHaveCount(before + 1);
   // Listed like any photo: a visitor gets its file.

@@ -1,6 +1,6 @@
 /**
  * Server time per 12-megapixel photo: the image pipeline (header check, one decode, three WebP variants, screening
- * copy), screening with the local model (nsfwjs MobileNetV2, WASM, worker thread), and a whole
+ * copy), screening with the local model (nsfwjs MobileNetV2Mid, WASM, worker thread), and a whole
  * POST /api/upload/images through the real app (pipeline + screening + storage + database) on PGlite.
  * `npm run bench -- --only photos` runs this part alone and rewrites only its section of docs/benchmarks.md.
  */
