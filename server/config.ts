@@ -99,6 +99,8 @@ const envSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   PUSHER_ACTIVITY_TIMEOUT: z.coerce.number().int().min(1).max(3600).default(120),
+  PUSHER_MAX_CHANNELS_PER_CONNECTION: z.coerce.number().int().min(1).max(10_000).default(100),
+  PUSHER_MAX_CHANNELS: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
@@ -258,6 +260,10 @@ export interface RealtimeConfig {
   activityTimeoutSec: number;
   /** How long the server waits for any sign of life after its own ping (ms). */
   pongTimeoutMs: number;
+  /** Channels one websocket may be subscribed to at once; past it subscriptions are refused (subscription_error). */
+  maxChannelsPerConnection: number;
+  /** Distinct channels one process holds subscribers for (memory bound); new channels past it are refused. */
+  maxChannels: number;
   redisUrl: string | undefined;
   /** Prefix of every Redis key and pub/sub channel (several apps may share one Redis). */
   redisPrefix: string;
@@ -452,6 +458,8 @@ function realtimeConfig(e: z.infer<typeof envSchema>, dataDir: string): Realtime
     scheme,
     activityTimeoutSec: e.PUSHER_ACTIVITY_TIMEOUT,
     pongTimeoutMs: 30_000,
+    maxChannelsPerConnection: e.PUSHER_MAX_CHANNELS_PER_CONNECTION,
+    maxChannels: e.PUSHER_MAX_CHANNELS,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
   };

@@ -356,6 +356,8 @@ describe('the write routes answer as documented', () => {
         () => pusherRequest('POST', '/apps/:appId/batch_events', { batch: [{ name: 'ping', channel: 'private-x', data: '{}' }] }),
       ],
       ['GET /apps/:appId/channels/:channel/users', () => pusherRequest('GET', '/apps/:appId/channels/presence-x/users')],
+      ['GET /apps/:appId/channels', () => pusherRequest('GET', '/apps/:appId/channels')],
+      ['GET /apps/:appId/channels/:channel', () => pusherRequest('GET', '/apps/:appId/channels/presence-x')],
       [
         'POST /apps/:appId/users/:userId/terminate_connections',
         () => pusherRequest('POST', '/apps/:appId/users/1/terminate_connections', {}),

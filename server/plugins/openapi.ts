@@ -173,6 +173,8 @@ const envelope = (data?: z.ZodType, extra: z.ZodRawShape = {}) =>
 const staffRows = z.object({ data: z.array(z.looseObject({ id: z.number().int() })), meta: paginationMetaSchema });
 /** Pusher's HTTP API answers an empty object to a published event or a terminated user. */
 const pusherEmpty = z.object({}).strict();
+/** Pusher's `info` attributes of a channel, those asked for (user_count: presence channels only). */
+const pusherChannelInfo = z.object({ user_count: z.number().int().optional(), subscription_count: z.number().int().optional() }).strict();
 
 export const DOCUMENTED_ANSWERS: Record<string, z.ZodType> = {
   'GET /api/user': z.object({ data: userSchema }),
@@ -277,8 +279,10 @@ export const DOCUMENTED_ANSWERS: Record<string, z.ZodType> = {
   // The locale's translation tree, as the PWA's i18n loads it.
   'GET /api/language/:lng': z.record(z.string(), z.unknown()),
   // Pusher's HTTP API (signed by the app secret), Pusher's own answers.
-  'POST /apps/:appId/events': pusherEmpty,
-  'POST /apps/:appId/batch_events': pusherEmpty,
+  'POST /apps/:appId/events': pusherEmpty.or(z.object({ channels: z.record(z.string(), pusherChannelInfo) }).strict()),
+  'POST /apps/:appId/batch_events': pusherEmpty.or(z.object({ batch: z.array(pusherChannelInfo) }).strict()),
+  'GET /apps/:appId/channels': z.object({ channels: z.record(z.string(), pusherChannelInfo) }).strict(),
+  'GET /apps/:appId/channels/:channel': pusherChannelInfo.extend({ occupied: z.boolean() }).strict(),
   'GET /apps/:appId/channels/:channel/users': z.object({ users: z.array(z.object({ id: z.string() })) }),
   'POST /apps/:appId/users/:userId/terminate_connections': pusherEmpty,
 };

@@ -40,6 +40,8 @@ export default fp(async (app) => {
     log: app.log,
     activityTimeoutSec: config.activityTimeoutSec,
     pongTimeoutMs: config.pongTimeoutMs,
+    maxChannelsPerConnection: config.maxChannelsPerConnection,
+    maxChannels: config.maxChannels,
   });
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // An exception in an 'upgrade' listener would end the process: a request we cannot read is cut instead.

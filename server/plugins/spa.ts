@@ -51,7 +51,10 @@ export default fp<{ distDir: string }>(async (app, opts) => {
 
   app.setNotFoundHandler(async (req, reply) => {
     const url = req.url.split('?')[0] ?? '/';
-    const wantsPage = (req.method === 'GET' || req.method === 'HEAD') && !url.startsWith('/api/') && !path.extname(url);
+    // /apps is Pusher's HTTP API (server/realtime/http-api.ts): a path it lacks is a JSON 404 there too, so that an
+    // SDK's get() fails at once instead of "succeeding" with the PWA's HTML.
+    const api = url.startsWith('/api/') || url === '/apps' || url.startsWith('/apps/');
+    const wantsPage = (req.method === 'GET' || req.method === 'HEAD') && !api && !path.extname(url);
     if (wantsPage && hasDist) {
       const page = req.method === 'GET' ? await firstScreenPage(app, shellHtml, req.url, firstScreen) : undefined;
       if (page) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);

@@ -13,12 +13,17 @@ export interface Adapter {
   publish(command: RemoteCommand): Promise<void>;
   /** Called once by the server with its handler of what other processes publish. */
   onRemote(handler: (command: RemoteCommand) => void): void;
-  /** A socket joined a presence channel; `first`: no other socket of this user was in it. */
-  join(channel: string, socketId: string, member: PresenceMember): Promise<{ first: boolean }>;
+  /**
+   * A socket joins a presence channel; `first`: no other socket of this user was in it. `full`: refused, the channel
+   * already has `maxMembers` other users (decided atomically across processes); nothing was recorded.
+   */
+  join(channel: string, socketId: string, member: PresenceMember, maxMembers: number): Promise<{ first: boolean; full?: boolean }>;
   /** A socket left; `last`: it was the user's last socket there. */
   leave(channel: string, socketId: string, userId: string): Promise<{ last: boolean }>;
   /** One entry per user, however many sockets they have. */
   members(channel: string): Promise<PresenceMember[]>;
+  /** Presence channels with at least one member, in every process. */
+  presenceChannels(): Promise<string[]>;
   /** Presence changes the adapter found by itself (a process that died without leaving): to deliver locally. */
   onMemberRemoved(handler: (channel: string, userId: string) => void): void;
   close(): Promise<void>;
@@ -36,7 +41,7 @@ export function localAdapter(): Adapter {
     async publish() {},
     onRemote() {},
     onMemberRemoved() {},
-    async join(channel, socketId, member) {
+    async join(channel, socketId, member, maxMembers) {
       let users = channels.get(channel);
       if (!users) channels.set(channel, (users = new Map<string, LocalMember>()));
       const existing = users.get(member.user_id);
@@ -44,6 +49,7 @@ export function localAdapter(): Adapter {
         existing.sockets.add(socketId);
         return { first: false };
       }
+      if (users.size >= maxMembers) return { first: false, full: true };
       users.set(member.user_id, { info: member.user_info, sockets: new Set([socketId]) });
       return { first: true };
     },
@@ -60,6 +66,9 @@ export function localAdapter(): Adapter {
       const users = channels.get(channel);
       if (!users) return [];
       return [...users].map(([user_id, m]) => (m.info === undefined ? { user_id } : { user_id, user_info: m.info }));
+    },
+    async presenceChannels() {
+      return [...channels.keys()];
     },
     async close() {
       channels.clear();

@@ -32,7 +32,10 @@ export interface Broadcaster {
    * Fire-and-forget as the protocol is: a failure is logged, never thrown into the caller's transaction.
    */
   trigger(channels: string[], event: string, data: unknown, options?: { socketId?: string | undefined }): Promise<void>;
-  /** Signature for a private or presence channel subscription (presence: pass the member). */
+  /**
+   * Signature for a private or presence channel subscription. Presence: the member. Private: the user the app
+   * authorized (the embedded server binds the subscription to them; external Pusher servers ignore it).
+   */
   authorizeChannel(socketId: string, channel: string, member?: PresenceMember): ChannelAuth;
   /** Signature for `pusher:signin` (user authentication). */
   authenticateUser(socketId: string, user: { id: string; user_info?: unknown }): UserAuth;

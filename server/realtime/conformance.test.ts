@@ -3,14 +3,24 @@
  * and, for what they never send (bad JSON, forged signatures, oversize frames), by a raw `ws` client.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import type net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import WebSocket from 'ws';
 import Echo from 'laravel-echo';
 import Pusher from 'pusher-js';
 import PusherServerSdk from 'pusher';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signChannel, signUser } from './embedded-driver.ts';
-import { CLIENT_EVENTS_PER_SECOND, MAX_MESSAGE_BYTES, channelSignature } from './protocol.ts';
+import {
+  CLIENT_EVENTS_PER_SECOND,
+  DEFAULT_MAX_CHANNELS_PER_CONNECTION,
+  MAX_CLIENT_EVENT_BYTES,
+  MAX_MESSAGE_BYTES,
+  MAX_PRESENCE_MEMBERS,
+  channelSignature,
+} from './protocol.ts';
 import { RawClient, connected, errorMessage, listeningApp, parseData, pusherJs, until, type ListeningApp } from './test-helpers.ts';
 
 let t: ListeningApp;
@@ -177,14 +187,30 @@ describe('channels', () => {
     expect(err.status).toBe(401);
   });
 
-  it('refuses invalid channel names', async () => {
+  it('refuses invalid channel names: a subscription_error naming the channel, pusher:error when there is no name', async () => {
     const raw = await RawClient.connect(t.port, key);
-    for (const channel of ['', 'a b', 'x'.repeat(165), 'ünïcode', 'semi;colon?', 42, null]) {
+    for (const channel of ['a b', 'x'.repeat(165), 'ünïcode', 'semi;colon?']) {
+      raw.send({ event: 'pusher:subscribe', data: { channel } });
+      const refused = await raw.next('pusher:subscription_error');
+      expect(refused.channel).toBe(channel);
+      expect(refused.data).toMatchObject({ type: 'InvalidChannel', error: expect.stringMatching(/channel name/i) as unknown });
+    }
+    for (const channel of ['', 42, null]) {
       raw.send({ event: 'pusher:subscribe', data: { channel } });
       expect(errorMessage(await raw.next('pusher:error'))).toMatch(/channel name/i);
     }
     expect((await raw.subscribe(t.app.broadcaster, 'Ok_-=@,.;1')).event).toBe('pusher_internal:subscription_succeeded');
     await raw.close();
+  });
+
+  it('pusher-js hears the refusal of a channel name over 164 characters (it used to wait forever)', async () => {
+    const c = client();
+    await connected(c);
+    const err = await subscribed(c.subscribe(`long-${'x'.repeat(160)}`)).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({ type: 'InvalidChannel', status: 400 });
   });
 
   it('presence: one user with three sockets is one member; member_added on the first, member_removed after the last', async () => {
@@ -293,11 +319,16 @@ describe('client events', () => {
     a.send({ event: 'client-typing', channel: 'private-support.chat.9', data: {} });
     expect(errorMessage(await a.next('pusher:error'))).toMatch(/not subscribed/);
 
-    await a.subscribe(t.app.broadcaster, 'private-support.chat.9');
-    await b.subscribe(t.app.broadcaster, 'private-support.chat.9');
+    await a.subscribe(t.app.broadcaster, 'private-support.chat.9', { user_id: '3', user_info: { name: 'Ana' } });
+    await b.subscribe(t.app.broadcaster, 'private-support.chat.9', { user_id: '4', user_info: { name: 'Soporte' } });
     a.send({ event: 'client-typing', channel: 'private-support.chat.9', data: { typing: true } });
     const got = await b.next('client-typing');
-    expect(got).toEqual({ event: 'client-typing', channel: 'private-support.chat.9', data: { typing: true } });
+    expect(got).toEqual({
+      event: 'client-typing',
+      channel: 'private-support.chat.9',
+      data: { typing: true, user_id: '3', name: 'Ana' },
+      user_id: '3',
+    });
     await a.roundTrip();
     expect(a.pending('client-typing')).toHaveLength(0);
 
@@ -346,8 +377,8 @@ describe('client events', () => {
       let echoed = 0;
       const ch1 = e1.private('support.chat.77').listenForWhisper('typing', () => echoed++);
       await until(() => (t.app.realtime?.localSubscriberCount('private-support.chat.77') ?? 0) === 2);
-      ch1.whisper('typing', { name: 'Ana' });
-      expect(await typing).toEqual({ name: 'Ana' });
+      ch1.whisper('typing', { typing: true });
+      expect(await typing).toEqual({ typing: true, user_id: '10' });
       expect(echoed).toBe(0);
     } finally {
       e1.disconnect();
@@ -518,6 +549,234 @@ describe('laravel-echo', () => {
     } finally {
       ana.disconnect();
       bea.disconnect();
+    }
+  });
+});
+
+describe('limits (issue 24 point 1)', () => {
+  it(`a connection holds at most ${DEFAULT_MAX_CHANNELS_PER_CONNECTION} channels: the next is refused naming it; leaving one makes room`, async () => {
+    const raw = await RawClient.connect(t.port, key);
+    for (let i = 0; i < DEFAULT_MAX_CHANNELS_PER_CONNECTION; i++) raw.send({ event: 'pusher:subscribe', data: { channel: `many-${i}` } });
+    raw.send({ event: 'pusher:subscribe', data: { channel: 'one-too-many' } });
+    const refused = await raw.next('pusher:subscription_error');
+    expect(refused.channel).toBe('one-too-many');
+    expect(refused.data).toMatchObject({ type: 'LimitReached', status: 429 });
+    expect(raw.pending('pusher_internal:subscription_succeeded')).toHaveLength(DEFAULT_MAX_CHANNELS_PER_CONNECTION);
+    expect(t.app.realtime?.localSubscriberCount('one-too-many')).toBe(0);
+    raw.send({ event: 'pusher:unsubscribe', data: { channel: 'many-0' } });
+    expect((await raw.subscribe(t.app.broadcaster, 'one-too-many')).event).toBe('pusher_internal:subscription_succeeded');
+    await raw.close();
+  });
+
+  it(`a presence channel takes at most ${MAX_PRESENCE_MEMBERS} members; another socket of a member still joins`, async () => {
+    const channel = 'presence-crowd';
+    const sockets = await Promise.all(Array.from({ length: MAX_PRESENCE_MEMBERS + 1 }, () => RawClient.connect(t.port, key)));
+    for (let i = 0; i < MAX_PRESENCE_MEMBERS; i++)
+      expect((await sockets[i]!.subscribe(t.app.broadcaster, channel, { user_id: `m${i}` })).event).toBe(
+        'pusher_internal:subscription_succeeded',
+      );
+    const late = sockets[MAX_PRESENCE_MEMBERS]!;
+    const refused = await late.subscribe(t.app.broadcaster, channel, { user_id: 'one-more' });
+    expect(refused).toMatchObject({ event: 'pusher:subscription_error', channel, data: { type: 'LimitReached' } });
+    expect((await t.app.broadcaster.presenceMembers(channel)).map((m) => m.user_id)).not.toContain('one-more');
+    // A second tab of someone already there is no new member.
+    expect((await late.subscribe(t.app.broadcaster, channel, { user_id: 'm3' })).event).toBe('pusher_internal:subscription_succeeded');
+    await Promise.all(sockets.map((s) => s.close()));
+  });
+
+  it('a presence user_info over 1 KB is refused', async () => {
+    const raw = await RawClient.connect(t.port, key);
+    const refused = await raw.subscribe(t.app.broadcaster, 'presence-big', { user_id: '1', user_info: { name: 'x'.repeat(1100) } });
+    expect(refused).toMatchObject({ event: 'pusher:subscription_error', channel: 'presence-big', data: { type: 'LimitReached' } });
+    expect(await t.app.broadcaster.presenceMembers('presence-big')).toEqual([]);
+    const ok = await raw.subscribe(t.app.broadcaster, 'presence-big', { user_id: '1', user_info: { name: 'x'.repeat(900) } });
+    expect(ok.event).toBe('pusher_internal:subscription_succeeded');
+    await raw.close();
+  });
+
+  describe('PUSHER_MAX_CHANNELS', () => {
+    let small: ListeningApp;
+    beforeAll(async () => {
+      small = await listeningApp({ maxChannels: 3, maxChannelsPerConnection: 2 });
+    }, 180_000);
+    afterAll(async () => small?.close());
+
+    it('caps the distinct channels a process holds (existing ones still take subscribers) and the per-connection setting applies', async () => {
+      const k = small.config.realtime.key;
+      const [a, b] = await Promise.all([RawClient.connect(small.port, k), RawClient.connect(small.port, k)]);
+      expect((await a.subscribe(small.app.broadcaster, 'c1')).event).toBe('pusher_internal:subscription_succeeded');
+      expect((await a.subscribe(small.app.broadcaster, 'c2')).event).toBe('pusher_internal:subscription_succeeded');
+      expect((await a.subscribe(small.app.broadcaster, 'c3')).data).toMatchObject({ type: 'LimitReached', status: 429 });
+      expect((await b.subscribe(small.app.broadcaster, 'c3')).event).toBe('pusher_internal:subscription_succeeded');
+      const full = await b.subscribe(small.app.broadcaster, 'c4');
+      expect(full).toMatchObject({ event: 'pusher:subscription_error', channel: 'c4', data: { type: 'OverCapacity', status: 503 } });
+      expect((await b.subscribe(small.app.broadcaster, 'c1')).event).toBe('pusher_internal:subscription_succeeded');
+      // A channel freed by its last subscriber makes room.
+      b.send({ event: 'pusher:unsubscribe', data: { channel: 'c3' } });
+      expect((await a.subscribe(small.app.broadcaster, 'c4')).data).toMatchObject({ type: 'LimitReached' });
+      a.send({ event: 'pusher:unsubscribe', data: { channel: 'c2' } });
+      expect((await a.subscribe(small.app.broadcaster, 'c4')).event).toBe('pusher_internal:subscription_succeeded');
+      await Promise.all([a.close(), b.close()]);
+    });
+  });
+});
+
+describe('client events carry the sender the server knows (issue 24 point 3)', () => {
+  it('on a private channel bound to a user: user_id and name are the server’s, whatever the client wrote', async () => {
+    const [a, b] = await Promise.all([RawClient.connect(t.port, key), RawClient.connect(t.port, key)]);
+    await a.subscribe(t.app.broadcaster, 'private-support.chat.31', { user_id: '7', user_info: { name: 'Lucía', role: 'model' } });
+    await b.subscribe(t.app.broadcaster, 'private-support.chat.31', { user_id: '1', user_info: { name: 'Soporte', role: 'admin' } });
+    a.send({
+      event: 'client-typing',
+      channel: 'private-support.chat.31',
+      data: { user_id: 1, name: 'Soporte Vitrina', typing: true },
+    });
+    expect(await b.next('client-typing')).toEqual({
+      event: 'client-typing',
+      channel: 'private-support.chat.31',
+      data: { user_id: '7', name: 'Lucía', typing: true },
+      user_id: '7',
+    });
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('a support chat drops whispers from a subscription that names nobody (the app never signs one)', async () => {
+    const [a, b] = await Promise.all([RawClient.connect(t.port, key), RawClient.connect(t.port, key)]);
+    await a.subscribe(t.app.broadcaster, 'private-support.chat.32');
+    await b.subscribe(t.app.broadcaster, 'private-support.chat.32', { user_id: '1', user_info: { name: 'Soporte' } });
+    a.send({ event: 'client-typing', channel: 'private-support.chat.32', data: { user_id: 1, name: 'Soporte', typing: true } });
+    expect(errorMessage(await a.next('pusher:error'))).toMatch(/name who sends/);
+    await b.roundTrip();
+    expect(b.pending('client-typing')).toHaveLength(0);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it(`${CLIENT_EVENTS_PER_SECOND} a second per user, however many sockets they open`, async () => {
+    const listener = await RawClient.connect(t.port, key);
+    await listener.subscribe(t.app.broadcaster, 'private-support.chat.33', { user_id: '1' });
+    const senders = await Promise.all(Array.from({ length: 4 }, () => RawClient.connect(t.port, key)));
+    for (const s of senders) await s.subscribe(t.app.broadcaster, 'private-support.chat.33', { user_id: '9', user_info: { name: 'X' } });
+    for (const s of senders)
+      for (let i = 0; i < 5; i++) s.send({ event: 'client-typing', channel: 'private-support.chat.33', data: { i } });
+    for (const s of senders) await s.roundTrip();
+    await listener.roundTrip();
+    const received = listener.pending('client-typing').length;
+    expect(received).toBeGreaterThanOrEqual(1);
+    expect(received).toBeLessThanOrEqual(CLIENT_EVENTS_PER_SECOND);
+    const refused = senders.flatMap((s) => s.pending('pusher:error')).filter((f) => (f.data as { code?: number }).code === 4301);
+    expect(refused.length).toBeGreaterThanOrEqual(20 - CLIENT_EVENTS_PER_SECOND);
+    await Promise.all([listener, ...senders].map((s) => s.close()));
+  });
+
+  it(`client event data over ${MAX_CLIENT_EVENT_BYTES} bytes is refused`, async () => {
+    const [a, b] = await Promise.all([RawClient.connect(t.port, key), RawClient.connect(t.port, key)]);
+    await a.subscribe(t.app.broadcaster, 'private-support.chat.34', { user_id: '7' });
+    await b.subscribe(t.app.broadcaster, 'private-support.chat.34', { user_id: '1' });
+    a.send({ event: 'client-typing', channel: 'private-support.chat.34', data: { typing: true, pad: 'x'.repeat(MAX_CLIENT_EVENT_BYTES) } });
+    expect(errorMessage(await a.next('pusher:error'))).toMatch(/over 1024 bytes/);
+    a.send({ event: 'client-typing', channel: 'private-support.chat.34', data: { typing: true } });
+    expect((await b.next('client-typing')).data).toMatchObject({ typing: true });
+    expect(b.pending('client-typing')).toHaveLength(0);
+    await Promise.all([a.close(), b.close()]);
+  });
+});
+
+describe('HTTP API: channel queries and info (issue 24 point 4)', () => {
+  const sdk = () =>
+    new PusherServerSdk({
+      appId: t.config.realtime.appId,
+      key,
+      secret: t.config.realtime.secret,
+      host: '127.0.0.1',
+      port: String(t.port),
+      useTLS: false,
+    });
+
+  it('GET /channels (filter_by_prefix, info) and /channels/{name} answer as Pusher documents', async () => {
+    const [a, b] = await Promise.all([RawClient.connect(t.port, key), RawClient.connect(t.port, key)]);
+    await a.subscribe(t.app.broadcaster, 'q-orders');
+    await b.subscribe(t.app.broadcaster, 'q-orders');
+    await a.subscribe(t.app.broadcaster, 'presence-q-room', { user_id: '1' });
+    await b.subscribe(t.app.broadcaster, 'presence-q-room', { user_id: '2' });
+
+    const all = (await (await sdk().get({ path: '/channels' })).json()) as { channels: object };
+    expect(all.channels).toMatchObject({ 'q-orders': {}, 'presence-q-room': {} });
+    const some: unknown = await (
+      await sdk().get({ path: '/channels', params: { filter_by_prefix: 'q-', info: 'subscription_count' } })
+    ).json();
+    expect(some).toEqual({ channels: { 'q-orders': { subscription_count: 2 } } });
+    const presence: unknown = await (
+      await sdk().get({ path: '/channels', params: { filter_by_prefix: 'presence-q', info: 'user_count' } })
+    ).json();
+    expect(presence).toEqual({ channels: { 'presence-q-room': { user_count: 2 } } });
+    // user_count only for presence channels; an unknown attribute is malformed.
+    await expect(sdk().get({ path: '/channels', params: { filter_by_prefix: 'q-', info: 'user_count' } })).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(sdk().get({ path: '/channels', params: { info: 'everything' } })).rejects.toMatchObject({ status: 400 });
+
+    const one: unknown = await (
+      await sdk().get({ path: '/channels/presence-q-room', params: { info: 'user_count,subscription_count' } })
+    ).json();
+    expect(one).toEqual({ occupied: true, user_count: 2, subscription_count: 2 });
+    expect(await (await sdk().get({ path: '/channels/q-orders' })).json()).toEqual({ occupied: true });
+    expect(await (await sdk().get({ path: '/channels/q-nobody', params: { info: 'subscription_count' } })).json()).toEqual({
+      occupied: false,
+      subscription_count: 0,
+    });
+    await expect(sdk().get({ path: '/channels/q-orders', params: { info: 'user_count' } })).rejects.toMatchObject({ status: 400 });
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('info on POST /events and /batch_events is answered with the counts; a malformed info is 400 and nothing is sent', async () => {
+    const [a, b] = await Promise.all([RawClient.connect(t.port, key), RawClient.connect(t.port, key)]);
+    await a.subscribe(t.app.broadcaster, 'presence-q-info', { user_id: '1' });
+    await b.subscribe(t.app.broadcaster, 'presence-q-info', { user_id: '1' });
+    await a.subscribe(t.app.broadcaster, 'q-info');
+    const res = await sdk().trigger(['presence-q-info', 'q-info'], 'counted', {}, { info: 'user_count,subscription_count' });
+    expect(await res.json()).toEqual({
+      channels: { 'presence-q-info': { user_count: 1, subscription_count: 2 }, 'q-info': { subscription_count: 1 } },
+    });
+    const batch = await sdk().triggerBatch([
+      { channel: 'presence-q-info', name: 'one', data: '1', info: 'user_count' },
+      { channel: 'q-info', name: 'two', data: '2', info: 'subscription_count' },
+    ]);
+    expect(await batch.json()).toEqual({ batch: [{ user_count: 1 }, { subscription_count: 1 }] });
+    await expect(sdk().trigger('q-info', 'bad', {}, { info: 'user_count,nonsense' })).rejects.toMatchObject({ status: 400 });
+    await a.next('two');
+    await a.roundTrip();
+    expect(a.pending('bad')).toHaveLength(0);
+    await Promise.all([a.close(), b.close()]);
+  });
+});
+
+describe('HTTP API: anything else under /apps is a JSON 404, never the PWA (issue 24 point 4)', () => {
+  let withPwa: ListeningApp;
+  let distDir: string;
+  beforeAll(async () => {
+    distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-apps-404-'));
+    fs.writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Vitrina</title>');
+    withPwa = await listeningApp({}, { distDir });
+  }, 180_000);
+  afterAll(async () => {
+    await withPwa?.close();
+    fs.rmSync(distDir, { recursive: true, force: true });
+  });
+
+  it('signed (the SDK’s get) or not', async () => {
+    const { appId, secret } = withPwa.config.realtime;
+    const k = withPwa.config.realtime.key;
+    // The PWA is served here: a page path gets its HTML.
+    expect((await fetch(`http://127.0.0.1:${withPwa.port}/es/some/page`)).headers.get('content-type')).toMatch(/text\/html/);
+    const s = new PusherServerSdk({ appId, key: k, secret, host: '127.0.0.1', port: String(withPwa.port), useTLS: false });
+    await expect(s.get({ path: '/nonsense' })).rejects.toMatchObject({ status: 404 });
+    await expect(s.get({ path: '/channels/news/members' })).rejects.toMatchObject({ status: 404 });
+    for (const p of [`/apps/${appId}/whatever`, '/apps/1/channels/x/y/z', '/apps', '/apps/']) {
+      for (const method of ['GET', 'POST', 'DELETE']) {
+        const res = await fetch(`http://127.0.0.1:${withPwa.port}${p}`, { method });
+        expect(res.status, `${method} ${p}`).toBe(404);
+        expect(res.headers.get('content-type'), `${method} ${p}`).toMatch(/application\/json/);
+      }
     }
   });
 });

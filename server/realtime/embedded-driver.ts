@@ -6,6 +6,12 @@ import type { Broadcaster, ChannelAuth, PresenceMember, UserAuth } from './broad
 import { channelSignature, eventData, userSignature } from './protocol.ts';
 import type { PusherApp, PusherServer } from './pusher-server.ts';
 
+/**
+ * Presence: `member` is signed as Pusher defines. Private: a `member` given names the user the app authorized, signed
+ * into `channel_data` as well (pusher-js sends it back with the subscription); the embedded server stamps that
+ * user's client events with it and ends the socket with the user's account. Pusher itself signs private channels
+ * without it: the `pusher` driver passes no member for them.
+ */
 export function signChannel(app: PusherApp, socketId: string, channel: string, member?: PresenceMember): ChannelAuth {
   if (!member) return { auth: `${app.key}:${channelSignature(app.secret, socketId, channel)}` };
   const channel_data = JSON.stringify(member.user_info === undefined ? { user_id: member.user_id } : member);

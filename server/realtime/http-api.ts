@@ -1,8 +1,14 @@
 /**
  * Pusher's signed HTTP API on the embedded server, so that the official `pusher` SDK (and so the `pusher` driver of
  * another Vitrina process, or any Laravel app) can trigger into it:
- *   POST /apps/{app_id}/events, POST /apps/{app_id}/batch_events,
+ *   POST /apps/{app_id}/events, POST /apps/{app_id}/batch_events (both with `info`: the channels' counts),
+ *   GET  /apps/{app_id}/channels (filter_by_prefix, info), GET /apps/{app_id}/channels/{channel} (info),
  *   GET  /apps/{app_id}/channels/{channel}/users, POST /apps/{app_id}/users/{user_id}/terminate_connections.
+ * Any other path under /apps answers a JSON 404 (never the PWA's page), signed or not: plugins/spa.ts leaves /apps alone.
+ *
+ * Counts: `user_count` (presence channels only, as Pusher documents) is counted across processes through the
+ * adapter; `subscription_count` and non-presence occupancy are this process's sockets (with REDIS_URL and several
+ * processes, each answers for its own: see docs/deployment.md).
  *
  * Every request is signed: `auth_signature = HMAC-SHA256(secret, "METHOD\nPATH\nsorted query without
  * auth_signature")`, with `body_md5` (hex MD5 of the body as sent) among the signed parameters of a request with a
@@ -29,8 +35,21 @@ import {
 
 const MAX_CLOCK_SKEW_S = 600;
 
+/** Pusher's `info` attributes: a comma-separated list of these. */
+const INFO_ATTRIBUTES = ['user_count', 'subscription_count'] as const;
+type InfoAttribute = (typeof INFO_ATTRIBUTES)[number];
+
+/** `info` as sent: the attributes asked for, or undefined when it is malformed (an unknown attribute, not a string). */
+function parseInfo(info: unknown): InfoAttribute[] | undefined {
+  if (info === undefined || info === '') return [];
+  if (typeof info !== 'string') return undefined;
+  const asked = info.split(',').map((a) => a.trim());
+  return asked.every((a): a is InfoAttribute => (INFO_ATTRIBUTES as readonly string[]).includes(a)) ? [...new Set(asked)] : undefined;
+}
+
 const eventSchema = z.object({
   name: z.string().refine(validEventName),
+  info: z.string().max(200).optional(),
   data: z.unknown(),
   channels: z.array(z.string().refine(validChannelName)).min(1).max(MAX_TRIGGER_CHANNELS).optional(),
   channel: z.string().refine(validChannelName).optional(),
@@ -95,9 +114,19 @@ export async function realtimeHttpApi(app: FastifyInstance, opts: { pusherApp: P
   const readEvent = (e: z.infer<typeof eventSchema>) => {
     const channels = e.channels ?? (e.channel ? [e.channel] : []);
     if (channels.length === 0) return undefined;
+    const info = parseInfo(e.info);
+    if (info === undefined) return undefined;
     const data = eventData(e.data);
     if (Buffer.byteLength(data) > MAX_MESSAGE_BYTES) return 'too_large' as const;
-    return { channels, name: e.name, data, socketId: e.socket_id };
+    return { channels, name: e.name, data, socketId: e.socket_id, info };
+  };
+
+  /** The attributes asked for of one channel; `user_count` only where it exists (presence). */
+  const channelInfo = async (channel: string, info: InfoAttribute[]) => {
+    const out: { user_count?: number; subscription_count?: number } = {};
+    if (info.includes('user_count') && channelKind(channel) === 'presence') out.user_count = (await server.members(channel)).length;
+    if (info.includes('subscription_count')) out.subscription_count = server.localSubscriberCount(channel);
+    return out;
   };
 
   app.post<{ Params: { appId: string } }>('/apps/:appId/events', async (req, reply) => {
@@ -107,7 +136,10 @@ export async function realtimeHttpApi(app: FastifyInstance, opts: { pusherApp: P
     if (event === undefined) return sendError(req, reply, 400, 'validation_failed');
     if (event === 'too_large') return sendError(req, reply, 413, 'payload_too_large');
     server.publish(event.channels, event.name, event.data, event.socketId);
-    return {};
+    if (event.info.length === 0) return {};
+    const channels: Record<string, Awaited<ReturnType<typeof channelInfo>>> = {};
+    for (const channel of event.channels) channels[channel] = await channelInfo(channel, event.info);
+    return { channels };
   });
 
   app.post<{ Params: { appId: string } }>('/apps/:appId/batch_events', async (req, reply) => {
@@ -117,9 +149,42 @@ export async function realtimeHttpApi(app: FastifyInstance, opts: { pusherApp: P
     const events = parsed.data.batch.map(readEvent);
     if (events.some((e) => e === undefined)) return sendError(req, reply, 400, 'validation_failed');
     if (events.some((e) => e === 'too_large')) return sendError(req, reply, 413, 'payload_too_large');
-    for (const e of events) if (e && e !== 'too_large') server.publish(e.channels, e.name, e.data, e.socketId);
-    return {};
+    const valid = events.filter((e) => e !== undefined && e !== 'too_large');
+    for (const e of valid) server.publish(e.channels, e.name, e.data, e.socketId);
+    if (valid.every((e) => e.info.length === 0)) return {};
+    // Pusher answers one entry per event, for its (single) channel.
+    return { batch: await Promise.all(valid.map((e) => channelInfo(e.channels[0]!, e.info))) };
   });
+
+  app.get<{ Params: { appId: string }; Querystring: { filter_by_prefix?: unknown; info?: unknown } }>(
+    '/apps/:appId/channels',
+    async (req, reply) => {
+      if (!authorized(req, reply)) return reply;
+      const prefix = req.query.filter_by_prefix ?? '';
+      const info = parseInfo(req.query.info);
+      if (typeof prefix !== 'string' || info === undefined) return sendError(req, reply, 400, 'validation_failed');
+      // As Pusher: user_count can only be asked for presence channels.
+      if (info.includes('user_count') && !prefix.startsWith('presence-')) return sendError(req, reply, 400, 'validation_failed');
+      const channels: Record<string, Awaited<ReturnType<typeof channelInfo>>> = {};
+      for (const channel of [...(await server.occupiedChannels())].filter((c) => c.startsWith(prefix)).sort())
+        channels[channel] = await channelInfo(channel, info);
+      return { channels };
+    },
+  );
+
+  app.get<{ Params: { appId: string; channel: string }; Querystring: { info?: unknown } }>(
+    '/apps/:appId/channels/:channel',
+    async (req, reply) => {
+      if (!authorized(req, reply)) return reply;
+      const { channel } = req.params;
+      const info = parseInfo(req.query.info);
+      if (!validChannelName(channel) || info === undefined) return sendError(req, reply, 400, 'validation_failed');
+      if (info.includes('user_count') && channelKind(channel) !== 'presence') return sendError(req, reply, 400, 'validation_failed');
+      const presence = channelKind(channel) === 'presence';
+      const occupied = server.localSubscriberCount(channel) > 0 || (presence && (await server.members(channel)).length > 0);
+      return { occupied, ...(await channelInfo(channel, info)) };
+    },
+  );
 
   app.get<{ Params: { appId: string; channel: string } }>('/apps/:appId/channels/:channel/users', async (req, reply) => {
     if (!authorized(req, reply)) return reply;

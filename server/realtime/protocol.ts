@@ -7,8 +7,19 @@ import crypto from 'node:crypto';
 export const PROTOCOL_VERSION = 7;
 /** Largest message a client may send and largest event payload accepted over the HTTP API (Pusher's own limit). */
 export const MAX_MESSAGE_BYTES = 10 * 1024;
-/** Client events a socket may send per second before it is refused with 4301. */
+/**
+ * Client events one sender may send per second before it is refused with 4301: per user when the server knows who
+ * sends (presence member, signed-in or bound subscription), so that twenty sockets of one user share one budget.
+ */
 export const CLIENT_EVENTS_PER_SECOND = 10;
+/** Largest `data` of a client event (JSON bytes): a whisper is a small signal, never a message. */
+export const MAX_CLIENT_EVENT_BYTES = 1024;
+/** Pusher's published presence limits: members per channel and bytes of one member's `user_info` (JSON). */
+export const MAX_PRESENCE_MEMBERS = 100;
+export const MAX_USER_INFO_BYTES = 1024;
+/** Defaults of PUSHER_MAX_CHANNELS_PER_CONNECTION (Soketi and Reverb use about 100) and PUSHER_MAX_CHANNELS. */
+export const DEFAULT_MAX_CHANNELS_PER_CONNECTION = 100;
+export const DEFAULT_MAX_CHANNELS = 100_000;
 export const MAX_CHANNEL_NAME = 164;
 export const MAX_EVENT_NAME = 200;
 /** Channels one HTTP trigger may name, events one batch may carry (Pusher's limits). */

@@ -34,7 +34,9 @@ export function pusherBroadcaster(config: RealtimeConfig, log: FastifyBaseLogger
       }
     },
     // Same signatures as client.authorizeChannel/authenticateUser compute (tested against them).
-    authorizeChannel: (socketId, channel, member) => signChannel(app, socketId, channel, member),
+    // Pusher signs a private channel without channel_data: only presence members are signed there.
+    authorizeChannel: (socketId, channel, member) =>
+      signChannel(app, socketId, channel, channel.startsWith('presence-') ? member : undefined),
     authenticateUser: (socketId, user) => signUser(app, socketId, user),
     async terminateUserConnections(userId) {
       try {

@@ -16,7 +16,12 @@ import type { PresenceMember } from './broadcaster.ts';
 import {
   CLIENT_EVENTS_PER_SECOND,
   CLOSE,
+  DEFAULT_MAX_CHANNELS,
+  DEFAULT_MAX_CHANNELS_PER_CONNECTION,
+  MAX_CLIENT_EVENT_BYTES,
   MAX_MESSAGE_BYTES,
+  MAX_PRESENCE_MEMBERS,
+  MAX_USER_INFO_BYTES,
   USER_CHANNEL_PREFIX,
   channelKind,
   channelSignature,
@@ -42,7 +47,17 @@ export interface PusherServerOptions {
   activityTimeoutSec: number;
   /** After the server's ping, how long a socket may stay silent before it is closed with 4201. */
   pongTimeoutMs: number;
+  /** Channels one socket may be subscribed to at once (PUSHER_MAX_CHANNELS_PER_CONNECTION). */
+  maxChannelsPerConnection?: number;
+  /** Distinct channels this process holds subscribers for (PUSHER_MAX_CHANNELS); new ones past it are refused. */
+  maxChannels?: number;
 }
+
+/**
+ * Whether a client event from `sender` may go out on `channel`. `sender` is who the server knows sends it: the
+ * presence member, or the user a private subscription was authorized for (undefined: the subscription named nobody).
+ */
+export type ClientEventGuard = (channel: string, sender: PresenceMember | undefined) => boolean;
 
 /** Past this many unsent bytes a socket is too slow to be worth the memory: closed with 4100 (back off). */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
@@ -52,6 +67,11 @@ const WS_MAX_PAYLOAD = 64 * 1024;
 interface Subscription {
   /** Presence channels: who this socket is there. */
   member?: PresenceMember;
+  /**
+   * Private channels authorized for a named user (signed `channel_data`, see embedded-driver.ts signChannel): whom
+   * the socket's client events are stamped with, and whose suspension ends the socket.
+   */
+  sender?: PresenceMember;
 }
 
 interface Connection {
@@ -60,10 +80,10 @@ interface Connection {
   channels: Map<string, Subscription>;
   /** Set by `pusher:signin`. */
   userId: string | undefined;
+  /** Every user this socket acts for (signin and authorized subscriptions): all are ended by terminateUser. */
+  identities: Set<string>;
   lastSeen: number;
   pingSentAt: number | undefined;
-  eventsWindowStart: number;
-  eventsInWindow: number;
 }
 
 type Incoming = { event?: unknown; channel?: unknown; data?: unknown };
@@ -82,12 +102,19 @@ export class PusherServer {
   private readonly connections = new Map<string, Connection>();
   private readonly channels = new Map<string, Set<Connection>>();
   private readonly users = new Map<string, Set<Connection>>();
+  /** Client events per sender (user, else socket) in the current one-second window. */
+  private readonly eventBudgets = new Map<string, { start: number; count: number }>();
+  private clientEventGuard: ClientEventGuard = () => true;
+  private readonly maxPerConnection: number;
+  private readonly maxChannels: number;
   private readonly timer: NodeJS.Timeout;
   private closed = false;
   /** Leaving channels and publishing to Redis, still under way: close() waits for them before the adapter goes. */
   private readonly inflight = new Set<Promise<unknown>>();
 
   constructor(private readonly opts: PusherServerOptions) {
+    this.maxPerConnection = opts.maxChannelsPerConnection ?? DEFAULT_MAX_CHANNELS_PER_CONNECTION;
+    this.maxChannels = opts.maxChannels ?? DEFAULT_MAX_CHANNELS;
     opts.adapter.onRemote((command) => this.remote(command));
     opts.adapter.onMemberRemoved((channel, userId) =>
       this.deliver(channel, frame('pusher_internal:member_removed', JSON.stringify({ user_id: userId }), channel), undefined),
@@ -133,10 +160,9 @@ export class PusherServer {
       id: newSocketId(),
       channels: new Map(),
       userId: undefined,
+      identities: new Set(),
       lastSeen: Date.now(),
       pingSentAt: undefined,
-      eventsWindowStart: 0,
-      eventsInWindow: 0,
     };
     this.connections.set(conn.id, conn);
     ws.on('message', (data, isBinary) => {
@@ -160,6 +186,7 @@ export class PusherServer {
 
   private sweep(): void {
     const now = Date.now();
+    for (const [sender, budget] of this.eventBudgets) if (now - budget.start >= 1000) this.eventBudgets.delete(sender);
     const idle = this.opts.activityTimeoutSec * 1000;
     for (const conn of this.connections.values()) {
       if (conn.pingSentAt !== undefined) {
@@ -244,55 +271,107 @@ export class PusherServer {
 
   private async subscribe(conn: Connection, data: Record<string, unknown>): Promise<void> {
     const channel = data.channel;
-    if (!validChannelName(channel))
+    if (!validChannelName(channel)) {
+      // Named in a subscription_error when it is a name at all, so that pusher-js's channel hears its refusal.
+      if (typeof channel === 'string' && channel !== '')
+        return this.subscriptionError(
+          conn,
+          channel,
+          400,
+          'InvalidChannel',
+          'Invalid channel name: 1–164 characters of A-Z a-z 0-9 _ - = @ , . ;',
+        );
       return this.send(conn, error(null, 'Invalid channel name: 1–164 characters of A-Z a-z 0-9 _ - = @ , . ;'));
+    }
     const kind = channelKind(channel);
     let member: PresenceMember | undefined;
+    let sender: PresenceMember | undefined;
     if (kind === 'user') {
       if (conn.userId === undefined || channel !== `${USER_CHANNEL_PREFIX}${conn.userId}`)
         return this.subscriptionError(conn, channel, 403, 'AuthError', 'Sign in as this user first');
     } else if (kind !== 'public') {
-      const channelData = kind === 'presence' ? data.channel_data : undefined;
-      if (kind === 'presence' && typeof channelData !== 'string')
+      // Private channels may carry channel_data too: the user the app authorized, covered by the signature.
+      const channelData = typeof data.channel_data === 'string' ? data.channel_data : undefined;
+      if (kind === 'presence' && channelData === undefined)
         return this.subscriptionError(conn, channel, 400, 'AuthError', 'Presence channels need channel_data');
-      if (!this.validAuth(data.auth, () => channelSignature(this.opts.app.secret, conn.id, channel, channelData as string | undefined)))
+      if (!this.validAuth(data.auth, () => channelSignature(this.opts.app.secret, conn.id, channel, channelData)))
         return this.subscriptionError(conn, channel, 401, 'AuthError', 'Invalid signature');
-      if (kind === 'presence') {
-        member = parseMember(channelData as string);
-        if (!member) return this.subscriptionError(conn, channel, 400, 'AuthError', 'channel_data needs a user_id');
+      if (channelData !== undefined) {
+        const named = parseMember(channelData);
+        if (!named) return this.subscriptionError(conn, channel, 400, 'AuthError', 'channel_data needs a user_id');
+        if (named.user_info !== undefined && Buffer.byteLength(JSON.stringify(named.user_info)) > MAX_USER_INFO_BYTES)
+          return this.subscriptionError(conn, channel, 400, 'LimitReached', `user_info is over ${MAX_USER_INFO_BYTES} bytes`);
+        if (kind === 'presence') member = named;
+        else sender = named;
       }
     }
-    if (conn.channels.has(channel)) {
+    const existing = conn.channels.get(channel);
+    if (existing) {
       // Subscribing twice: answer again, change nothing.
       if (!member) return this.send(conn, frame('pusher_internal:subscription_succeeded', '{}', channel));
     } else {
-      conn.channels.set(channel, member ? { member } : {});
+      if (conn.channels.size >= this.maxPerConnection)
+        return this.subscriptionError(conn, channel, 429, 'LimitReached', `At most ${this.maxPerConnection} channels per connection`);
       let subscribers = this.channels.get(channel);
-      if (!subscribers) this.channels.set(channel, (subscribers = new Set()));
+      if (!subscribers) {
+        if (this.channels.size >= this.maxChannels)
+          return this.subscriptionError(conn, channel, 503, 'OverCapacity', 'The server holds too many channels: try again later');
+        this.channels.set(channel, (subscribers = new Set()));
+      }
+      conn.channels.set(channel, member ? { member } : sender ? { sender } : {});
       subscribers.add(conn);
+      if (sender) this.identify(conn, sender.user_id);
     }
     if (!member) return this.send(conn, frame('pusher_internal:subscription_succeeded', '{}', channel));
+    if (existing) {
+      // The same socket again: its membership stands (the adapter already has it).
+      await this.sendPresence(conn, channel);
+      return;
+    }
 
-    const { first } = await this.opts.adapter.join(channel, conn.id, member);
-    const members = await this.opts.adapter.members(channel);
-    if (conn.ws.readyState !== WebSocket.OPEN || !conn.channels.has(channel)) return;
-    const hash: Record<string, unknown> = {};
-    for (const m of members) hash[m.user_id] = m.user_info ?? null;
-    const presence = { ids: Object.keys(hash), hash, count: Object.keys(hash).length };
-    this.send(conn, frame('pusher_internal:subscription_succeeded', JSON.stringify({ presence }), channel));
+    const { first, full } = await this.opts.adapter.join(channel, conn.id, member, MAX_PRESENCE_MEMBERS);
+    if (full) {
+      this.dropLocal(conn, channel);
+      return this.subscriptionError(conn, channel, 403, 'LimitReached', `At most ${MAX_PRESENCE_MEMBERS} members per presence channel`);
+    }
+    this.identify(conn, member.user_id);
+    if (!(await this.sendPresence(conn, channel))) return;
     if (first) {
       const added = JSON.stringify({ user_id: member.user_id, user_info: member.user_info ?? null });
       this.broadcastFrame(channel, frame('pusher_internal:member_added', added, channel), conn.id);
     }
   }
 
-  private async unsubscribe(conn: Connection, channel: string): Promise<void> {
-    const sub = conn.channels.get(channel);
-    if (!sub) return;
+  /** The presence answer to a subscription; false when the socket left meanwhile. */
+  private async sendPresence(conn: Connection, channel: string): Promise<boolean> {
+    const members = await this.opts.adapter.members(channel);
+    if (conn.ws.readyState !== WebSocket.OPEN || !conn.channels.has(channel)) return false;
+    const hash: Record<string, unknown> = {};
+    for (const m of members) hash[m.user_id] = m.user_info ?? null;
+    const presence = { ids: Object.keys(hash), hash, count: Object.keys(hash).length };
+    this.send(conn, frame('pusher_internal:subscription_succeeded', JSON.stringify({ presence }), channel));
+    return true;
+  }
+
+  /** This socket acts for `userId`: terminateUser(userId) ends it. */
+  private identify(conn: Connection, userId: string): void {
+    conn.identities.add(userId);
+    let sockets = this.users.get(userId);
+    if (!sockets) this.users.set(userId, (sockets = new Set()));
+    sockets.add(conn);
+  }
+
+  private dropLocal(conn: Connection, channel: string): void {
     conn.channels.delete(channel);
     const subscribers = this.channels.get(channel);
     subscribers?.delete(conn);
     if (subscribers?.size === 0) this.channels.delete(channel);
+  }
+
+  private async unsubscribe(conn: Connection, channel: string): Promise<void> {
+    const sub = conn.channels.get(channel);
+    if (!sub) return;
+    this.dropLocal(conn, channel);
     if (sub.member) {
       const { last } = await this.opts.adapter.leave(channel, conn.id, sub.member.user_id);
       if (last)
@@ -318,12 +397,9 @@ export class PusherServer {
       String(id) !== '' &&
       this.validAuth(data.auth, () => userSignature(this.opts.app.secret, conn.id, userData));
     if (!valid) return this.refuse(conn.ws, CLOSE.unauthorized, 'Invalid signin: bad signature or user_data');
-    const userId = String(id);
-    if (conn.userId !== undefined && conn.userId !== userId) this.users.get(conn.userId)?.delete(conn);
-    conn.userId = userId;
-    let sockets = this.users.get(userId);
-    if (!sockets) this.users.set(userId, (sockets = new Set()));
-    sockets.add(conn);
+    // A socket that signed in as someone else before stays ended with that user too: it was theirs.
+    conn.userId = String(id);
+    this.identify(conn, conn.userId);
     this.send(conn, frame('pusher:signin_success', { user_data: userData }));
   }
 
@@ -336,26 +412,31 @@ export class PusherServer {
     const kind = channelKind(channel);
     if (kind !== 'private' && kind !== 'presence')
       return this.send(conn, error(null, 'Client events are only allowed on private and presence channels'));
+    const sub = conn.channels.get(channel)!;
+    const sender = sub.member ?? sub.sender;
+    if (!this.clientEventGuard(channel, sender))
+      return this.send(conn, error(null, 'Client event rejected: this subscription does not name who sends'));
+    // One budget per user however many sockets they open; a socket nobody is known for has its own.
+    const budgetKey = sender ? `u:${sender.user_id}` : conn.userId !== undefined ? `u:${conn.userId}` : `s:${conn.id}`;
     const now = Date.now();
-    if (now - conn.eventsWindowStart >= 1000) {
-      conn.eventsWindowStart = now;
-      conn.eventsInWindow = 0;
-    }
-    if (++conn.eventsInWindow > CLIENT_EVENTS_PER_SECOND)
+    let budget = this.eventBudgets.get(budgetKey);
+    if (!budget || now - budget.start >= 1000) this.eventBudgets.set(budgetKey, (budget = { start: now, count: 0 }));
+    if (++budget.count > CLIENT_EVENTS_PER_SECOND)
       return this.send(conn, error(CLOSE.clientEventRateLimit, `Client event rejected: more than ${CLIENT_EVENTS_PER_SECOND} per second`));
-    const member = conn.channels.get(channel)?.member;
-    const out = member
-      ? JSON.stringify({ event, channel, data: msg.data, user_id: member.user_id })
+    if (Buffer.byteLength(JSON.stringify(msg.data ?? null)) > MAX_CLIENT_EVENT_BYTES)
+      return this.send(conn, error(null, `Client event rejected: data over ${MAX_CLIENT_EVENT_BYTES} bytes`));
+    const out = sender
+      ? JSON.stringify({ event, channel, data: stamped(msg.data, sender), user_id: sender.user_id })
       : JSON.stringify({ event, channel, data: msg.data });
     this.broadcastFrame(channel, out, conn.id);
   }
 
   private async disconnect(conn: Connection): Promise<void> {
     if (!this.connections.delete(conn.id)) return;
-    if (conn.userId !== undefined) {
-      const sockets = this.users.get(conn.userId);
+    for (const userId of conn.identities) {
+      const sockets = this.users.get(userId);
       sockets?.delete(conn);
-      if (sockets?.size === 0) this.users.delete(conn.userId);
+      if (sockets?.size === 0) this.users.delete(userId);
     }
     for (const channel of [...conn.channels.keys()]) {
       try {
@@ -408,6 +489,18 @@ export class PusherServer {
       .catch((err: unknown) => this.opts.log.error({ err, userId }, 'realtime: ending a user’s sockets elsewhere failed'));
   }
 
+  /** Set once by the app (server/modules/broadcasting): which senders its channels take client events from. */
+  setClientEventGuard(guard: ClientEventGuard): void {
+    this.clientEventGuard = guard;
+  }
+
+  /** Channels with subscribers in this process, and presence channels with members in any process. */
+  async occupiedChannels(): Promise<Set<string>> {
+    const names = new Set(this.channels.keys());
+    for (const channel of await this.opts.adapter.presenceChannels()) names.add(channel);
+    return names;
+  }
+
   members(channel: string): Promise<PresenceMember[]> {
     return this.opts.adapter.members(channel);
   }
@@ -439,6 +532,20 @@ export class PusherServer {
     while (this.inflight.size > 0) await Promise.all([...this.inflight]);
     this.wss.close();
   }
+}
+
+/**
+ * The data of a client event as it goes out from a known sender: an object's `user_id` and `name` are the server's
+ * (whatever the client wrote there); anything else travels as sent, with the frame's own `user_id` beside it.
+ */
+function stamped(data: unknown, sender: PresenceMember): unknown {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return data;
+  const info = sender.user_info as { name?: unknown } | undefined;
+  const name = typeof info?.name === 'string' ? info.name : undefined;
+  const out: Record<string, unknown> = { ...(data as Record<string, unknown>), user_id: sender.user_id };
+  if (name !== undefined) out.name = name;
+  else delete out.name;
+  return out;
 }
 
 function parseMember(channelData: string): PresenceMember | undefined {

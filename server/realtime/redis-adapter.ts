@@ -4,8 +4,9 @@
  * - Fan-out: one pub/sub channel `{prefix}realtime`. A process delivers to its own sockets at once and publishes the
  *   already-serialized frame; the others write it to theirs as it is (no parsing of the event, no re-serializing).
  * - Presence, per presence channel: a sorted set `{prefix}presence:{channel}:hb` (socket id → last heartbeat, ms), a
- *   hash `{prefix}presence:{channel}:sockets` (socket id → member JSON) and per user a set
- *   `{prefix}presence:{channel}:user:{user_id}` of their socket ids; `{prefix}presence:channels` lists the channels.
+ *   hash `{prefix}presence:{channel}:sockets` (socket id → member JSON), per user a set
+ *   `{prefix}presence:{channel}:user:{user_id}` of their socket ids and a set `{prefix}presence:{channel}:users` of
+ *   the users there (bounded by Pusher's 100 members); `{prefix}presence:channels` lists the channels.
  *   Joining and leaving are Lua scripts, so "first socket of this user" and "last socket" are decided atomically
  *   across processes. Each process refreshes its sockets' heartbeats; any process removes sockets whose heartbeat is
  *   older than STALE_MS (their process died without leaving) and announces the member_removed that follows.
@@ -20,6 +21,8 @@ export const HEARTBEAT_MS = 10_000;
 export const STALE_MS = 35_000;
 
 const JOIN = `
+if redis.call('SISMEMBER', KEYS[5], ARGV[5]) == 0 and redis.call('SCARD', KEYS[5]) >= tonumber(ARGV[6]) then return -1 end
+redis.call('SADD', KEYS[5], ARGV[5])
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('SADD', KEYS[4], ARGV[4])
@@ -32,6 +35,7 @@ local removed = redis.call('SREM', KEYS[3], ARGV[1])
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
 if redis.call('ZCARD', KEYS[1]) == 0 then redis.call('SREM', KEYS[4], ARGV[2]) end
+if redis.call('SCARD', KEYS[3]) == 0 then redis.call('SREM', KEYS[5], ARGV[3]) end
 if removed == 1 and redis.call('SCARD', KEYS[3]) == 0 then return 1 end
 return 0`;
 
@@ -57,6 +61,7 @@ export async function redisAdapter(opts: RedisAdapterOptions): Promise<Adapter> 
     `${prefix}presence:${channel}:sockets`,
     `${prefix}presence:${channel}:user:${userId}`,
     channelsKey,
+    `${prefix}presence:${channel}:users`,
   ];
   const redisOptions = { lazyConnect: true, maxRetriesPerRequest: 3, enableOfflineQueue: true };
   const cmd = new Redis(opts.url, redisOptions);
@@ -100,7 +105,7 @@ export async function redisAdapter(opts: RedisAdapterOptions): Promise<Adapter> 
   });
 
   const leave = async (channel: string, socketId: string, userId: string) =>
-    (await cmd.eval(LEAVE, 4, ...keys(channel, userId), socketId, channel)) === 1;
+    (await cmd.eval(LEAVE, 5, ...keys(channel, userId), socketId, channel, userId)) === 1;
 
   const publishRemoved = (channel: string, userId: string) => {
     const frame = JSON.stringify({ event: 'pusher_internal:member_removed', channel, data: JSON.stringify({ user_id: userId }) });
@@ -147,12 +152,23 @@ export async function redisAdapter(opts: RedisAdapterOptions): Promise<Adapter> 
     onMemberRemoved(handler) {
       memberRemoved = handler;
     },
-    async join(channel, socketId, member) {
+    async join(channel, socketId, member, maxMembers) {
+      const joined = await cmd.eval(
+        JOIN,
+        5,
+        ...keys(channel, member.user_id),
+        socketId,
+        Date.now(),
+        JSON.stringify(member),
+        channel,
+        member.user_id,
+        maxMembers,
+      );
+      if (joined === -1) return { first: false, full: true };
       let sockets = local.get(channel);
       if (!sockets) local.set(channel, (sockets = new Set()));
       sockets.add(socketId);
-      const first = await cmd.eval(JOIN, 4, ...keys(channel, member.user_id), socketId, Date.now(), JSON.stringify(member), channel);
-      return { first: first === 1 };
+      return { first: joined === 1 };
     },
     async leave(channel, socketId, userId) {
       const sockets = local.get(channel);
@@ -174,6 +190,7 @@ export async function redisAdapter(opts: RedisAdapterOptions): Promise<Adapter> 
       }
       return [...byUser.values()];
     },
+    presenceChannels: () => cmd.smembers(channelsKey),
     async close() {
       clearInterval(timer);
       // QUIT would wait for a Redis that is away (the subscriber retries without limit): just drop the connection then.

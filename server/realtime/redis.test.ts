@@ -164,8 +164,8 @@ describe.skipIf(!REDIS_SERVER)('realtime across processes through Redis', () => 
     const alive = await redisAdapter({ url: redis.url, prefix, log: silent, heartbeatMs: 50, staleMs: 400 });
     const removed: string[] = [];
     alive.onMemberRemoved((channel, userId) => removed.push(`${channel}/${userId}`));
-    expect(await dead.join('presence-x', '1.1', { user_id: 'ghost' })).toEqual({ first: true });
-    expect(await alive.join('presence-x', '2.2', { user_id: 'live' })).toEqual({ first: true });
+    expect(await dead.join('presence-x', '1.1', { user_id: 'ghost' }, 100)).toEqual({ first: true });
+    expect(await alive.join('presence-x', '2.2', { user_id: 'live' }, 100)).toEqual({ first: true });
     expect((await alive.members('presence-x')).map((m) => m.user_id).sort()).toEqual(['ghost', 'live']);
 
     const inspect = new Redis(redis.url);
@@ -183,5 +183,42 @@ describe.skipIf(!REDIS_SERVER)('realtime across processes through Redis', () => 
       inspect.disconnect();
       await alive.close();
     }
+  });
+
+  it('a socket bound to a user by an authorized private subscription (no signin) is ended from another process', async () => {
+    const onC = await connect(c.port);
+    await onC.subscribe(a.app.broadcaster, 'private-support.chat.88', { user_id: 'u-88', user_info: { name: 'Ana' } });
+    const bystander = await connect(c.port);
+    await bystander.subscribe(a.app.broadcaster, 'private-support.chat.88', { user_id: 'staff-1' });
+    await a.app.broadcaster.terminateUserConnections('u-88');
+    expect((await onC.closed).code).toBe(4009);
+    await bystander.roundTrip();
+  });
+
+  it(`a presence channel's 100 members are counted across processes`, async () => {
+    const prefix = `vt-cap-${crypto.randomBytes(3).toString('hex')}:`;
+    const [one, two] = await Promise.all([
+      redisAdapter({ url: redis.url, prefix, log: silent }),
+      redisAdapter({ url: redis.url, prefix, log: silent }),
+    ]);
+    try {
+      for (let i = 0; i < 100; i++)
+        expect((await (i % 2 ? one : two).join('presence-cap', `${i}.1`, { user_id: `m${i}` }, 100)).full).toBeUndefined();
+      expect(await one.join('presence-cap', '500.1', { user_id: 'late' }, 100)).toEqual({ first: false, full: true });
+      expect(await two.join('presence-cap', '501.1', { user_id: 'm7' }, 100)).toEqual({ first: false });
+      expect(await two.members('presence-cap')).toHaveLength(100);
+      // One leaves (its last socket): room for one more.
+      expect(await one.leave('presence-cap', '1.1', 'm1')).toEqual({ last: true });
+      expect(await one.join('presence-cap', '500.1', { user_id: 'late' }, 100)).toEqual({ first: true });
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  });
+
+  it('the distinct-channel and per-connection caps hold on a process with Redis too', async () => {
+    const raw = await connect(b.port);
+    for (let i = 0; i < 100; i++) raw.send({ event: 'pusher:subscribe', data: { channel: `r-many-${i}` } });
+    raw.send({ event: 'pusher:subscribe', data: { channel: 'r-one-too-many' } });
+    expect(await raw.next('pusher:subscription_error')).toMatchObject({ channel: 'r-one-too-many', data: { type: 'LimitReached' } });
   });
 });

@@ -114,7 +114,8 @@ export function pusherJs(port: number, key: string, broadcaster: Broadcaster, us
       endpoint: '/unused',
       transport: 'ajax',
       customHandler: ({ socketId, channelName }, callback) => {
-        const member = channelName.startsWith('presence-') && user ? { user_id: user.id, user_info: user.info } : undefined;
+        // As /broadcasting/auth: presence members, and private channels bound to the user they are authorized for.
+        const member = user ? { user_id: user.id, user_info: user.info } : undefined;
         callback(null, broadcaster.authorizeChannel(socketId, channelName, member));
       },
     },

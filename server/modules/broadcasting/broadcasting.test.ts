@@ -4,6 +4,7 @@ import { API } from '#contract/routes.ts';
 import { supportConversations } from '#server/db/schema.ts';
 import { newAgent, signedIn, type Agent } from '#tests/agent.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
+import { AUTH_PER_MINUTE } from './broadcasting.routes.ts';
 
 let t: TestApp;
 const as = {} as Record<'client' | 'model' | 'admin' | 'super_admin', { agent: Agent; user: { id: number } }>;
@@ -30,10 +31,15 @@ function auth(agent: Agent, channel: string, socketId = '1234.5678', headers: Re
 }
 
 describe('POST /broadcasting/auth', () => {
-  it('signs the user’s own private channel as the Pusher spec defines, and refuses another user’s', async () => {
+  it('signs the user’s own private channel for that user (channel_data names them), and refuses another user’s', async () => {
     const res = await auth(as.client.agent, `private-App.Models.User.${as.client.user.id}`);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ auth: sign(`1234.5678:private-App.Models.User.${as.client.user.id}`) });
+    const body = res.json<{ auth: string; channel_data: string }>();
+    expect(JSON.parse(body.channel_data)).toEqual({
+      user_id: String(as.client.user.id),
+      user_info: { name: 'Usuario de prueba', role: 'client' },
+    });
+    expect(body.auth).toBe(sign(`1234.5678:private-App.Models.User.${as.client.user.id}:${body.channel_data}`));
     expect((await auth(as.client.agent, `private-App.Models.User.${as.model.user.id}`)).statusCode).toBe(403);
     // Staff do not read other people's notifications either.
     expect((await auth(as.admin.agent, `private-App.Models.User.${as.client.user.id}`)).statusCode).toBe(403);
@@ -41,7 +47,9 @@ describe('POST /broadcasting/auth', () => {
 
   it('a support chat channel: its user and staff only', async () => {
     const channel = `private-support.chat.${conversationId}`;
-    expect((await auth(as.model.agent, channel)).json()).toEqual({ auth: sign(`1234.5678:${channel}`) });
+    const own = (await auth(as.model.agent, channel)).json<{ auth: string; channel_data: string }>();
+    expect(JSON.parse(own.channel_data)).toMatchObject({ user_id: String(as.model.user.id), user_info: { role: 'model' } });
+    expect(own.auth).toBe(sign(`1234.5678:${channel}:${own.channel_data}`));
     expect((await auth(as.admin.agent, channel)).statusCode).toBe(200);
     expect((await auth(as.super_admin.agent, channel)).statusCode).toBe(200);
     expect((await auth(as.client.agent, channel)).statusCode).toBe(403);
@@ -110,5 +118,17 @@ describe('POST /broadcasting/user-auth', () => {
     expect(body.auth).toBe(sign(`99.1::user::${body.user_data}`));
     expect((await (await newAgent(t.app)).post(API.broadcastingUserAuth, form({ socket_id: '99.1' }), FORM)).statusCode).toBe(401);
     expect((await as.model.agent.post(API.broadcastingUserAuth, form({ socket_id: 'x' }), FORM)).statusCode).toBe(422);
+  });
+});
+
+describe('rate limits', () => {
+  it(`POST /broadcasting/auth: ${AUTH_PER_MINUTE} a minute per user, then 429 (each route its own count); another user is not held back`, async () => {
+    const { agent, user } = await signedIn(t.app, db(), { role: 'client' });
+    const channel = `private-App.Models.User.${user.id}`;
+    for (let i = 0; i < AUTH_PER_MINUTE; i++) expect((await auth(agent, channel)).statusCode).toBe(200);
+    const over = await auth(agent, channel);
+    expect(over.statusCode).toBe(429);
+    expect(over.json()).toMatchObject({ error: 'too_many_requests' });
+    expect((await auth(as.client.agent, `private-App.Models.User.${as.client.user.id}`)).statusCode).toBe(200);
   });
 });

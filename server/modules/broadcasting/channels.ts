@@ -31,6 +31,18 @@ export function memberOf(user: ChannelUser): PresenceMember & { user_info: Prese
  * Whether `user` may subscribe to `channel`. Answers `{ member }` for a presence channel, `{}` for a private one,
  * null when refused.
  */
+/**
+ * Client events (typing whispers) on the app's channels: on a support chat only from a subscription that names its
+ * user — /broadcasting/auth names the user it authorized (the conversation's user or staff), so nobody else, and
+ * never a subscription signed without a user; none on a user's notification channel. Other channels are not the
+ * app's (it authorizes none): the protocol's rules alone apply there.
+ */
+export function mayWhisper(channel: string, sender: PresenceMember | undefined): boolean {
+  if (USER_CHANNEL.test(channel)) return false;
+  if (CHAT_CHANNEL.test(channel)) return sender !== undefined;
+  return true;
+}
+
 export async function channelAccess(db: Db, user: ChannelUser, channel: string): Promise<{ member?: PresenceMember } | null> {
   const own = USER_CHANNEL.exec(channel);
   if (own) return Number(own[1]) === user.id ? {} : null;
