@@ -4,11 +4,12 @@
  * the public schema and every storage prefix must be classified below, so one added later fails this test until
  * someone decides what erasure does with it.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ads, auditLog, media, modelConsents, modelProfiles, users, verificationRequests } from '#server/db/schema.ts';
+import { ads, auditLog, media, modelConsents, modelProfiles, photoReviews, users, verificationRequests } from '#server/db/schema.ts';
 import { mediaKey } from '#server/modules/listings/images.ts';
 import { hashPassword } from '#server/modules/auth/passwords.ts';
 import { ERASED, redact } from './erasure.ts';
@@ -55,11 +56,15 @@ const TABLES: Record<string, 'personal' | 'kept' | 'none'> = {
   support_conversations: 'personal',
   support_messages: 'personal',
   jobs: 'personal',
+  // Issue 24 B7: refused photos kept for a person's review (their rows go with the ads, their files with them).
+  photo_reviews: 'personal',
 };
 
 /** Top-level storage prefixes: `ads` photos, `verification` selfies, `exports` archives are personal; the rest are not. */
 const PREFIXES: Record<string, 'personal' | 'none'> = {
   ads: 'personal',
+  // Refused photos kept for a person's review (modules/photo-reviews).
+  held: 'personal',
   verification: 'personal',
   exports: 'personal',
   demo: 'none',
@@ -145,6 +150,28 @@ describe('account erasure', () => {
     }
     const selfieKey = `verification/${model.profileId}/selfie-test.webp`;
     await t.app.storage.put(selfieKey, Buffer.from('selfie'));
+    // A refused photo of theirs kept for a person's review (issue 24 B7).
+    const heldUid = crypto.randomUUID();
+    const heldKey = `held/${heldUid}/320.webp`;
+    await t.app.storage.put(heldKey, Buffer.from(`refused photo of ${displayName}`));
+    await db()
+      .insert(photoReviews)
+      .values({
+        token: crypto.randomUUID(),
+        adId: model.adId,
+        uid: heldUid,
+        width: 320,
+        height: 400,
+        variants: [320],
+        moderation: {
+          provider: 'stub',
+          scores: { sexual_activity: 0, sexual_display: 0, erotica: 0.99 },
+          checked_at: new Date().toISOString(),
+        },
+        rule: 'erotica',
+        createdBy: user.id,
+        expiresAt: new Date(Date.now() + 3600_000),
+      });
     await db()
       .insert(verificationRequests)
       .values({
@@ -263,7 +290,7 @@ describe('account erasure', () => {
     }
     const storedBefore = filesUnder(t.app.storage.root);
     expect(storedBefore.filter((f) => f.startsWith(`exports/${user.id}/`))).toHaveLength(1);
-    for (const k of [...photoKeys, selfieKey]) expect(storedBefore).toContain(k);
+    for (const k of [...photoKeys, selfieKey, heldKey]) expect(storedBefore).toContain(k);
 
     // Deleting one's own account needs a fresh password confirmation.
     expect((await agent.post('/api/user/confirm-password', { password: PASSWORD })).statusCode).toBe(201);
@@ -294,7 +321,7 @@ describe('account erasure', () => {
     // Nothing can point back to the account but the numbers the law keeps: statements and appeals, the audit log.
     expect(await db().select().from(users).where(eq(users.id, user.id))).toEqual([]);
     const left = filesUnder(t.app.storage.root);
-    for (const k of [...photoKeys, selfieKey]) expect(left).not.toContain(k);
+    for (const k of [...photoKeys, selfieKey, heldKey]) expect(left).not.toContain(k);
     expect(
       left.filter(
         (f) =>

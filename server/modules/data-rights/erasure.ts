@@ -16,6 +16,7 @@ import {
   idempotencyKeys,
   media,
   modelConsents,
+  photoReviews,
   reports,
   sessions,
   statements,
@@ -94,6 +95,10 @@ export async function eraseAccount(tx: Db, userId: number): Promise<ErasureResul
 
   const { publicist, profiles, profileIds, adRows, adIds, verifications } = await accountScope(tx, userId);
   const mediaIds = adIds.length ? (await tx.select({ id: media.id }).from(media).where(inArray(media.adId, adIds))).map((m) => m.id) : [];
+  // Refused photos of their ads kept for a person's review (issue 24 B7): their rows go with the ads, their files here.
+  const heldUids = adIds.length
+    ? (await tx.select({ uid: photoReviews.uid }).from(photoReviews).where(inArray(photoReviews.adId, adIds))).map((r) => r.uid)
+    : [];
   const consents = profileIds.length ? await tx.select().from(modelConsents).where(inArray(modelConsents.modelProfileId, profileIds)) : [];
   const ips = (await tx.select({ ip: sessions.ip }).from(sessions).where(eq(sessions.userId, userId))).map((s) => s.ip);
 
@@ -274,6 +279,7 @@ export async function eraseAccount(tx: Db, userId: number): Promise<ErasureResul
   return {
     storagePrefixes: [
       ...adIds.map((id) => `ads/${id}`),
+      ...heldUids.map((uid) => `held/${uid}`),
       ...profileIds.map((id) => `verification/${id}`),
       ...verifications.map((v) => v.photoKey).filter((k): k is string => !!k),
       `exports/${userId}`,
