@@ -232,6 +232,10 @@ export type MessagesReadPayload = z.infer<typeof messagesReadPayloadSchema>;
  */
 export const conversationUpdatedPayloadSchema = z.object({ conversation: conversationSchema });
 export type ConversationUpdatedPayload = z.infer<typeof conversationUpdatedPayloadSchema>;
-/** `client-typing` whisper payload. */
-export const typingPayloadSchema = z.object({ user_id: z.number().int(), name: z.string(), typing: z.boolean() });
+/**
+ * `client-typing` whisper payload. The embedded server overwrites `user_id` (as a string) and `name` with the user it
+ * authorized the channel for, and refuses client events over 1 KB; the sender cuts its own name to TYPING_NAME_MAX.
+ */
+export const TYPING_NAME_MAX = 60;
+export const typingPayloadSchema = z.object({ user_id: z.coerce.number().int(), name: z.string().max(200), typing: z.boolean() });
 export type TypingPayload = z.infer<typeof typingPayloadSchema>;

@@ -6,6 +6,7 @@ import type { Conversation, Message, MessagePage } from '#contract/support-chat.
 import type { ChatChannelHandlers } from '#src/realtime/hooks.ts';
 
 // The channel and the API are stand-ins: the test plays the server and the websocket.
+const whispered = vi.fn<(payload: Record<string, unknown>) => boolean | undefined>(() => undefined);
 const channel: { handlers: ChatChannelHandlers<Record<string, unknown>> | null; catchUp: (() => void) | null; state: string } = {
   handlers: null,
   catchUp: null,
@@ -14,7 +15,7 @@ const channel: { handlers: ChatChannelHandlers<Record<string, unknown>> | null; 
 vi.mock('#src/realtime/hooks.ts', () => ({
   useChatChannel: (_id: number, handlers: ChatChannelHandlers<Record<string, unknown>>) => {
     channel.handlers = handlers;
-    return { whisper: () => undefined };
+    return { whisper: (payload: Record<string, unknown>) => whispered(payload) };
   },
   useCatchUp: (cb: () => void) => {
     channel.catchUp = cb;
@@ -60,6 +61,7 @@ const me = { id: 9, name: 'Nerea', isStaff: false };
 
 beforeEach(() => {
   fetchMessages.mockReset();
+  whispered.mockReset();
 });
 afterEach(() => {
   channel.handlers = null;
@@ -136,5 +138,19 @@ describe('useThread, reading', () => {
     await waitFor(() => expect(result.current.status).toBe('ready'));
     await act(() => result.current.markSeen());
     expect(invalidate).toHaveBeenCalledWith({ queryKey: ['notifications'] });
+  });
+
+  it('whispers typing with a small payload (the name cut to 60 characters) and reads the server’s stamped one', async () => {
+    whispered.mockReturnValue(true);
+    fetchMessages.mockResolvedValueOnce(page([1]));
+    const long = { id: 9, name: 'N'.repeat(5000), isStaff: false };
+    const { result } = renderHook(() => useThread(1, long), { wrapper });
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    act(() => result.current.notifyTyping(true));
+    expect(whispered).toHaveBeenCalledWith({ user_id: 9, name: 'N'.repeat(60), typing: true });
+    expect(JSON.stringify(whispered.mock.calls[0]![0]).length).toBeLessThan(120);
+    // As the embedded server delivers it: user_id as a string, the name it knows.
+    act(() => channel.handlers!.onTyping!({ user_id: '4', name: 'Soporte', typing: true }));
+    expect(result.current.typers).toEqual(['Soporte']);
   });
 });

@@ -13,6 +13,7 @@ import {
   conversationUpdatedPayloadSchema,
   messageSentPayloadSchema,
   messagesReadPayloadSchema,
+  TYPING_NAME_MAX,
   typingPayloadSchema,
   TYPING_THROTTLE_MS,
   TYPING_TIMEOUT_MS,
@@ -262,13 +263,13 @@ export function useThread(conversationId: number | null, me: Me) {
         const now = Date.now();
         if (now - lastTypingSent.current < TYPING_THROTTLE_MS) return;
         // Not sent (the channel is still subscribing): the next keystroke tries again.
-        if (!whisper({ user_id: me.id, name: me.name, typing: true })) return;
+        if (!whisper({ user_id: me.id, name: me.name.slice(0, TYPING_NAME_MAX), typing: true })) return;
         lastTypingSent.current = now;
         typingSent.current = true;
       } else if (typingSent.current) {
         typingSent.current = false;
         lastTypingSent.current = 0;
-        whisper({ user_id: me.id, name: me.name, typing: false });
+        whisper({ user_id: me.id, name: me.name.slice(0, TYPING_NAME_MAX), typing: false });
       }
     },
     [whisper, me.id, me.name],
