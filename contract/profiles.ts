@@ -126,7 +126,7 @@ export const adSummarySchema = z.object({
 });
 export type AdSummary = z.infer<typeof adSummarySchema>;
 
-/** GET /api/profile/model: the signed-in model's profile, its ad (if any) and what the status card needs. */
+/** GET /api/profile/model: the signed-in model's profile, its ad (if any) and what the status card needs (null: none yet). */
 export const modelProfileSchema = z.object({
   id: z.number().int(),
   display_name: z.string(),
@@ -145,7 +145,11 @@ export const modelProfileSchema = z.object({
   ad: adSummarySchema.nullable(),
 });
 export type ModelProfile = z.infer<typeof modelProfileSchema>;
-export const modelProfileResponseSchema = z.object({ data: modelProfileSchema });
+/**
+ * `data` is null for a model who has no profile yet: a normal state, not an error (a 404 here was logged as a console
+ * error on every page the new model opened).
+ */
+export const modelProfileResponseSchema = z.object({ data: modelProfileSchema.nullable() });
 
 /** PUT /api/profile/model/activate/{id}/{value}: value 1/0 or true/false (the old app sent both). */
 export const activateParamsSchema = z.object({

@@ -122,6 +122,9 @@ export async function authenticate(app: FastifyInstance, req: FastifyRequest, re
     .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now)));
   if (!row) {
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    // The browser's CSRF token was bound to the session that just ended: left as it is, the next write (the sign-in
+    // that follows) would be refused with 419 first and retried, a red console line on every return after expiry.
+    issueCsrfToken(req, reply, undefined);
     return;
   }
   req.user = row.user;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '#contract/routes.ts';
-import { users } from '#server/db/schema.ts';
+import { sessions, users } from '#server/db/schema.ts';
 import { newAgent } from '#tests/agent.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
 
@@ -46,5 +46,21 @@ describe('GET /api/session (the PWA asks who is signed in)', () => {
     expect((await agent.get(API.session)).json()).toMatchObject({ data: { email, status: 'suspended' } });
     expect((await agent.post('/api/logout', {})).statusCode).toBe(200);
     expect((await agent.get(API.session)).json()).toEqual({ data: null });
+  });
+
+  it('after the session ended on the server, the first sign-in goes through at once (no 419 and retry)', async () => {
+    const agent = await newAgent(t.app);
+    const email = `ended-${Date.now()}@example.test`;
+    expect(
+      (await agent.post('/api/user/create', { name: 'Eva', email, password: PASSWORD, password_confirmation: PASSWORD, role: 'client' }))
+        .statusCode,
+    ).toBe(201);
+    expect((await agent.post('/api/login', { email, password: PASSWORD })).statusCode).toBe(200);
+    const [user] = await t.database.db.select().from(users).where(eq(users.email, email));
+    // Expired or ended elsewhere: the browser still holds the cookie and the CSRF token bound to it.
+    await t.database.db.delete(sessions).where(eq(sessions.userId, user!.id));
+    expect((await agent.get(API.session)).json()).toEqual({ data: null });
+    const login = await agent.post('/api/login', { email, password: PASSWORD });
+    expect(login.statusCode).toBe(200);
   });
 });

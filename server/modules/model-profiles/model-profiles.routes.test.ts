@@ -48,6 +48,20 @@ async function model() {
   return signedIn(t.app, t.database.db, { role: 'model' });
 }
 
+describe('GET /api/profile/model', () => {
+  it('answers a model without a profile yet 200 with data null (a 404 was logged as a console error on every page)', async () => {
+    const { agent } = await model();
+    const res = await agent.get('/api/profile/model');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ data: null });
+  });
+
+  it('is still for models only', async () => {
+    const { agent: client } = await signedIn(t.app, t.database.db, { role: 'client' });
+    expect((await client.get('/api/profile/model')).statusCode).toBe(403);
+  });
+});
+
 describe('POST /api/profile/model-with-ad/create', () => {
   it('creates the profile (unverified) with its ad (pending review), phone in E.164', async () => {
     const { agent, user } = await model();
@@ -108,7 +122,7 @@ describe('POST /api/profile/model-with-ad/create', () => {
     const res = await agent.post('/api/profile/model-with-ad/create', body({ state_id: otherState }));
     expect(res.statusCode).toBe(422);
     expect(Object.keys(res.json<Errors>().errors)).toEqual(['city_id']);
-    expect((await agent.get('/api/profile/model')).statusCode).toBe(404);
+    expect((await agent.get('/api/profile/model')).json()).toEqual({ data: null });
   });
 
   it('is for verified models only', async () => {
@@ -246,7 +260,7 @@ describe('forbidden words', () => {
     const errors = res.json<Errors>().errors;
     expect(Object.keys(errors)).toEqual(['description']);
     expect(errors.description![0]).toMatch(/Colegiala/);
-    expect((await agent.get('/api/profile/model')).statusCode).toBe(404);
+    expect((await agent.get('/api/profile/model')).json()).toEqual({ data: null });
   });
 
   it('checks edits too, and evasions with accents, spacing and digits', async () => {

@@ -153,8 +153,7 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = requireUser(req);
       if (user.role !== 'model') throw forbidden();
       const profile = await profileOfUser(db, user.id);
-      if (!profile) throw notFound();
-      return { data: await toModelProfile(db, profile, req.lang) };
+      return { data: profile ? await toModelProfile(db, profile, req.lang) : null };
     },
   );
 

@@ -8,7 +8,7 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { Image } from '#contract/listings.ts';
 import { MEDIA_API } from '#contract/media.ts';
 import type { ModelProfile } from '#contract/profiles.ts';
-import { ApiError, apiGet } from '#src/lib/api-client.ts';
+import { apiGet } from '#src/lib/api-client.ts';
 
 export const adPhotosQueryKey = (adId: number) => ['ad-photos', adId] as const;
 
@@ -18,18 +18,11 @@ export const adPhotosQueryOptions = (adId: number) =>
     queryFn: ({ signal }) => apiGet<{ data: Image[] }>(MEDIA_API.imagesByAd(adId), signal).then((r) => r.data),
   });
 
-/** The signed-in model's profile with its ad; null when she has no profile yet (404). */
+/** The signed-in model's profile with its ad; null when she has no profile yet (the server answers `{ data: null }`). */
 export const ownModelProfileQueryOptions = () =>
   queryOptions({
     queryKey: ['profile', 'model'],
-    queryFn: async ({ signal }) => {
-      try {
-        return (await apiGet<{ data: ModelProfile }>('/api/profile/model', signal)).data;
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 404) return null;
-        throw err;
-      }
-    },
+    queryFn: async ({ signal }) => (await apiGet<{ data: ModelProfile | null }>('/api/profile/model', signal)).data,
   });
 
 /**

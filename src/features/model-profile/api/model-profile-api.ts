@@ -5,7 +5,7 @@ import type { Image } from '#contract/listings.ts';
 import { MEDIA_API } from '#contract/media.ts';
 import { API } from '#contract/routes.ts';
 import type { AdSummary, ModelProfile, ModelWithAd } from '#contract/profiles.ts';
-import { ApiError, apiGet, apiRequest } from '#src/lib/api-client.ts';
+import { apiGet, apiRequest } from '#src/lib/api-client.ts';
 
 export const MODEL_PROFILE_API = {
   profile: API.modelProfile,
@@ -17,18 +17,11 @@ export const MODEL_PROFILE_API = {
 
 export const MODEL_PROFILE_KEY = ['profile', 'model'] as const;
 
-/** The signed-in model's profile, or null when they have none yet (404). */
+/** The signed-in model's profile, or null when they have none yet (the server answers `{ data: null }`). */
 export const modelProfileQueryOptions = () =>
   queryOptions({
     queryKey: MODEL_PROFILE_KEY,
-    queryFn: async ({ signal }) => {
-      try {
-        return (await apiGet<{ data: ModelProfile }>(MODEL_PROFILE_API.profile, signal)).data;
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 404) return null;
-        throw err;
-      }
-    },
+    queryFn: async ({ signal }) => (await apiGet<{ data: ModelProfile | null }>(MODEL_PROFILE_API.profile, signal)).data,
   });
 
 /**
