@@ -6,7 +6,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { presetConsent, tr } from './helpers.ts';
+import { presetConsent, submitLogin, tr } from './helpers.ts';
 import { linkFromMail } from './mail.ts';
 import { fillModel, label } from './publicist-form.ts';
 
@@ -153,4 +153,35 @@ test('a publicist adds two models; the first consents through the mailed link; t
   await codePage.context().close();
   await page.reload();
   await expect(row(second.name).getByTestId('consent-badge')).toHaveText(tr('es', 'publicist.consentStatus.given'));
+});
+
+// Issue 24 point 14: the form spoke of a missing "pasarela de SMS" and a phone-only consent request never reached the
+// model. Now the e-mail is required, the hint says why in plain words, and a phone alone is refused with that reason.
+test('the add-model form asks for the model’s e-mail in plain words and refuses a phone alone (360 and 1280 px)', async ({
+  page,
+}, testInfo) => {
+  await submitLogin(page, 'publicist@vitrina.test', process.env.DEMO_PASSWORD ?? 'demo-password-123');
+  await expect(page).toHaveURL(/\/es\/publicist\/dashboard$/);
+  await page.goto('/es/publicist/models/create');
+  await expect(page.getByRole('heading', { level: 1, name: tr('es', 'publicist.form.createTitle') })).toBeVisible();
+  const block = page.getByRole('region', { name: 'Modelo 1' });
+  await expect(block.getByText(tr('es', 'publicist.form.contactHint'))).toBeVisible();
+  await expect(page.locator('main')).not.toContainText(/SMS|pasarela de|bandeja de salida/i);
+  await fillModel(page, block, { name: 'Solo Teléfono', email: '', title: 'Modelo de catálogo en Oviedo' });
+  await block.getByRole('textbox', { name: label('publicist.form.fields.phone') }).fill('612 34 56 78');
+  await page.getByRole('button', { name: tr('es', 'publicist.form.submitOne') }).click();
+  const email = block.getByRole('textbox', { name: label('publicist.form.fields.contact_email') });
+  await expect(email).toHaveAttribute('aria-invalid', 'true');
+  await expect(block.getByText(tr('es', 'publicist.validation.contact'))).toBeVisible();
+  await page.setViewportSize({ width: 360, height: 800 });
+  await email.scrollIntoViewIfNeeded();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await page.screenshot({ path: testInfo.outputPath('publicist-model-email-required-360.png') });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await email.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath('publicist-model-email-required-1280.png') });
+  // Nothing was created: the agency's list has no such model.
+  await page.goto('/es/profile/publicist');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByText('Solo Teléfono')).toHaveCount(0);
 });

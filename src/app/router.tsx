@@ -110,28 +110,27 @@ const ModelDashboard = lazy(async () => {
   return {
     default: () => (
       <DashboardView kind="model">
-        <ModelProfileSummary />
+        <ModelProfileSummary noneCard={false} />
         <StatementsPanel />
       </DashboardView>
     ),
   };
 });
 // Staff (features/admin): the admin and super-admin dashboards are the account dashboard with the queue counts and
-// the staff lists in it, composed here like the model's.
+// the staff lists in it, composed here like the model's. No "decisions about your content" panel: staff publish no
+// content, so no decision is ever about theirs (issue 24 D).
 const adminScreens = () => import('#src/features/admin/routes/admin-routes.tsx');
 const staffDashboard = (kind: 'admin' | 'super_admin') =>
   lazy(async () => {
-    const [{ DashboardView }, { AdminDashboardPanel }, { StatementsPanel }] = await Promise.all([
+    const [{ DashboardView }, { AdminDashboardPanel }] = await Promise.all([
       import('#src/features/account/components/dashboard-view.tsx'),
       adminScreens(),
-      statementScreens(),
       allStyles(),
     ]);
     return {
       default: () => (
         <DashboardView kind={kind}>
           <AdminDashboardPanel superAdmin={kind === 'super_admin'} />
-          <StatementsPanel />
         </DashboardView>
       ),
     };

@@ -35,8 +35,12 @@ function Loading() {
   );
 }
 
-/** The status card and the ad's actions: Profile/Model index and the model dashboard show the same summary. */
-export function ModelProfileSummary() {
+/**
+ * The status card and the ad's actions: Profile/Model index and the model dashboard show the same summary. The
+ * dashboard has its own "create your profile" card (account/dashboard-view.tsx), so there it shows no second one for
+ * a model without a profile (`noneCard={false}`, issue 24 D: two identical «Crear perfil» cards).
+ */
+export function ModelProfileSummary({ noneCard = true }: { noneCard?: boolean }) {
   const { t } = useTranslation();
   const lng = useLng();
   const profile = useQuery(modelProfileQueryOptions());
@@ -55,6 +59,7 @@ export function ModelProfileSummary() {
   }
   const p = profile.data;
   if (!p) {
+    if (!noneCard) return null;
     return (
       <Paper withBorder p="lg" radius="lg">
         <Stack gap="xs" align="flex-start">
@@ -95,10 +100,11 @@ export function ModelProfileSummary() {
 /** Profile/Model Information: what visitors are told about the model (the birth date itself is never shown). */
 function ProfileInformation({ profile: p }: { profile: ModelProfile }) {
   const { t } = useTranslation();
-  const rows: [string, string][] = [
+  // A phone number is read as one: never broken across lines (issue 24 D, it wrapped at 360 px).
+  const rows: [string, string, boolean?][] = [
     [t('modelProfile.fields.display_name'), p.display_name],
     [t('modelProfile.info.age'), p.birth_date ? String(ageOn(p.birth_date)) : '—'],
-    [t('modelProfile.fields.phone'), p.phone ? formatPhone(p.phone) : '—'],
+    [t('modelProfile.fields.phone'), p.phone ? formatPhone(p.phone) : '—', true],
     [t('modelProfile.info.whatsapp'), p.whatsapp ? t('common.yes') : t('common.no')],
     ...(p.ad ? ([[t('modelProfile.fields.city_id'), `${p.ad.city}, ${p.ad.state}`]] as [string, string][]) : []),
   ];
@@ -107,13 +113,14 @@ function ProfileInformation({ profile: p }: { profile: ModelProfile }) {
       <Title order={2} size="h4" mb="sm">
         {t('modelProfile.info.title')}
       </Title>
-      <SimpleGrid component="dl" cols={{ base: 1, xs: 2 }} spacing={4} verticalSpacing={4} m={0}>
-        {rows.map(([label, value]) => (
+      {/* Two columns from 568 px: at 360 px (the `xs` breakpoint) a column is too narrow for a phone number or a city. */}
+      <SimpleGrid component="dl" cols={{ base: 1, sm: 2 }} spacing={4} verticalSpacing={4} m={0}>
+        {rows.map(([label, value, nowrap]) => (
           <div key={label}>
             <Text component="dt" size="xs" c="dimmed">
               {label}
             </Text>
-            <Text component="dd" m={0}>
+            <Text component="dd" m={0} style={nowrap ? { whiteSpace: 'nowrap' } : undefined}>
               {value}
             </Text>
           </div>

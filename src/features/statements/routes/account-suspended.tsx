@@ -56,7 +56,16 @@ function StatementCard({ statement: s }: { statement: Statement }) {
           </List>
         ) : null}
         <Group>
-          <Button component={Link} to={`/${lng}/statements/${s.id}`} variant={s.can_appeal ? 'filled' : 'light'} size="sm">
+          {/* The label names the subject, which can be long: it wraps instead of being cut at 360 px. */}
+          <Button
+            component={Link}
+            to={`/${lng}/statements/${s.id}`}
+            variant={s.can_appeal ? 'filled' : 'light'}
+            size="sm"
+            h="auto"
+            py={6}
+            styles={{ label: { whiteSpace: 'normal', textAlign: 'left' } }}
+          >
             {t('statements.suspended.open', { subject: title })}
           </Button>
         </Group>
