@@ -9,7 +9,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { seedAll } from './db/seed/index.ts';
-import { startupLine } from './plugins/request-log.ts';
+import { startupLineResolver } from './plugins/request-log.ts';
 import { createStorage } from './plugins/storage.ts';
 import { sweepMediaLeftovers } from './modules/media/orphans.ts';
 
@@ -87,7 +87,7 @@ async function main() {
   await app.listen({
     port: config.port,
     host: config.host,
-    listenTextResolver: (address) => startupLine(config, database.kind, address),
+    listenTextResolver: startupLineResolver(config, database.kind),
   });
   // After listening, not before: a large media folder must not delay start-up, and nothing it removes is served anyway.
   sweepMediaLeftovers(database.db, storage).then(

@@ -44,6 +44,11 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
   }
   const dir = mode === 'files' ? path.join(config.dataDir, 'mail') : '';
   if (dir) fs.mkdirSync(dir, { recursive: true });
+  // Said once at start: without it a new user waits for a verification mail that no server sends.
+  if (mode === 'files')
+    log.info(
+      `Mail: SMTP_URL is not set, so nothing is sent: each mail is written to ${dir} and its links printed on lines starting with MAIL`,
+    );
 
   return {
     outbox,
@@ -53,12 +58,16 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
       if (mode === 'files' && info.message) {
         const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${message.to.replace(/[^a-z0-9@.-]/gi, '_')}.eml`);
         await fs.promises.writeFile(file, info.message);
-        const links = message.text.match(/https?:\/\/\S+/g) ?? [];
+        const links = [...new Set((message.text.match(/https?:\/\/\S+/g) ?? []).map((l) => l.replace(/[.,;:!?)»"']+$/, '')))];
+        // The link to click is the mail's button, the one anchor renderMail draws; the text may name others (a page
+        // to type a code into). One link a line, nothing after it, so that copying the line's end copies one link.
+        const action = /<a href="([^"]+)"/.exec(message.html)?.[1]?.replaceAll('&amp;', '&');
+        const ordered = action && links.includes(action) ? [action, ...links.filter((l) => l !== action)] : links;
         log.info(
-          { mail: { to: message.to, subject: message.subject, file, links } },
-          // MAIL first, the links last: the line to look for in `npm start`'s output to finish a flow by hand.
-          `MAIL to ${message.to} «${message.subject}» ${file}${links.length ? ` → ${links.join(' ')}` : ''}`,
+          { mail: { to: message.to, subject: message.subject, file, links: ordered } },
+          `MAIL to ${message.to} «${message.subject}» ${file}`,
         );
+        ordered.forEach((link, i) => log.info(`MAIL ${i === 0 && action === link ? 'open' : 'link'}: ${link}`));
       }
     },
     close() {

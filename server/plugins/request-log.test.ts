@@ -84,13 +84,19 @@ describe('server log', () => {
   });
 
   it('in development: readable lines, not JSON, one per request', { timeout: 180_000 }, async () => {
-    const lines = await run({ NODE_ENV: 'development' }, ['/api/health']);
+    // On every interface, as `npm start` listens by default: Fastify names each interface's address in turn.
+    const lines = await run({ NODE_ENV: 'development', HOST: '0.0.0.0' }, ['/api/health']);
     expect(lines.filter((line) => line.startsWith('{'))).toEqual([]);
     const requests = lines.filter((line) => line.includes('/api/health'));
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: GET \/api\/health 200 \d+ ms$/);
     expect(lines.some((line) => /INFO: Vitrina is ready: open http:\/\/localhost:\d+ /.test(line))).toBe(true);
-    // The one start-up line: Fastify's own "Server listening at http://127.0.0.1:…" would name another origin.
+    // The one start-up line: Fastify's own "Server listening at http://127.0.0.1:…" would name another origin, and
+    // it was printed once per network interface (issue 24 D: "ready" twice, the second with the machine's address).
     expect(lines.filter((line) => line.includes('listening'))).toHaveLength(1);
+    expect(lines.filter((line) => line.includes('Vitrina is ready'))).toHaveLength(1);
+    expect(lines.find((line) => line.includes('Vitrina is ready'))).toMatch(/listening on port \d+ of every interface/);
+    // Without SMTP_URL one line says where mail goes.
+    expect(lines.filter((line) => line.includes('SMTP_URL is not set'))).toHaveLength(1);
   });
 });

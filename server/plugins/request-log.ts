@@ -59,11 +59,13 @@ export function loggerOptions(config: Pick<Config, 'env' | 'logLevel'>): LoggerO
   const ids = { genReqId: requestIdFor, requestIdHeader: false, childLoggerFactory } as const;
   const logController = new LogController({ disableRequestLogging: true });
   if (config.logLevel === 'silent') return { logger: false, logController, ...ids };
-  if (config.env !== 'development') return { logger: { level: config.logLevel, mixin: withRequestId }, logController, ...ids };
+  if (config.env !== 'development')
+    return { logger: { level: config.logLevel, mixin: withRequestId, hooks: { logMethod: dropUnsaid } }, logController, ...ids };
   return {
     logger: {
       level: config.logLevel,
       mixin: withRequestId,
+      hooks: { logMethod: dropUnsaid },
       transport: {
         target: 'pino-pretty',
         options: { translateTime: 'SYS:HH:MM:ss', ignore: SAID_IN_THE_MESSAGE.join(','), singleLine: true },
@@ -114,4 +116,28 @@ export const requestLog = fp(
 export function startupLine(config: Pick<Config, 'appUrl'>, databaseKind: string, address: string): string {
   const origin = new URL(config.appUrl).origin;
   return `Vitrina is ready: open ${origin} (the address mail links use; listening on ${address}, database: ${databaseKind})`;
+}
+
+/** What a listen text resolver returns for a line that must not be printed (dropped by the logger's hook). */
+const UNSAID = '\u0000vitrina:unsaid';
+
+/**
+ * The resolver for `app.listen`: Fastify calls it once per address it listens on, and listening on every interface
+ * (HOST 0.0.0.0) that is one "ready" line per network interface, each naming another address than the one to open.
+ * Only the first is printed, naming the port and "every interface" instead of one of them.
+ */
+export function startupLineResolver(config: Pick<Config, 'appUrl' | 'host' | 'port'>, databaseKind: string): (address: string) => string {
+  let said = false;
+  const everywhere = config.host === '0.0.0.0' || config.host === '::';
+  return (address) => {
+    if (said) return UNSAID;
+    said = true;
+    return startupLine(config, databaseKind, everywhere ? `port ${config.port} of every interface` : address);
+  };
+}
+
+/** pino's hook: drops the lines a listen text resolver left unsaid. */
+function dropUnsaid(this: unknown, args: unknown[], method: (...a: unknown[]) => void) {
+  if (args[0] === UNSAID) return;
+  method.apply(this, args);
 }
