@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { answerSchema } from './answers.ts';
 
-/** GET /api/health: the process is alive and answering (nothing else is checked: a liveness probe). */
+/**
+ * GET /api/health: the process is alive and answering (nothing else is checked: a liveness probe). Anyone may call
+ * it, so it says no more than that: which parts or engines the process uses is for operators (GET /api/ready with the
+ * metrics token, /metrics).
+ */
 export const healthSchema = z.object({
   /** `degraded`: alive, but a shared part it uses is away (Redis: limits and caches are per process meanwhile). */
   status: z.enum(['ok', 'degraded']),
-  /** The parts this process currently works without (from what it already knows; nothing is probed). */
-  degraded: z.array(z.string()).optional(),
-  /** Which database engine this process uses (`pglite` embedded, `postgres` server). */
-  database: z.string(),
 });
 export type Health = z.infer<typeof healthSchema>;
 
@@ -22,17 +22,19 @@ export const readyPartSchema = z.object({
 
 /**
  * The `data` of GET /api/ready's envelope: ready (200), degraded (200: a part it can do without is away, e.g. Redis,
- * named in `degraded`) or unavailable (503) with the failing parts named.
+ * named in `degraded`) or unavailable (503) with the failing parts named. The parts (`failing`, `degraded`, `checks`)
+ * are answered only to operators: with `Authorization: Bearer $METRICS_TOKEN`, or on the metrics listener
+ * (METRICS_PORT); anyone else, a load balancer included, gets the status code and `status` only.
  */
 export const readinessSchema = z.object({
   status: z.enum(['ready', 'degraded', 'unavailable']),
   /** The parts that failed and that the process cannot serve without (database, storage, …), empty when ready. */
-  failing: z.array(z.string()),
+  failing: z.array(z.string()).optional(),
   /** The parts that failed but that the process serves without (redis), empty when all answer. */
-  degraded: z.array(z.string()),
-  checks: z.record(z.string(), readyPartSchema),
+  degraded: z.array(z.string()).optional(),
+  checks: z.record(z.string(), readyPartSchema).optional(),
 });
-export type Readiness = z.infer<typeof readinessSchema>;
+export type Readiness = Required<z.infer<typeof readinessSchema>>;
 
 /** GET /api/ready answers the envelope (SPEC §7) with the readiness as `data`, on 200 and on 503 alike. */
 export const readyAnswerSchema = answerSchema.extend({ data: readinessSchema });

@@ -19,10 +19,13 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { API } from '#contract/routes.ts';
 import { jobs } from '../db/schema.ts';
 import { sendError } from './errors.ts';
 
 export const METRICS_PATH = '/metrics';
+/** GET /api/ready with its details, on the metrics listener. */
+const READY_PATH = API.ready;
 
 export interface AppMetrics {
   /** False when nothing exposes the metrics: then nothing is recorded either. */
@@ -146,13 +149,30 @@ function createAppMetrics(app: FastifyInstance): AppMetrics & {
   };
 }
 
-/** The separate listener of METRICS_PORT: GET /metrics only. */
-function metricsServer(metrics: AppMetrics, token: string | undefined): http.Server {
+/**
+ * The separate listener of METRICS_PORT: GET /metrics, and GET /api/ready with every part's details (the readiness
+ * itself as JSON, 200 or 503: the app's port answers only the status to callers without the token).
+ */
+function metricsServer(app: FastifyInstance, metrics: AppMetrics, token: string | undefined): http.Server {
   return http.createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
-    if (req.method !== 'GET' || path !== METRICS_PATH) return res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
+    if (req.method !== 'GET' || (path !== METRICS_PATH && path !== READY_PATH))
+      return res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
     if (token && !bearerMatches(req.headers.authorization, token))
       return res.writeHead(401, { 'www-authenticate': 'Bearer realm="metrics"', 'content-type': 'text/plain' }).end('Unauthorized\n');
+    if (path === READY_PATH) {
+      app.readiness.run(app.log).then(
+        (readiness) =>
+          res
+            .writeHead(readiness.status === 'unavailable' ? 503 : 200, {
+              'content-type': 'application/json; charset=utf-8',
+              'cache-control': 'no-store',
+            })
+            .end(JSON.stringify(readiness)),
+        () => res.writeHead(500, { 'content-type': 'text/plain' }).end('Readiness unavailable\n'),
+      );
+      return;
+    }
     metrics.render().then(
       (text) => res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' }).end(text),
       () => res.writeHead(500, { 'content-type': 'text/plain' }).end('Metrics unavailable\n'),
@@ -179,7 +199,7 @@ export default fp(
     });
 
     if (metrics && port) {
-      const server = metricsServer(metrics, token);
+      const server = metricsServer(app, metrics, token);
       // Opened with the app's own listener (tests that only inject open no port), closed with the app.
       app.addHook('onListen', async () => {
         await new Promise<void>((resolve, reject) => {

@@ -16,6 +16,7 @@ import { mediaKey } from '#server/modules/listings/images.ts';
 import { readBytes, type Storage } from '#server/plugins/storage.ts';
 import { newAgent, signedIn } from '#tests/agent.ts';
 import { buildModel, CITY } from '#tests/factories.ts';
+import { testConfig } from '#server/config.ts';
 import { startS3, type S3Server } from '#tests/local-processes.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
 import { sweepMediaLeftovers } from './orphans.ts';
@@ -25,10 +26,12 @@ import { loginAs, multipart, uploadBody } from './test-helpers.ts';
 let s3: S3Server;
 let t: TestApp;
 const db = () => t.database.db;
+const OPS_TOKEN = 'ops-token-for-the-readiness-details-0123';
 
 beforeAll(async () => {
   s3 = await startS3();
-  t = await createTestApp({ storage: s3.storageConfig });
+  // The metrics token: /api/ready names its parts only to operators.
+  t = await createTestApp({ storage: s3.storageConfig, metrics: { ...testConfig().metrics, token: OPS_TOKEN } });
 });
 afterAll(async () => {
   await t?.close();
@@ -192,13 +195,13 @@ describe('STORAGE_DRIVER=s3', () => {
 
   // Last: it stops the S3 server.
   it('readiness checks the bucket: 200 while it answers, 503 naming storage once its server is gone', async () => {
-    const ok = await t.app.inject({ method: 'GET', url: API.ready });
+    const ok = await t.app.inject({ method: 'GET', url: API.ready, headers: { authorization: `Bearer ${OPS_TOKEN}` } });
     expect(ok.statusCode).toBe(200);
-    expect(readyAnswerSchema.parse(ok.json()).data.checks.storage!.status).toBe('ok');
+    expect(readyAnswerSchema.parse(ok.json()).data.checks!.storage!.status).toBe('ok');
     expect(await keys(t.app.storage, '.ready')).toEqual([]);
 
     await s3.stop();
-    const down = await t.app.inject({ method: 'GET', url: API.ready });
+    const down = await t.app.inject({ method: 'GET', url: API.ready, headers: { authorization: `Bearer ${OPS_TOKEN}` } });
     expect(down.statusCode).toBe(503);
     const body = readyAnswerSchema.parse(down.json());
     expect(body.data).toMatchObject({ status: 'unavailable', failing: ['storage'] });

@@ -7,16 +7,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '#contract/routes.ts';
 import { readyAnswerSchema } from '#contract/system.ts';
 import { testConfig } from '#server/config.ts';
-import { REDIS_SERVER, startRedis } from '#tests/local-processes.ts';
+import { freePort, REDIS_SERVER, startRedis } from '#tests/local-processes.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
 import { createReadinessChecks } from './readiness.ts';
 
 const silentLog = { warn() {}, debug() {}, info() {}, error() {} } as never;
+const OPS_TOKEN = 'ops-token-for-the-readiness-details-0123';
+/** The operator's view of /api/ready: with the metrics token. */
+const OPERATOR = { authorization: `Bearer ${OPS_TOKEN}` };
+const withToken = () => createTestApp({ metrics: { ...testConfig().metrics, token: OPS_TOKEN } });
 
 describe('health and readiness', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await withToken();
   });
   afterAll(async () => {
     await t.close();
@@ -32,7 +36,8 @@ describe('health and readiness', () => {
     try {
       const res = await t.app.inject({ method: 'GET', url: API.health });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ status: 'ok' });
+      // Anyone may ask: nothing about the process's parts (issue 24 D: it named the database engine).
+      expect(res.json()).toEqual({ status: 'ok' });
       expect(res.headers['cache-control']).toBe('no-store');
       expect(queries).toBe(0);
     } finally {
@@ -40,13 +45,26 @@ describe('health and readiness', () => {
     }
   });
 
-  it('ready: 200 in the envelope, each part checked', async () => {
-    const res = await t.app.inject({ method: 'GET', url: API.ready, headers: { 'accept-language': 'en' } });
+  it('ready: anyone gets the status, not the parts', async () => {
+    for (const headers of [{}, { authorization: 'Bearer not-the-token' }, { authorization: OPS_TOKEN }]) {
+      const res = await t.app.inject({ method: 'GET', url: API.ready, headers: { 'accept-language': 'en', ...headers } });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        channel: 'notification',
+        type: 'success',
+        message: 'Ready to serve requests.',
+        data: { status: 'ready' },
+      });
+    }
+  });
+
+  it('ready: 200 in the envelope, each part checked (with the metrics token)', async () => {
+    const res = await t.app.inject({ method: 'GET', url: API.ready, headers: { 'accept-language': 'en', ...OPERATOR } });
     expect(res.statusCode).toBe(200);
     const body = readyAnswerSchema.parse(res.json());
     expect(body).toMatchObject({ type: 'success', message: 'Ready to serve requests.', data: { status: 'ready', failing: [] } });
-    expect(Object.keys(body.data.checks).sort()).toEqual(['database', 'storage']);
-    expect(body.data.checks.database!.status).toBe('ok');
+    expect(Object.keys(body.data.checks!).sort()).toEqual(['database', 'storage']);
+    expect(body.data.checks!.database!.status).toBe('ok');
     // The storage probe leaves nothing behind.
     expect(fs.readdirSync(`${t.app.storage.root}/.ready`)).toEqual([]);
   });
@@ -57,7 +75,13 @@ describe('health and readiness', () => {
     // A file where the folder should be: not even root can write under it.
     fs.writeFileSync(root, 'not a folder');
     try {
-      const res = await t.app.inject({ method: 'GET', url: API.ready, headers: { 'accept-language': 'es' } });
+      const anonymous = await t.app.inject({ method: 'GET', url: API.ready, headers: { 'accept-language': 'es' } });
+      expect(anonymous.statusCode).toBe(503);
+      expect(anonymous.json()).toMatchObject({ type: 'error', error: 'service_unavailable', data: { status: 'unavailable' } });
+      expect(anonymous.json<{ data: object }>().data).toEqual({ status: 'unavailable' });
+      expect(anonymous.body).not.toMatch(/storage|database/);
+
+      const res = await t.app.inject({ method: 'GET', url: API.ready, headers: { 'accept-language': 'es', ...OPERATOR } });
       expect(res.statusCode).toBe(503);
       const body = readyAnswerSchema.parse(res.json());
       expect(body).toMatchObject({
@@ -66,8 +90,8 @@ describe('health and readiness', () => {
         message: 'No disponible: falla storage.',
         data: { status: 'unavailable', failing: ['storage'] },
       });
-      expect(body.data.checks.storage).toMatchObject({ status: 'failing', reason: 'error' });
-      expect(body.data.checks.database!.status).toBe('ok');
+      expect(body.data.checks!.storage).toMatchObject({ status: 'failing', reason: 'error' });
+      expect(body.data.checks!.database!.status).toBe('ok');
       // Nothing internal in the answer (the path, the errno).
       expect(res.body).not.toContain(root);
       expect(res.body).not.toMatch(/ENOTDIR|EEXIST/);
@@ -79,18 +103,40 @@ describe('health and readiness', () => {
   });
 
   it('ready: 503 naming the database when it is closed; health still 200', async () => {
-    const own = await createTestApp();
+    const own = await withToken();
     const close = own.database.close.bind(own.database);
     await close();
     // Closed already: the TestApp's own close must not close it twice.
     own.database.close = async () => {};
     try {
-      const res = await own.app.inject({ method: 'GET', url: API.ready });
+      expect((await own.app.inject({ method: 'GET', url: API.ready })).statusCode).toBe(503);
+      const res = await own.app.inject({ method: 'GET', url: API.ready, headers: OPERATOR });
       expect(res.statusCode).toBe(503);
       expect(res.json()).toMatchObject({ error: 'service_unavailable', data: { failing: ['database'] } });
       expect((await own.app.inject({ method: 'GET', url: API.health })).statusCode).toBe(200);
     } finally {
       await own.close();
+    }
+  });
+});
+
+describe('readiness on the metrics port', () => {
+  it('answers every part without a token there (loopback listener), and only the status on the app port', async () => {
+    const port = await freePort();
+    const t = await createTestApp({ metrics: { ...testConfig().metrics, port } });
+    try {
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const res = await fetch(`http://127.0.0.1:${port}${API.ready}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const body = (await res.json()) as { status: string; failing: string[]; checks: Record<string, unknown> };
+      expect(body).toMatchObject({ status: 'ready', failing: [], degraded: [] });
+      expect(Object.keys(body.checks).sort()).toEqual(['database', 'storage']);
+      const app = t.app.server.address() as { port: number };
+      expect(await (await fetch(`http://127.0.0.1:${app.port}${API.ready}`)).json()).toMatchObject({ data: { status: 'ready' } });
+      expect(JSON.stringify(await (await fetch(`http://127.0.0.1:${app.port}${API.ready}`)).json())).not.toContain('checks');
+    } finally {
+      await t.close();
     }
   });
 });
@@ -121,14 +167,17 @@ describe.skipIf(!REDIS_SERVER)('readiness with REDIS_URL', () => {
   it('checks Redis, and names it as degraded (still 200) when it goes away', { timeout: 60_000 }, async () => {
     const redis = await startRedis();
     let stopped = false;
-    const t = await createTestApp({ realtime: { ...testConfig().realtime, redisUrl: redis.url } });
+    const t = await createTestApp({
+      realtime: { ...testConfig().realtime, redisUrl: redis.url },
+      metrics: { ...testConfig().metrics, token: OPS_TOKEN },
+    });
     try {
-      const ok = await t.app.inject({ method: 'GET', url: API.ready });
+      const ok = await t.app.inject({ method: 'GET', url: API.ready, headers: OPERATOR });
       expect(ok.statusCode).toBe(200);
-      expect(readyAnswerSchema.parse(ok.json()).data.checks.redis!.status).toBe('ok');
+      expect(readyAnswerSchema.parse(ok.json()).data.checks!.redis!.status).toBe('ok');
       await redis.stop();
       stopped = true;
-      const down = await t.app.inject({ method: 'GET', url: API.ready });
+      const down = await t.app.inject({ method: 'GET', url: API.ready, headers: OPERATOR });
       expect(down.statusCode).toBe(200);
       expect(readyAnswerSchema.parse(down.json()).data).toMatchObject({ status: 'degraded', failing: [], degraded: ['redis'] });
     } finally {
