@@ -84,3 +84,19 @@ describe('deployment files', () => {
     }
   });
 });
+
+describe('what `npm start` users read and see (issue 24 D)', () => {
+  it("the README's settings table names the demo accounts' password and the other start-up settings", () => {
+    const readme = read('README.md');
+    const rows = readme.split('\n').filter((line) => /^\| `[A-Z][A-Z0-9_]*`/.test(line));
+    const names = rows.map((line) => /^\| `([A-Z][A-Z0-9_]*)`/.exec(line)![1]!);
+    expect(names).toEqual(expect.arrayContaining(['PORT', 'APP_URL', 'DATA_DIR', 'SMTP_URL', 'SEED_DEMO', 'DEMO_PASSWORD']));
+  });
+
+  it('`npm start` builds the PWA without printing every chunk (the build script alone stays verbose)', () => {
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.start).toMatch(/vite build --logLevel (warn|error)\b/);
+    expect(scripts.start).not.toMatch(/npm run build/);
+    expect(scripts.build).toBe('vite build');
+  });
+});
