@@ -2,11 +2,12 @@
  * Data export (GDPR arts. 15, 20): a signed-in user asks for an archive, it is built in the background, and its signed
  * link serves the zip to its owner only, until it expires; one build at a time and a few a day.
  */
+import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { unzipSync, strFromU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_EXPORT_JSON, DATA_EXPORTS_PER_DAY, type DataExportState } from '#contract/data-rights.ts';
-import { dataExports, media } from '#server/db/schema.ts';
+import { dataExports, media, photoReviews } from '#server/db/schema.ts';
 import { mediaKey } from '#server/modules/listings/images.ts';
 import { newAgent, signedIn } from '../../../tests/agent.ts';
 import { buildModel } from '../../../tests/factories.ts';
@@ -38,6 +39,27 @@ describe('data export', () => {
     const model = await buildModel(db(), { name: 'Ainhoa Modeloexport', userId: user.id, photos: 1 });
     const [photo] = await db().select().from(media).where(eq(media.adId, model.adId));
     for (const w of photo!.variants) await t.app.storage.put(mediaKey(model.adId, photo!.uid, w), Buffer.from(`webp ${w}`));
+    // A refused photo kept for a person's review (issue 24 B7) is hers too, while it is kept.
+    const heldUid = crypto.randomUUID();
+    await t.app.storage.put(`held/${heldUid}/320.webp`, Buffer.from('kept webp'));
+    await db()
+      .insert(photoReviews)
+      .values({
+        token: crypto.randomUUID(),
+        adId: model.adId,
+        uid: heldUid,
+        width: 320,
+        height: 400,
+        variants: [320],
+        moderation: {
+          provider: 'stub',
+          scores: { sexual_activity: 0, sexual_display: 0, erotica: 0.99 },
+          checked_at: new Date().toISOString(),
+        },
+        rule: 'erotica',
+        createdBy: user.id,
+        expiresAt: new Date(Date.now() + 3600_000),
+      });
     // A support chat with a staff reply (which also notifies her).
     const chat = (await agent.post('/api/support/chat/conversations', {})).json<{ data: { id: number } }>().data;
     expect((await agent.post(`/api/support/chat/${chat.id}/messages`, { content: 'Mi pregunta para soporte' })).statusCode).toBe(201);
@@ -67,6 +89,7 @@ describe('data export', () => {
       model_profiles: { display_name: string }[];
       support_conversation: unknown;
       notifications: unknown[];
+      refused_photos_kept_for_review: unknown[];
     };
     expect(json.account).toMatchObject({ id: user.id, email: user.email });
     // The README is in the account's language and points to the privacy policy for the rest of art. 15.
@@ -92,6 +115,11 @@ describe('data export', () => {
     for (const w of photo!.variants) {
       expect(strFromU8(files[`photos/ad-${model.adId}/${photo!.uid}/${w}.webp`]!)).toBe(`webp ${w}`);
     }
+    expect(strFromU8(files[`photos/refused/${heldUid}/320.webp`]!)).toBe('kept webp');
+    expect(json.refused_photos_kept_for_review).toEqual([
+      expect.objectContaining({ uid: heldUid, rule: 'erotica', files: [`photos/refused/${heldUid}/320.webp`] }),
+    ]);
+    expect(JSON.stringify(json.refused_photos_kept_for_review)).not.toContain('"token"');
 
     // Nobody else: another account, a visitor, a forged signature.
     const other = await signedIn(t.app, db());

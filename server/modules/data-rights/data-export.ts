@@ -22,6 +22,7 @@ import {
   modelConsents,
   notifications,
   passwordResetTokens,
+  photoReviews,
   reports,
   sessions,
   statements,
@@ -32,6 +33,7 @@ import {
 import { AppError } from '../../errors.ts';
 import type { Storage, StoredFile } from '../../plugins/storage.ts';
 import { mediaKey } from '../listings/images.ts';
+import { heldKey } from '../photo-reviews/photo-reviews.ts';
 import { accountScope, subjectsOf } from './account-scope.ts';
 
 export interface ExportDeps {
@@ -165,6 +167,13 @@ export async function collectUserData(
 
   const { publicist, profiles, profileIds, adRows, adIds, verifications } = await accountScope(db, userId);
   const mediaRows = adIds.length ? await db.select().from(media).where(inArray(media.adId, adIds)).orderBy(media.adId, media.position) : [];
+  // Refused photos kept for a person's review (issue 24 B7), while they are kept: the token stays out (it acts).
+  const heldRows = adIds.length
+    ? await db
+        .select()
+        .from(photoReviews)
+        .where(and(inArray(photoReviews.adId, adIds), inArray(photoReviews.status, ['refused', 'requested'])))
+    : [];
   const consents = profileIds.length
     ? await db
         .select({
@@ -309,6 +318,15 @@ export async function collectUserData(
     });
     return { ...m, files: names };
   });
+  const refusedPhotos = heldRows.map(({ token: _token, ...r }) => {
+    void _token;
+    const names = r.variants.map((w) => {
+      const name = `photos/refused/${r.uid}/${w}.webp`;
+      files.push({ key: heldKey(r.uid, w), name });
+      return name;
+    });
+    return { ...r, files: names };
+  });
   const verificationOut = verifications.map((v) => {
     let file: string | null = null;
     if (v.photoKey) {
@@ -330,6 +348,7 @@ export async function collectUserData(
     model_profiles: profiles,
     ads: adRows.map(({ searchVector: _v, searchDocument: _d, ...a }) => a),
     photos,
+    refused_photos_kept_for_review: refusedPhotos,
     verification_requests: verificationOut,
     model_consents: consents,
     statements: statementRows,
