@@ -6,6 +6,7 @@ import type { AdminCounts } from '#contract/admin.ts';
 import { useLng } from '#src/lib/paths.ts';
 import { adminCountsOptions } from '../api/admin-api.ts';
 import { ADMIN_PATHS } from '../lib/admin-paths.ts';
+import { failedWithNothingSaved } from '#src/lib/query-view.ts';
 
 const COUNT_LINKS: [keyof AdminCounts, string][] = [
   ['pending_ads', ADMIN_PATHS.reviewAds],
@@ -62,7 +63,7 @@ export function AdminDashboardPanel({ superAdmin = false }: { superAdmin?: boole
         <Title order={2} size="h3" id="admin-queues" mb="sm">
           {t('admin.nav.queues')}
         </Title>
-        {isError ? <Text c="red">{t('admin.list.error')}</Text> : null}
+        {failedWithNothingSaved({ data, isError }) ? <Text c="red">{t('admin.list.error')}</Text> : null}
         <SimpleGrid cols={{ base: 2, sm: 3, lg: 4 }} spacing="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
           {COUNT_LINKS.map(([key, path]) => (
             <li key={key}>

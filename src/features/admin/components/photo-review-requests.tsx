@@ -29,6 +29,7 @@ import { useApiForm } from '#src/lib/forms.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';
 import { ADMIN_KEY, adminListOptions } from '../api/admin-api.ts';
 import { DateText } from './admin-page.tsx';
+import { failedWithNothingSaved } from '#src/lib/query-view.ts';
 
 const pct = (n: number) => `${Math.round(n * 100)} %`;
 
@@ -183,7 +184,7 @@ export function PhotoReviewRequests() {
   const headingId = useId();
   const [target, setTarget] = useState<{ id: number; action: 'approve' | 'reject' } | null>(null);
   const { data, isError } = useQuery(adminListOptions<AdminPhotoReview>(API.adminPhotoReviews, { status: 'requested' }));
-  if (isError) return <Alert color="red">{t('admin.list.error')}</Alert>;
+  if (failedWithNothingSaved({ data, isError })) return <Alert color="red">{t('admin.list.error')}</Alert>;
   if (!data?.data.length) return null;
   return (
     <section aria-labelledby={headingId}>

@@ -16,6 +16,7 @@ import { actionsFrom, DecisionButtons, DecisionDialog, type DecisionTarget } fro
 import { ListFilters, ListPagination, useListParams } from '../components/list-controls.tsx';
 import { ResponsiveTable, type Column } from '../components/responsive-table.tsx';
 import { ADMIN_PATHS } from '../lib/admin-paths.ts';
+import { failedWithNothingSaved } from '#src/lib/query-view.ts';
 
 export function statusOptions(t: (k: string) => string): [string, string][] {
   return [['all', t('admin.filters.all')], ...STATUSES.map((s): [string, string] => [s, t(`statuses.${s}`)])];
@@ -98,7 +99,7 @@ function ModelsList({ underResponsibility }: { underResponsibility: boolean }) {
         rowKey={(m) => m.id}
         title={(m) => m.display_name}
         loading={isPending}
-        error={isError}
+        error={failedWithNothingSaved({ data, isError })}
       />
       <ListPagination meta={data?.meta} onChange={(page) => update({ page })} />
       <DecisionDialog target={target} onClose={() => setTarget(null)} />
@@ -159,7 +160,7 @@ function PublicistsList({ queue }: { queue: boolean }) {
         rowKey={(p) => p.id}
         title={(p) => p.display_name}
         loading={isPending}
-        error={isError}
+        error={failedWithNothingSaved({ data, isError })}
       />
       <ListPagination meta={data?.meta} onChange={(page) => update({ page })} />
       <DecisionDialog target={target} onClose={() => setTarget(null)} />
@@ -220,7 +221,7 @@ function UsersList({ kind }: { kind: 'clients' | 'withoutProfile' }) {
           )
         }
         loading={isPending}
-        error={isError}
+        error={failedWithNothingSaved({ data, isError })}
       />
       <ListPagination meta={data?.meta} onChange={(page) => update({ page })} />
     </AdminPage>

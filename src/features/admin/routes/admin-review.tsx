@@ -39,6 +39,7 @@ import { PhotoReviewRequests } from '../components/photo-review-requests.tsx';
 import { PhotoThumb } from '../components/photo-thumb.tsx';
 import { WRAPPING_BADGE } from '../components/wrapping-badge.ts';
 import { statusOptions } from './admin-lists.tsx';
+import { failedWithNothingSaved } from '#src/lib/query-view.ts';
 
 function Empty({ loading, error, empty }: { loading: boolean; error: boolean; empty: boolean }) {
   const { t } = useTranslation();
@@ -117,7 +118,7 @@ export function AdminReviewAdsRoute() {
   return (
     <AdminPage title={t('admin.ads.title')} heading={t('admin.ads.heading')}>
       <ListFilters params={params} update={update} statuses={statusOptions(t)} />
-      <Empty loading={isPending} error={isError} empty={data?.data.length === 0} />
+      <Empty loading={isPending} error={failedWithNothingSaved({ data, isError })} empty={data?.data.length === 0} />
       <Stack gap="md">
         {data?.data.map((ad) => (
           <AdCard key={ad.id} ad={ad} onDecide={setTarget} />
@@ -148,7 +149,7 @@ export function AdminReviewPhotosRoute() {
         searchable={false}
         statuses={PHOTO_FILTERS.map((s): [string, string] => [s, t(`admin.photoFilters.${s}`)])}
       />
-      <Empty loading={isPending} error={isError} empty={data?.data.length === 0} />
+      <Empty loading={isPending} error={failedWithNothingSaved({ data, isError })} empty={data?.data.length === 0} />
       <SimpleGrid cols={{ base: 2, sm: 3, md: 5 }} spacing="md" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
         {data?.data.map((p) => (
           <Paper key={p.media_id} withBorder p="xs" radius="md" component="li" data-testid="photo-review-item">
@@ -228,7 +229,7 @@ export function AdminReviewVerificationsRoute() {
         searchable={false}
         statuses={VERIFICATION_FILTERS.map((s): [string, string] => [s, t(`admin.verificationFilters.${s}`)])}
       />
-      <Empty loading={isPending} error={isError} empty={data?.data.length === 0} />
+      <Empty loading={isPending} error={failedWithNothingSaved({ data, isError })} empty={data?.data.length === 0} />
       <Stack gap="md">
         {data?.data.map((v) => (
           <Paper key={v.id} withBorder p="md" radius="md" component="article" aria-label={v.profile.display_name}>
@@ -374,7 +375,7 @@ export function AdminAppealsRoute() {
         fullWidth
         maw={520}
       />
-      <Empty loading={isPending} error={isError} empty={data?.data.length === 0} />
+      <Empty loading={isPending} error={failedWithNothingSaved({ data, isError })} empty={data?.data.length === 0} />
       <Stack gap="md">
         {data?.data.map((a) => {
           const s = a.statement;

@@ -16,6 +16,7 @@ import { AdminPage, DateText, StatusBadge } from '../components/admin-page.tsx';
 import { ListFilters, ListPagination, useListParams } from '../components/list-controls.tsx';
 import { ResponsiveTable, type Column } from '../components/responsive-table.tsx';
 import { auditActionLabel, auditReasonLabel, auditSubjectLabel, type Translator } from '../lib/audit-labels.ts';
+import { failedWithNothingSaved } from '#src/lib/query-view.ts';
 
 const ADMIN_FIELDS = ['name', 'email', 'password', 'password_confirmation'] as const;
 type AdminField = (typeof ADMIN_FIELDS)[number];
@@ -101,7 +102,7 @@ export function SuperAdminAdminsRoute() {
         rowKey={(u) => u.id}
         title={(u) => u.name}
         loading={isPending}
-        error={isError}
+        error={failedWithNothingSaved({ data, isError })}
       />
       <ListPagination meta={data?.meta} onChange={(page) => update({ page })} />
     </AdminPage>
@@ -257,7 +258,7 @@ export function SuperAdminAuditRoute() {
         rowKey={(e) => e.id}
         title={(e) => `${auditActionLabel(tr, e.action) ?? e.action} · ${when(e.created_at)}`}
         loading={isPending}
-        error={isError}
+        error={failedWithNothingSaved({ data, isError })}
       />
       <ListPagination meta={data?.meta} onChange={(p) => apply(current, p)} />
     </AdminPage>

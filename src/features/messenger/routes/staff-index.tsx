@@ -18,6 +18,7 @@ import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng } from '#src/lib/paths.ts';
 import { chatUsersQueryOptions, conversationsQueryOptions, MESSENGER_KEY, openConversation } from '../api/messenger-api.ts';
 import classes from '../components/messenger.module.css';
+import { queryView } from '#src/lib/query-view.ts';
 
 const isFilter = (v: string | null): v is ConversationFilter => CONVERSATION_FILTERS.includes(v as ConversationFilter);
 
@@ -84,6 +85,7 @@ function StartConversation({ opened, onClose }: { opened: boolean; onClose: () =
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
   const users = useQuery({ ...chatUsersQueryOptions(debounced), enabled: opened });
+  const usersView = queryView(users);
   const listId = useId();
 
   const start = async (userId: number, conversationId: number | null) => {
@@ -120,19 +122,19 @@ function StartConversation({ opened, onClose }: { opened: boolean; onClose: () =
           </Text>
         ) : null}
         <div id={listId} aria-live="polite" aria-busy={users.isFetching}>
-          {users.isPending ? (
+          {usersView.state === 'loading' ? (
             <Skeleton height={40} />
-          ) : users.isError ? (
+          ) : usersView.state === 'failed' ? (
             <Text c="red" size="sm">
               {t('messenger.staff.usersError')}
             </Text>
-          ) : users.data.data.length === 0 ? (
+          ) : usersView.data.data.length === 0 ? (
             <Text c="dimmed" size="sm">
               {t('messenger.staff.noUsers')}
             </Text>
           ) : (
             <Stack gap={4} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-              {users.data.data.map((u) => (
+              {usersView.data.data.map((u) => (
                 <li key={u.id}>
                   <Group justify="space-between" wrap="nowrap" gap="xs">
                     <Stack gap={0} style={{ minWidth: 0 }}>
@@ -173,7 +175,8 @@ export function StaffIndex({ meId }: { meId: number }) {
   const [text, setText] = useState(search);
   const [starting, setStarting] = useState(false);
   useEffect(() => setText(search), [search]);
-  const { data, isPending, isError, refetch } = useQuery(conversationsQueryOptions({ filter, search, page }));
+  const { data, isError, refetch } = useQuery(conversationsQueryOptions({ filter, search, page }));
+  const view = queryView({ data, isError });
 
   const update = (patch: Record<string, string | number>) =>
     setParams((prev) => {
@@ -225,25 +228,25 @@ export function StaffIndex({ meId }: { meId: number }) {
           {t('messenger.staff.searchSubmit')}
         </Button>
       </Group>
-      {isPending ? (
+      {view.state === 'loading' ? (
         <Stack gap="xs" aria-busy>
           <Skeleton height={64} />
           <Skeleton height={64} />
         </Stack>
-      ) : isError ? (
+      ) : view.state === 'failed' ? (
         <Alert color="red" title={t('messenger.staff.listError')}>
           <Button variant="light" color="red" size="xs" onClick={() => void refetch()}>
             {t('common.retry')}
           </Button>
         </Alert>
-      ) : data.data.length === 0 ? (
+      ) : view.data.data.length === 0 ? (
         <Text c="dimmed">{t('messenger.staff.empty')}</Text>
       ) : (
         <ul
           style={{ listStyle: 'none', margin: 0, padding: 0, borderTop: '1px solid var(--mantine-color-default-border)' }}
           aria-label={t('messenger.staff.listLabel')}
         >
-          {data.data.map((c) => (
+          {view.data.data.map((c) => (
             <ConversationRow key={c.id} c={c} meId={meId} />
           ))}
         </ul>

@@ -9,6 +9,7 @@ import { usePresenter } from '#src/lib/presenter.tsx';
 import { runAction } from '#src/lib/response-handler.ts';
 import { messagesOptions, NOTICES_KEY, setMessageStatus } from '../api/notices-api.ts';
 import { DateTime, ListPager, ListState, StaffPage, useUrlFilters } from '../components/notices-ui.tsx';
+import { failedWithNothingSaved } from '#src/lib/query-view.ts';
 
 const FILTERS = ['all', ...CONTACT_STATUSES] as const;
 const STATUS_COLOR: Record<ContactMessage['status'], string> = { new: 'blue', read: 'gray', archived: 'dark' };
@@ -99,7 +100,12 @@ export function ContactMessagesRoute() {
         fullWidth
         maw={520}
       />
-      <ListState loading={query.isPending} error={query.isError} empty={rows?.length === 0} emptyText={t('notices.messages.empty')} />
+      <ListState
+        loading={query.isPending}
+        error={failedWithNothingSaved(query)}
+        empty={rows?.length === 0}
+        emptyText={t('notices.messages.empty')}
+      />
       {rows?.length ? (
         <Stack gap="md" style={{ opacity: query.isPlaceholderData ? 0.6 : 1 }}>
           {rows.map((m) => (

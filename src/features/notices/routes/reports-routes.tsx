@@ -39,6 +39,7 @@ import {
   StaffPage,
   useUrlFilters,
 } from '../components/notices-ui.tsx';
+import { failedWithNothingSaved } from '#src/lib/query-view.ts';
 
 const STATUS_FILTERS = ['open', ...REPORT_STATUSES.filter((s) => s !== 'open'), 'all'] as const;
 const pick = <T extends string>(value: string, allowed: readonly T[], fallback: T): T =>
@@ -113,7 +114,12 @@ export function ReportsQueueRoute() {
           allowDeselect={false}
         />
       </SimpleGrid>
-      <ListState loading={query.isPending} error={query.isError} empty={rows?.length === 0} emptyText={t('notices.queue.empty')} />
+      <ListState
+        loading={query.isPending}
+        error={failedWithNothingSaved(query)}
+        empty={rows?.length === 0}
+        emptyText={t('notices.queue.empty')}
+      />
       {rows?.length ? (
         <Box aria-busy={query.isPlaceholderData} style={{ opacity: query.isPlaceholderData ? 0.6 : 1 }}>
           <Box visibleFrom="sm">

@@ -21,6 +21,7 @@ import {
   withRead,
 } from '../api/notifications-api.ts';
 import classes from './notification-bell.module.css';
+import { queryView } from '#src/lib/query-view.ts';
 
 function useMarkRead() {
   const queryClient = useQueryClient();
@@ -84,7 +85,8 @@ export function NotificationBell() {
   const [open, setOpen] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
-  const { data, isPending, isError, refetch } = useQuery(notificationsQueryOptions());
+  const { data, isError, refetch } = useQuery(notificationsQueryOptions());
+  const view = queryView({ data, isError });
   const markRead = useMarkRead();
   const unread = data?.meta.unread ?? 0;
 
@@ -134,12 +136,12 @@ export function NotificationBell() {
               {t('bell.markAllRead')}
             </Button>
           </Group>
-          {isPending ? (
+          {view.state === 'loading' ? (
             <Stack p="sm" gap="xs" aria-busy>
               <Skeleton height={40} />
               <Skeleton height={40} />
             </Stack>
-          ) : isError ? (
+          ) : view.state === 'failed' ? (
             <Stack p="sm" gap="xs" align="flex-start">
               <Text size="sm" c="red">
                 {t('bell.error')}
@@ -150,13 +152,13 @@ export function NotificationBell() {
                 </Text>
               </UnstyledButton>
             </Stack>
-          ) : data.data.length === 0 ? (
+          ) : view.data.data.length === 0 ? (
             <Text size="sm" c="dimmed" p="sm">
               {t('bell.empty')}
             </Text>
           ) : (
             <ul className={classes.list}>
-              {data.data.map((n) => (
+              {view.data.data.map((n) => (
                 <NotificationItem
                   key={n.id}
                   n={n}

@@ -38,6 +38,7 @@ import {
 } from '../api/publicist-api.ts';
 import { modelEditScope, modelSwitchScope, queueableModelSwitch } from '../lib/offline-writes.ts';
 import { PUBLICIST_PATHS } from '../lib/publicist-paths.ts';
+import { failedWithNothingSaved } from '#src/lib/query-view.ts';
 
 const SORT_OPTIONS = ['created_desc', 'created_asc', 'name_asc', 'name_desc', 'status_asc'] as const;
 type SortOption = (typeof SORT_OPTIONS)[number];
@@ -333,7 +334,7 @@ export function ModelList() {
           <RowSkeleton />
           <RowSkeleton />
         </Stack>
-      ) : list.isError ? (
+      ) : failedWithNothingSaved(list) ? (
         <Paper withBorder p="lg" radius="lg">
           <Group justify="space-between">
             <Text>{t('publicist.list.loadError')}</Text>

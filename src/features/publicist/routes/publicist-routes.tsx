@@ -34,6 +34,7 @@ import { ModelList } from '../components/model-list.tsx';
 import { EMPTY_TRADER, TraderForm, traderValues } from '../components/trader-form.tsx';
 import { modelEditScope, queueableModelUpdate } from '../lib/offline-writes.ts';
 import { PUBLICIST_PATHS } from '../lib/publicist-paths.ts';
+import { failedWithNothingSaved } from '#src/lib/query-view.ts';
 
 const STATUS_COLORS: Record<string, string> = {
   active: 'teal',
@@ -104,7 +105,7 @@ export function PublicistSummary() {
   const lng = useLng();
   const profile = useQuery(publicistProfileQueryOptions());
   if (profile.isPending) return <Loading />;
-  if (profile.isError) return <LoadError text={t('publicist.summary.loadError')} onRetry={() => void profile.refetch()} />;
+  if (failedWithNothingSaved(profile)) return <LoadError text={t('publicist.summary.loadError')} onRetry={() => void profile.refetch()} />;
   const p = profile.data;
   // The account dashboard already shows the "create your profile" call.
   if (!p) return null;
@@ -200,7 +201,7 @@ export function PublicistIndexRoute() {
       </Container>
     );
   }
-  if (profile.isError) {
+  if (failedWithNothingSaved(profile)) {
     return (
       <Container size={860} py="lg" px="md">
         <LoadError text={t('publicist.summary.loadError')} onRetry={() => void profile.refetch()} />
@@ -302,7 +303,7 @@ export function PublicistProfileEditRoute() {
   // The version the next save is based on: the loaded one, or the saved one a conflict brought back.
   const version = useRef(0);
   if (profile.isPending) return <PageLoader />;
-  if (profile.isError) return <LoadError text={t('publicist.summary.loadError')} onRetry={() => void profile.refetch()} />;
+  if (failedWithNothingSaved(profile)) return <LoadError text={t('publicist.summary.loadError')} onRetry={() => void profile.refetch()} />;
   if (!profile.data) return <Navigate to={withLng(lng, PUBLICIST_PATHS.create)} replace />;
   const p = profile.data;
   version.current = Math.max(version.current, p.version);

@@ -7,6 +7,7 @@ import { formatDate } from '#src/lib/format.ts';
 import { useLng } from '#src/lib/paths.ts';
 import { statementsQueryOptions } from '../api/statements-api.ts';
 import { StatementBadges, statementTitle } from './statement-bits.tsx';
+import { queryView } from '#src/lib/query-view.ts';
 
 /**
  * "Decisiones sobre tu contenido": the newest statements of reasons in every role's dashboard (EU DSA art. 17), each
@@ -16,22 +17,23 @@ export function StatementsPanel() {
   const { t } = useTranslation();
   const lng = useLng();
   const headingId = useId();
-  const { data, isPending, isError } = useQuery(statementsQueryOptions(1, 5));
+  const { data, isError } = useQuery(statementsQueryOptions(1, 5));
+  const view = queryView({ data, isError });
   return (
     <Paper withBorder p="lg" radius="lg" component="section" aria-labelledby={headingId}>
       <Stack gap="sm">
         <Title order={2} size="h4" id={headingId}>
           {t('statements.panel.title')}
         </Title>
-        {isPending ? (
+        {view.state === 'loading' ? (
           <Skeleton height={48} radius="md" />
-        ) : isError ? (
+        ) : view.state === 'failed' ? (
           <Text c="red">{t('statements.panel.error')}</Text>
-        ) : data.data.length === 0 ? (
+        ) : view.data.data.length === 0 ? (
           <Text c="dimmed">{t('statements.panel.empty')}</Text>
         ) : (
           <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-            {data.data.map((s) => (
+            {view.data.data.map((s) => (
               <li key={s.id}>
                 <Group justify="space-between" wrap="wrap" gap="xs">
                   <Stack gap={2} style={{ minWidth: 0 }}>

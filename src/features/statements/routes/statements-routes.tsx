@@ -14,6 +14,7 @@ import { DASHBOARDS } from '#contract/roles.ts';
 import { useCurrentUser } from '#src/lib/session.ts';
 import { sendAppeal, statementQueryOptions, statementsQueryOptions, STATEMENTS_KEY } from '../api/statements-api.ts';
 import { StatementBadges, statementTitle } from '../components/statement-bits.tsx';
+import { queryView } from '#src/lib/query-view.ts';
 
 const FIELDS = ['text'] as const;
 
@@ -181,21 +182,21 @@ export function StatementsIndexRoute() {
   usePageTitle(t('statements.index.title'));
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number(params.get('page')) || 1);
-  const { data, isPending, isError } = useQuery(statementsQueryOptions(page));
+  const view = queryView(useQuery(statementsQueryOptions(page)));
   return (
     <Container size="md" py="lg">
       <Stack gap="lg">
         <Title order={1}>{t('statements.index.heading')}</Title>
         <Text>{t('statements.index.intro')}</Text>
-        {isPending ? (
+        {view.state === 'loading' ? (
           <Skeleton height={120} radius="lg" />
-        ) : isError ? (
+        ) : view.state === 'failed' ? (
           <Alert color="red">{t('statements.panel.error')}</Alert>
-        ) : data.data.length === 0 ? (
+        ) : view.data.data.length === 0 ? (
           <Text c="dimmed">{t('statements.panel.empty')}</Text>
         ) : (
           <Stack gap="sm">
-            {data.data.map((s) => (
+            {view.data.data.map((s) => (
               <Paper key={s.id} withBorder p="md" radius="md">
                 <Group justify="space-between" gap="xs">
                   <Stack gap={2}>
@@ -212,9 +213,9 @@ export function StatementsIndexRoute() {
                 </Group>
               </Paper>
             ))}
-            {data.meta.last_page > 1 ? (
+            {view.data.meta.last_page > 1 ? (
               <Pagination
-                total={data.meta.last_page}
+                total={view.data.meta.last_page}
                 value={page}
                 onChange={(p) => setParams({ page: String(p) })}
                 getControlProps={(control) => ({ 'aria-label': t(`statements.page.${control}`) })}
