@@ -23,44 +23,45 @@ import {
 } from '../api/messenger-api.ts';
 import { ThreadPanel } from '../components/thread-panel.tsx';
 import { useThread, type Me } from '../lib/use-thread.ts';
+import { queryView } from '#src/lib/query-view.ts';
 
 function UserPanel({ conversationId }: { conversationId: number }) {
   const { t } = useTranslation();
   const lng = useLng();
-  const { data, isPending, isError } = useQuery(userPanelQueryOptions(conversationId));
+  const view = queryView(useQuery(userPanelQueryOptions(conversationId)));
   return (
     <Paper withBorder p="md" radius="md" component="aside" aria-labelledby="messenger-user-panel">
       <Title order={2} size="h4" id="messenger-user-panel" mb="xs">
         {t('messenger.panel.title')}
       </Title>
-      {isPending ? (
+      {view.state === 'loading' ? (
         <Skeleton height={120} />
-      ) : isError ? (
+      ) : view.state === 'failed' ? (
         <Text c="red" size="sm">
           {t('messenger.panel.error')}
         </Text>
       ) : (
         <Stack gap="sm">
           <Stack gap={2}>
-            <Text fw={700}>{data.user.name}</Text>
-            {data.user.email ? (
+            <Text fw={700}>{view.data.user.name}</Text>
+            {view.data.user.email ? (
               <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                {data.user.email}
+                {view.data.user.email}
               </Text>
             ) : null}
             <Group gap={6}>
-              <Badge variant="light">{t(`messenger.roles.${data.user.role}`, { defaultValue: data.user.role })}</Badge>
+              <Badge variant="light">{t(`messenger.roles.${view.data.user.role}`, { defaultValue: view.data.user.role })}</Badge>
               <Badge variant="light" color="gray">
-                {t(`statuses.${data.user.status}`, { defaultValue: data.user.status })}
+                {t(`statuses.${view.data.user.status}`, { defaultValue: view.data.user.status })}
               </Badge>
             </Group>
           </Stack>
-          {data.model_profiles.length > 0 ? (
+          {view.data.model_profiles.length > 0 ? (
             <Stack gap={4}>
               <Text size="sm" fw={600}>
                 {t('messenger.panel.profiles')}
               </Text>
-              {data.model_profiles.map((p) => (
+              {view.data.model_profiles.map((p) => (
                 <Text key={p.id} size="sm">
                   {p.name}
                   {p.city ? ` · ${p.city}` : ''} · {t(`statuses.${p.status}`, { defaultValue: p.status })}
@@ -68,22 +69,22 @@ function UserPanel({ conversationId }: { conversationId: number }) {
               ))}
             </Stack>
           ) : null}
-          {data.publicist_profile ? (
+          {view.data.publicist_profile ? (
             <Text size="sm">
-              {t('messenger.panel.agency')}: {data.publicist_profile.name} ·{' '}
-              {t(`statuses.${data.publicist_profile.status}`, { defaultValue: data.publicist_profile.status })}
+              {t('messenger.panel.agency')}: {view.data.publicist_profile.name} ·{' '}
+              {t(`statuses.${view.data.publicist_profile.status}`, { defaultValue: view.data.publicist_profile.status })}
             </Text>
           ) : null}
           <Stack gap={4}>
             <Text size="sm" fw={600}>
               {t('messenger.panel.ads')}
             </Text>
-            {data.ads.length === 0 ? (
+            {view.data.ads.length === 0 ? (
               <Text size="sm" c="dimmed">
                 {t('messenger.panel.noAds')}
               </Text>
             ) : (
-              data.ads.map((ad) => (
+              view.data.ads.map((ad) => (
                 <Group key={ad.id} gap={6} wrap="nowrap" justify="space-between">
                   {ad.url ? (
                     <Anchor component={Link} to={withLng(lng, ad.url)} size="sm" style={{ overflowWrap: 'anywhere' }}>
