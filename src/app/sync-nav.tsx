@@ -14,7 +14,8 @@ import { Link, useLocation } from 'react-router';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { rememberOutboxUser } from '#src/offline/auth-flag.ts';
 import { startOutbox } from '#src/offline/runtime.ts';
-import { NEEDS_ATTENTION, useOutboxOps, useOutboxState } from '#src/offline/use-outbox.ts';
+import { changesOf, needsAttention } from '#src/offline/changes.ts';
+import { useOutboxOps, useOutboxState } from '#src/offline/use-outbox.ts';
 import { SignInNotice } from './sync-sign-in-notice.tsx';
 
 export const SYNC_PATH = '/sync';
@@ -33,9 +34,10 @@ export function SyncNav({ userId, replay = true }: { userId: number; replay?: bo
     rememberOutboxUser(userId);
     return startOutbox({ userId, queryClient });
   }, [userId, queryClient, replay]);
-  const ops = useOutboxOps(userId) ?? [];
+  // Counted as the user's changes: a first message written offline is two ops (its conversation, then it).
+  const ops = changesOf(useOutboxOps(userId) ?? []);
   const { online, syncing, needsSignIn } = useOutboxState();
-  const attention = ops.filter((o) => NEEDS_ATTENTION.includes(o.status)).length;
+  const attention = ops.filter(needsAttention).length;
   const pending = ops.length - attention;
 
   let state: string | undefined;

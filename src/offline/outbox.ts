@@ -17,6 +17,7 @@
  * Everything here loads lazily: features import it with `await import('#src/offline/outbox.ts')` on first write, so
  * Dexie stays out of the home route's bundle.
  */
+import { changesOf } from './changes.ts';
 import { outboxDb, type OutboxDb } from './outbox-db.ts';
 import { OUTBOX_CHANNEL, type NewOp, type OutboxEvent, type OutboxOp } from './types.ts';
 
@@ -198,7 +199,7 @@ export async function requeue(
   return next;
 }
 
-/** Sign-out: whether this user still has unsent ops (the app warns before they are left behind). */
+/** Sign-out: how many of this user's changes are unsent (the app warns before they are left behind). */
 export async function countUnsent(userId: number, db: OutboxDb = outboxDb()): Promise<number> {
-  return db.ops.where('userId').equals(userId).count();
+  return changesOf(await listOps(userId, db)).length;
 }

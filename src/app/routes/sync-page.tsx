@@ -5,7 +5,7 @@
  */
 import { Alert, Badge, Button, Container, Group, List, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconRefresh, IconTrash } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
 import { PageLoader } from '#src/components/page-loader.tsx';
@@ -13,6 +13,7 @@ import { usePageTitle } from '#src/lib/page-title.ts';
 import { loginPath, useLng, withLng } from '#src/lib/paths.ts';
 import { useCurrentUser } from '#src/lib/session.ts';
 import { lastOutboxUser } from '#src/offline/auth-flag.ts';
+import { carriersOnlyFor, changesOf, type Change } from '#src/offline/changes.ts';
 import { outboxDb } from '#src/offline/outbox-db.ts';
 import { discard, retryNow } from '#src/offline/outbox.ts';
 import { replayNow } from '#src/offline/runtime.ts';
@@ -64,9 +65,10 @@ export function SyncPageRoute() {
   // Offline after a reload the session cannot be checked: the device's queue of the last user is still listed.
   const userId = user?.id ?? (userQuery.isError ? lastOutboxUser() : undefined);
   const ops = useOutboxOps(userId);
+  const changes = useMemo(() => (ops ? changesOf(ops) : undefined), [ops]);
   const { needsSignIn } = useOutboxState();
   const estimate = useStorageEstimate(ops?.length);
-  const [discarding, setDiscarding] = useState<OutboxOp | null>(null);
+  const [discarding, setDiscarding] = useState<Change | null>(null);
   const locale = i18n.resolvedLanguage?.replace('_', '-') ?? 'es';
   const time = (ms: number) => new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }).format(ms);
   const waitsForAuth = needsSignIn || ops?.some((o) => o.status === 'auth');
@@ -104,17 +106,18 @@ export function SyncPageRoute() {
           <Text size="sm" c="dimmed" data-testid="sync-storage">
             {estimate ? t('outbox.page.storage', { used: bytes(estimate.usage, locale), quota: bytes(estimate.quota, locale) }) : null}
           </Text>
-          {ops?.length ? (
+          {changes?.length ? (
             <Button size="xs" variant="light" leftSection={<IconRefresh size={14} aria-hidden />} onClick={() => void sendAll()}>
               {t('outbox.page.retryAll')}
             </Button>
           ) : null}
         </Group>
-        {ops && ops.length === 0 ? <Text data-testid="sync-empty">{t('outbox.page.empty')}</Text> : null}
+        {changes && changes.length === 0 ? <Text data-testid="sync-empty">{t('outbox.page.empty')}</Text> : null}
         <Stack gap="sm" component="ul" aria-label={t('outbox.page.list')} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-          {(ops ?? []).map((op) => {
+          {(changes ?? []).map((change) => {
+            const { op, status } = change;
             const editPath = typeof op.meta?.editPath === 'string' ? op.meta.editPath : undefined;
-            const fieldErrors = Object.values(op.error?.errors ?? {}).flat();
+            const fieldErrors = Object.values(change.error?.errors ?? {}).flat();
             return (
               <Paper
                 component="li"
@@ -123,7 +126,7 @@ export function SyncPageRoute() {
                 radius="md"
                 p="md"
                 data-testid="sync-op"
-                data-status={op.status}
+                data-status={status}
                 data-kind={op.kind}
               >
                 <Stack gap={6}>
@@ -136,16 +139,16 @@ export function SyncPageRoute() {
                         </Text>
                       ) : null}
                     </div>
-                    <Badge variant="light" color={STATUS_COLORS[op.status]} tt="none" style={{ flexShrink: 0 }}>
-                      {t(`outbox.status.${op.status}`)}
+                    <Badge variant="light" color={STATUS_COLORS[status]} tt="none" style={{ flexShrink: 0 }}>
+                      {t(`outbox.status.${status}`)}
                     </Badge>
                   </Group>
-                  {op.status === 'conflict' ? <Text size="sm">{t('outbox.conflictText')}</Text> : null}
-                  {op.status === 'invalid' || op.status === 'failed' ? (
+                  {status === 'conflict' ? <Text size="sm">{t('outbox.conflictText')}</Text> : null}
+                  {status === 'invalid' || status === 'failed' ? (
                     <Stack gap={2}>
-                      {op.error?.message ? (
+                      {change.error?.message ? (
                         <Text size="sm" c="red">
-                          {op.error.message}
+                          {change.error.message}
                         </Text>
                       ) : null}
                       {fieldErrors.length ? (
@@ -159,20 +162,24 @@ export function SyncPageRoute() {
                   ) : null}
                   <Text size="xs" c="dimmed">
                     {t('outbox.page.queuedAt', { time: time(op.createdAt) })}
-                    {op.attempts ? ` · ${t('outbox.page.attempts', { count: op.attempts })}` : ''}
-                    {op.status === 'pending' && op.nextAttemptAt > Date.now()
-                      ? ` · ${t('outbox.page.nextAttempt', { time: time(op.nextAttemptAt) })}`
+                    {change.attempts ? ` · ${t('outbox.page.attempts', { count: change.attempts })}` : ''}
+                    {status === 'pending' && change.nextAttemptAt > Date.now()
+                      ? ` · ${t('outbox.page.nextAttempt', { time: time(change.nextAttemptAt) })}`
                       : ''}
                   </Text>
                   <Group gap="xs">
-                    {op.status === 'failed' || op.status === 'auth' || (op.status === 'pending' && op.nextAttemptAt > Date.now()) ? (
-                      <Button size="xs" variant="light" onClick={() => void retryNow(op.id).then(replayNow)}>
+                    {status === 'failed' || status === 'auth' || (status === 'pending' && change.nextAttemptAt > Date.now()) ? (
+                      <Button
+                        size="xs"
+                        variant="light"
+                        onClick={() => void Promise.all(change.ids.map((id) => retryNow(id))).then(replayNow)}
+                      >
                         {t('outbox.page.retry')}
                       </Button>
                     ) : null}
-                    {editPath && (op.status === 'conflict' || op.status === 'invalid' || op.status === 'pending') ? (
+                    {editPath && (status === 'conflict' || status === 'invalid' || status === 'pending') ? (
                       <Button size="xs" variant="light" component={Link} to={editPath} data-testid="sync-op-edit">
-                        {op.status === 'conflict' ? t('outbox.page.resolve') : t('outbox.page.edit')}
+                        {status === 'conflict' ? t('outbox.page.resolve') : t('outbox.page.edit')}
                       </Button>
                     ) : null}
                     <Button
@@ -180,8 +187,8 @@ export function SyncPageRoute() {
                       variant="subtle"
                       color="red"
                       leftSection={<IconTrash size={14} aria-hidden />}
-                      disabled={op.status === 'sending'}
-                      onClick={() => setDiscarding(op)}
+                      disabled={status === 'sending'}
+                      onClick={() => setDiscarding(change)}
                     >
                       {t('outbox.page.discard')}
                     </Button>
@@ -203,7 +210,11 @@ export function SyncPageRoute() {
               color="red"
               data-testid="sync-discard-confirm"
               onClick={() => {
-                if (discarding) void discard(discarding.id, outboxDb());
+                // The change first, then what only it needed (a dependent whose carrier went first would fail).
+                if (discarding) {
+                  const carriers = carriersOnlyFor(discarding, ops ?? []);
+                  void discard(discarding.op.id, outboxDb()).then(() => Promise.all(carriers.map((c) => discard(c.id, outboxDb()))));
+                }
                 setDiscarding(null);
               }}
             >
