@@ -1,6 +1,7 @@
 /**
  * GET /media/* — the stored files. Photos (`ads/{adId}/{uid}/{width}.webp`) are served to everyone only while their
- * ad is publicly listed, with a year-long immutable cache (every name is unique and never rewritten); otherwise only
+ * ad is publicly listed, cached for PUBLIC_MAX_AGE_S by any cache (docs/decisions/0020: a takedown must reach shared
+ * caches within a bound, so not the year a never-rewritten name would allow) and then revalidated by ETag; otherwise only
  * to the ad's owner, the model's publicist and staff, with `private, no-store`, and to anyone else as a plain 404 (a private photo's
  * existence is not revealed). Only a photo with its media row is served at all: a file a crash left behind without
  * one is a 404 for everyone (modules/media/orphans.ts removes such files at start-up). Promoted-placement images (`promo/…`) are public. Nothing else under storage is served:
@@ -14,7 +15,13 @@ import type { VisibilityCache } from './media-visibility.ts';
 const PHOTO = /^ads\/(\d{1,10})\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/(\d{1,5})\.webp$/;
 const PROMO = /^promo\/[A-Za-z0-9_-]{1,150}\.webp$/;
 
-const PUBLIC_CACHE = 'public, max-age=31536000, immutable';
+/**
+ * How long a browser or a shared cache may show a public photo without asking again. A suspension, an erasure or a
+ * takedown makes the URL a 404 at once (plus at most VISIBILITY_TTL_MS on other nodes); a cache that kept the photo
+ * stops showing it when this runs out, since its revalidation is answered 404 (docs/deployment.md states the bound).
+ */
+export const PUBLIC_MAX_AGE_S = 300;
+const PUBLIC_CACHE = `public, max-age=${PUBLIC_MAX_AGE_S}`;
 const PRIVATE_CACHE = 'private, no-store';
 
 async function send(req: FastifyRequest, reply: FastifyReply, app: FastifyInstance, key: string, cacheControl: string) {

@@ -94,7 +94,7 @@ describe('STORAGE_DRIVER=s3', () => {
     await t.app.catalogue.changed();
     const open = await (await newAgent(t.app)).get(photo.url);
     expect(open.statusCode).toBe(200);
-    expect(open.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(open.headers['cache-control']).toBe('public, max-age=300');
     expect(open.rawPayload.equals(own.rawPayload)).toBe(true);
   });
 

@@ -10,6 +10,7 @@ import { newAgent, type Agent } from '#tests/agent.ts';
 import { buildModel, buildUser } from '#tests/factories.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
 import { loadEditableAd } from './ad-access.ts';
+import { PUBLIC_MAX_AGE_S } from './media-files.routes.ts';
 import { PLANTED, jpeg, jpegWithGps, pixelFloodPng, png, textFile } from './test-images.ts';
 import { loginAs, multipart, uploadBody } from './test-helpers.ts';
 
@@ -327,7 +328,7 @@ describe('privacy of photos', () => {
     expect(gallery.json()).toMatchObject({ data: [{ media_id: photo.media_id, is_cover: true }] });
   });
 
-  it('serves the photos of a listed ad to everyone, cached for a year', async () => {
+  it('serves the photos of a listed ad to everyone, cached for minutes and revalidated, not for a year', async () => {
     const { adId, agent } = await modelWithAd();
     const res = await upload(agent, adId, [{ filename: 'a.jpg', data: await jpeg(900, 600) }]);
     const photo = res.json<UploadAnswer>().data.media[0]!;
@@ -338,13 +339,49 @@ describe('privacy of photos', () => {
     for (const url of [photo.url, ...photo.srcset.split(', ').map((s) => s.split(' ')[0]!)]) {
       const file = await anonymous.get(url);
       expect(file.statusCode).toBe(200);
-      expect(file.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(file.headers['cache-control']).toBe(`public, max-age=${PUBLIC_MAX_AGE_S}`);
     }
+    expect(PUBLIC_MAX_AGE_S).toBeLessThanOrEqual(300);
     const again = await anonymous.get(photo.url);
     expect(
       (await anonymous.request({ method: 'GET', url: photo.url, headers: { 'if-none-match': String(again.headers.etag) } })).statusCode,
     ).toBe(304);
     expect((await anonymous.get(`/api/getImagesByAd/${adId}`)).statusCode).toBe(200);
+  });
+
+  // Issue 24 A6: what a cache kept must stop being shown once the ad or the account is taken down.
+  it.each([
+    ['the ad is suspended', (adId: number, _userId: number) => ({ subject_type: 'ad', subject_id: adId, action: 'suspend' })],
+    ['the account is suspended', (_adId: number, userId: number) => ({ subject_type: 'user', subject_id: userId, action: 'suspend' })],
+  ])('once %s, the photo URL is a 404 for everyone, and a cache asking again is told so', async (_what, decision) => {
+    const { adId, agent, userId } = await modelWithAd();
+    const res = await upload(agent, adId, [{ filename: 'a.jpg', data: await jpeg(900, 600) }]);
+    const photo = res.json<UploadAnswer>().data.media[0]!;
+    await t.database.db.update(ads).set({ status: 'active' }).where(eq(ads.id, adId));
+    const anonymous = await newAgent(t.app);
+    const before = await anonymous.get(photo.url);
+    expect(before.statusCode).toBe(200);
+    expect(before.headers['cache-control']).not.toMatch(/immutable|31536000/);
+
+    const admin = await loginAs(t.app, t.database.db, (await buildUser(t.database.db, { role: 'admin' })).id);
+    const decided = await admin.post('/api/admin/decisions', {
+      ...decision(adId, userId),
+      reason_codes: ['spam'],
+      text: 'Contenido retirado tras una denuncia.',
+    });
+    expect(decided.statusCode, decided.body).toBe(200);
+
+    const after = await anonymous.get(photo.url);
+    expect(after.statusCode).toBe(404);
+    expect(after.headers['cache-control']).toBe('no-store');
+    // A shared cache revalidating its copy (If-None-Match) gets the 404, not a 304 that would keep the photo alive.
+    const revalidated = await anonymous.request({
+      method: 'GET',
+      url: photo.url,
+      headers: { 'if-none-match': String(before.headers.etag) },
+    });
+    expect(revalidated.statusCode).toBe(404);
+    expect(revalidated.headers['content-type']).not.toBe('image/webp');
   });
 
   it('serves nothing else from storage', async () => {
