@@ -6,7 +6,7 @@
 import zlib from 'node:zlib';
 import type { MultiLineString, MultiPolygon, Position } from 'geojson';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BaseMap } from '../src/components/map/base-layers.ts';
+import { provinceAt, type BaseMap } from '../src/components/map/base-layers.ts';
 import { buildBaseMapAssets } from './base-map.ts';
 
 let assets: ReturnType<typeof buildBaseMapAssets>;
@@ -100,5 +100,26 @@ describe('the base map', () => {
     expect(codes).toEqual(expect.arrayContaining(['ES', 'PT', 'FR', 'US', 'BR', 'DE', 'TR', 'CD']));
     const spain = world.features.find((f) => f.properties.kind === 'country' && f.properties.iso2 === 'ES')!;
     expect(inside(spain.geometry as MultiPolygon, MADRID)).toBe(true);
+  });
+});
+
+describe("the provinces' outlines (issue 24 D: the area map of one city)", () => {
+  it('has every province with its name, and finds the one a city lies in', () => {
+    const names = es.features.flatMap((f) => (f.properties.kind === 'province' ? [f.properties.name] : []));
+    expect(names.length).toBeGreaterThanOrEqual(52);
+    const cities: Array<[string, number, number]> = [
+      ['Asturias', 43.36, -5.85], // Oviedo
+      ['Asturias', 43.54, -5.66], // Gijón, on the coast
+      ['Madrid', 40.42, -3.7],
+      ['Barcelona', 41.39, 2.17],
+      ['Illes Balears', 39.57, 2.65], // Palma
+      ['Las Palmas', 28.1, -15.41],
+      ['València/Valencia', 39.47, -0.38],
+      ['Sevilla', 37.39, -5.98],
+    ];
+    for (const [province, lat, lng] of cities) expect(provinceAt(es, lat, lng)?.properties.name, `${lat},${lng}`).toBe(province);
+    // Lisbon and the open sea are in no province.
+    expect(provinceAt(es, 38.72, -9.14)).toBeUndefined();
+    expect(provinceAt(es, 37, -12)).toBeUndefined();
   });
 });

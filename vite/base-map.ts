@@ -2,7 +2,8 @@
  * The embedded base map (issue 16 point 4), generated at build time from boundary data shipped in npm packages, so a
  * map needs no third party and works offline:
  * - `es`: Spain's land and province lines (es-atlas, IGN data) and the neighbouring countries around it (world-atlas,
- *   Natural Earth 1:50m), what every map of a Spanish city or of the listings shows;
+ *   Natural Earth 1:50m), what every map of a Spanish city or of the listings shows, and each province's outline with
+ *   its name (drawn only around one city: the model page's area map);
  * - `world`: every country (Natural Earth 1:110m) with its ISO 3166-1 alpha-2 code, fetched only when a map is about
  *   another country (the profile form's location step).
  * The Vite plugin (baseMapPlugin) writes both as content-hashed JSON under /assets, and gives their URLs to the
@@ -179,6 +180,15 @@ export function buildSpainMap(): BaseMap {
     }),
   };
 
+  // Each province's own outline, with its name: a map of one city shows the province around it (the model page's
+  // area map), drawn only there.
+  const provinceShapes: Array<Feature<MultiPolygon, BaseMapProperties>> = [];
+  for (const g of provinces) {
+    const f = feature(es, g) as Feature<Polygon | MultiPolygon | null, { name: string }>;
+    const geometry = f.geometry && roundPolygons(f.geometry, r3);
+    if (geometry) provinceShapes.push({ type: 'Feature', properties: { kind: 'province', name: f.properties.name }, geometry });
+  }
+
   const world = readTopology<CountryTopology>('world-atlas/countries-50m.json');
   const iso2Of = iso2Resolver();
   const r2 = round(2);
@@ -206,6 +216,7 @@ export function buildSpainMap(): BaseMap {
       ...neighbours,
       { type: 'Feature', properties: { kind: 'land', iso2: 'ES' }, geometry: land },
       { type: 'Feature', properties: { kind: 'provinces' }, geometry: provinceLines },
+      ...provinceShapes,
     ],
   };
 }

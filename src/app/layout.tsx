@@ -12,7 +12,7 @@ import { Link, Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { isLanguage, toLocaleTag } from '#contract/languages.ts';
 import { AccountNav } from '#src/components/account-nav.tsx';
 import { LanguageSwitcher, pathForLanguage } from '#src/components/language-switcher.tsx';
-import { OfflineNotice } from '#src/components/offline-notice.tsx';
+import { OfflineIndicator, OfflineNotice } from '#src/components/offline-notice.tsx';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { ThemeToggle } from '#src/components/theme-toggle.tsx';
 import { trackPageView } from '#src/lib/analytics.ts';
@@ -167,6 +167,7 @@ export function Layout() {
               </Group>
             </UnstyledButton>
             <Group gap={4} component="nav" aria-label={t('nav.mainNavigation')} wrap="nowrap">
+              <OfflineIndicator />
               {/* First: appearing later (when the browser offers it), it moves nothing else (the group is right-aligned). */}
               <InstallControl />
               <LanguageSwitcher />
@@ -190,10 +191,9 @@ export function Layout() {
       {/* At least a screen tall under the header: the footer starts below the fold, so it does not jump down in sight
           when the page's content arrives (Lighthouse counted it as the home page's layout shift, CLS 0.107). */}
       <Box component="main" id="main" tabIndex={-1} mih="calc(100dvh - 56px)">
-        {/* Sticky under the header: in sight wherever the page is scrolled when the connection drops. */}
-        <Box style={{ position: 'sticky', top: 56, zIndex: 199 }}>
-          <OfflineNotice />
-        </Box>
+        {/* In the page's flow, above its content: it pushes the page down and never covers it (sticky under the header,
+            it covered the model page's «Volver al listado» at 360 px once scrolled). The header's icon stays in sight. */}
+        <OfflineNotice />
         <RouteOutlet />
       </Box>
       <Box component="footer" py="lg" mt="xl" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>

@@ -7,10 +7,14 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderInSpanish } from '#tests/render-es.tsx';
+import type * as BaseLayers from './base-layers.ts';
 import type { MapMarker } from './types.ts';
 
 const loadBaseMap = vi.fn<(country: string) => Promise<unknown>>();
-vi.mock('./base-layers.ts', () => ({ loadBaseMap: (country: string) => loadBaseMap(country) }));
+vi.mock('./base-layers.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof BaseLayers>()),
+  loadBaseMap: (country: string) => loadBaseMap(country),
+}));
 const mapConfig = vi.hoisted(() => ({ current: null as null | { tilesUrl?: string; attribution?: string } }));
 const addConfiguredLayer = vi.fn(async () => null);
 vi.mock('./configured-layer.ts', () => ({
@@ -142,6 +146,48 @@ describe('MapView', () => {
       />,
     );
     expect(description(screen.getByRole('region', { name: 'Mapa de la zona' }))).toMatch(/^Zona de Oviedo\./);
+  });
+
+  it('around an area, draws the outline of the province it lies in (no other) and writes the place’s name', async () => {
+    const box = (name: string, west: number, south: number) => ({
+      type: 'Feature',
+      properties: { kind: 'province', name },
+      geometry: {
+        type: 'MultiPolygon',
+        coordinates: [
+          [
+            [
+              [west, south],
+              [west + 1, south],
+              [west + 1, south + 1],
+              [west, south + 1],
+              [west, south],
+            ],
+          ],
+        ],
+      },
+    });
+    const withProvinces = { ...SPAIN, features: [...SPAIN.features, box('Asturias', -6.5, 43), box('Cantabria', -4.5, 43)] };
+    loadBaseMap.mockResolvedValue(withProvinces);
+    renderInSpanish(
+      <MapView
+        ariaLabel="Mapa de la zona"
+        center={[43.36, -5.84]}
+        area={{ lat: 43.36, lng: -5.84, radiusMeters: 2000, label: 'Zona de Oviedo.', name: 'Oviedo' }}
+      />,
+    );
+    const region = screen.getByRole('region', { name: 'Mapa de la zona' });
+    // Land, province lines, and Asturias; not Cantabria.
+    await waitFor(() => expect(region.querySelectorAll('.leaflet-base-pane path').length).toBe(3));
+    const name = region.querySelector('.leaflet-marker-pane [aria-hidden="true"]');
+    expect(name?.textContent).toBe('Oviedo');
+    expect(name?.getAttribute('tabindex')).toBeNull();
+
+    // A map without an area draws no province outline.
+    loadBaseMap.mockResolvedValue(withProvinces);
+    renderInSpanish(<MapView ariaLabel="Mapa sin zona" center={[43.36, -5.84]} />);
+    const plain = screen.getByRole('region', { name: 'Mapa sin zona' });
+    await waitFor(() => expect(plain.querySelectorAll('.leaflet-base-pane path').length).toBe(2));
   });
 
   it('draws another country from the world map, that country as land and the others as neighbours', async () => {

@@ -9,7 +9,7 @@ import { VisuallyHidden } from '@mantine/core';
 import L from 'leaflet';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { loadBaseMap, type BaseMap, type BaseMapProperties } from './base-layers.ts';
+import { loadBaseMap, provinceAt, type BaseMap, type BaseMapProperties } from './base-layers.ts';
 import { addConfiguredLayer, useMapConfig } from './configured-layer.ts';
 import type { MapMarker, MapViewProps } from './types.ts';
 import classes from './map-view.module.css';
@@ -81,14 +81,29 @@ const styleOf = (props: BaseMapProperties, country: string): L.PathOptions => {
       return { className: classes.neighbour, weight: 1 };
     case 'country':
       return props.iso2 === country ? { className: classes.land, weight: 1 } : { className: classes.neighbour, weight: 1 };
+    case 'province':
+      return { className: classes.province, weight: 2 };
   }
 };
 
-function addBaseMap(map: L.Map, data: BaseMap, country: string): L.Layer {
+/**
+ * The base map; around an area (the model page), also the outline of the province the area lies in, so a map of one
+ * city at city zoom shows where the province's borders run instead of an even square of land.
+ */
+function addBaseMap(map: L.Map, data: BaseMap, country: string, around?: { lat: number; lng: number }): L.Layer {
+  const province = around ? provinceAt(data, around.lat, around.lng) : undefined;
   return L.geoJSON(data, {
     pane: 'base',
     interactive: false,
+    filter: (f: GeoJSON.Feature<GeoJSON.Geometry, BaseMapProperties>) => f.properties.kind !== 'province' || f === province,
     style: (f?: GeoJSON.Feature<GeoJSON.Geometry, BaseMapProperties>) => (f ? styleOf(f.properties, country) : {}),
+    // Names the drawn province on its path (tests, and anyone reading the page's markup).
+    onEachFeature: (f: GeoJSON.Feature<GeoJSON.Geometry, BaseMapProperties>, layer) => {
+      if (f.properties.kind === 'province') {
+        const { name } = f.properties;
+        layer.on('add', () => (layer as L.Path).getElement()?.setAttribute('data-province', name));
+      }
+    },
   }).addTo(map);
 }
 
@@ -158,13 +173,16 @@ export default function MapView({
 
   // The base: the embedded map always (it is precached: offline it is there), and above it the configured tiles or
   // style when the server names one.
+  const aroundLat = area?.lat;
+  const aroundLng = area?.lng;
   useEffect(() => {
     if (!map) return;
     let layer: L.Layer | undefined;
     let cancelled = false;
+    const around = aroundLat === undefined || aroundLng === undefined ? undefined : { lat: aroundLat, lng: aroundLng };
     loadBaseMap(country).then(
       (data) => {
-        if (!cancelled) layer = addBaseMap(map, data, country);
+        if (!cancelled) layer = addBaseMap(map, data, country, around);
       },
       () => !cancelled && setBaseFailed(true),
     );
@@ -172,7 +190,7 @@ export default function MapView({
       cancelled = true;
       layer?.remove();
     };
-  }, [map, country]);
+  }, [map, country, aroundLat, aroundLng]);
 
   useEffect(() => {
     if (!map || !config) return;
@@ -249,8 +267,19 @@ export default function MapView({
   useEffect(() => {
     if (!map || !area) return;
     const circle = L.circle([area.lat, area.lng], { radius: area.radiusMeters, className: classes.area, interactive: false }).addTo(map);
+    // The place's name written on the map, under the area (the region's description already says it: hidden from
+    // screen readers, and not focusable).
+    const name = area.name
+      ? L.marker([area.lat, area.lng], {
+          icon: L.divIcon({ className: classes.placeName, html: `<span>${escapeHtml(area.name)}</span>`, iconSize: [0, 0] }),
+          interactive: false,
+          keyboard: false,
+        }).addTo(map)
+      : undefined;
+    name?.getElement()?.setAttribute('aria-hidden', 'true');
     return () => {
       circle.remove();
+      name?.remove();
     };
   }, [map, area]);
 

@@ -16,6 +16,8 @@ export interface MapArea {
   lng: number;
   radiusMeters: number;
   label: string;
+  /** The place's name, written on the map beside the area (e.g. the city). */
+  name?: string;
 }
 
 export interface MapViewProps {

@@ -58,6 +58,7 @@ export function GalleryViewer({ images, name, index, onIndex, opened, onClose }:
       opened={opened}
       onClose={onClose}
       fullScreen
+      returnFocus={false}
       title={t('model.gallery.label', { name })}
       closeButtonProps={{ 'aria-label': t('common.close') }}
       classNames={{ content: classes.content, header: classes.header, body: classes.body }}

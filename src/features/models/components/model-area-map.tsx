@@ -31,7 +31,13 @@ export function ModelAreaMap({ city, state }: ModelAreaMapProps) {
     () =>
       latitude === null || longitude === null
         ? undefined
-        : { lat: latitude, lng: longitude, radiusMeters: AREA_RADIUS_METERS, label: t('model.area.circle', { city: city.name }) },
+        : {
+            lat: latitude,
+            lng: longitude,
+            radiusMeters: AREA_RADIUS_METERS,
+            label: t('model.area.circle', { city: city.name }),
+            name: city.name,
+          },
     [latitude, longitude, city.name, t],
   );
   if (!area) return null;
@@ -59,7 +65,9 @@ export function ModelAreaMap({ city, state }: ModelAreaMapProps) {
             <LazyMap
               ariaLabel={t('model.area.mapLabel', { city: city.name })}
               center={[area.lat, area.lng]}
-              zoom={10}
+              // Wide enough that the province's outline around the city usually shows (at 10 the map was one even
+              // square of land), close enough that the 2 km area still reads as an area.
+              zoom={9}
               maxZoom={13}
               area={area}
               height={MAP_HEIGHT}

@@ -30,6 +30,7 @@ export function ModelGallery({ images, name }: { images: Image[]; name: string }
   const settleTimer = useRef<number | undefined>(undefined);
   const [index, setIndex] = useState(0);
   const [viewer, setViewer] = useState<'never' | 'open' | 'closed'>('never');
+  const fullScreenRef = useRef<HTMLButtonElement>(null);
   const total = images.length;
   const current = Math.min(index, Math.max(total - 1, 0));
 
@@ -131,6 +132,7 @@ export function ModelGallery({ images, name }: { images: Image[]; name: string }
           ))}
         </div>
         <ActionIcon
+          ref={fullScreenRef}
           className={classes.fullScreen}
           variant="default"
           radius="xl"
@@ -209,7 +211,12 @@ export function ModelGallery({ images, name }: { images: Image[]; name: string }
             index={current}
             onIndex={fromViewer}
             opened={viewer === 'open'}
-            onClose={() => setViewer('closed')}
+            onClose={() => {
+              setViewer('closed');
+              // Mantine gives the focus back only to what had it when the dialog opened, and this dialog's code
+              // arrived after that: the button is where the viewer belongs (also when a click on the photo opened it).
+              requestAnimationFrame(() => fullScreenRef.current?.focus());
+            }}
           />
         </Suspense>
       ) : null}
