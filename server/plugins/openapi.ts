@@ -99,6 +99,9 @@ const NOT_JSON: Record<string, { summary?: string; response?: Record<string, unk
   'GET /api/admin/verifications/:id/selfie': {
     response: { 200: binary('image/webp', 'The verification selfie (private, no-store)') },
   },
+  'GET /api/admin/photo-reviews/:id/image': {
+    response: { 200: binary('image/webp', 'A refused photo kept for review, as staff see it (private, no-store)') },
+  },
   'GET /metrics': {
     summary: 'Prometheus metrics (text exposition format)',
     response: {
