@@ -1,9 +1,10 @@
 /**
  * Cookie consent: page views (POST /api/analytics/pageview) leave the browser only after "Aceptar analítica",
- * never before a choice nor after "Rechazar"; "Preferencias de cookies" asks again; Reject weighs as much as Accept.
+ * never before a choice nor after "Rechazar"; "Preferencias de cookies" shows the choice and asks again (closing keeps
+ * it); Reject weighs as much as Accept; the banner is compact at 360 px.
  */
 import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test';
-import { legalTitle, openHome, tr, type LegalSlug } from './helpers.ts';
+import { appReady, legalTitle, openHome, tr, type LegalSlug } from './helpers.ts';
 
 const PAGEVIEW = '/api/analytics/pageview';
 
@@ -23,7 +24,7 @@ const acceptButton = (page: Page) => banner(page).getByRole('button', { name: tr
 async function followFooterLink(page: Page, slug: LegalSlug, key: string) {
   await page
     .locator('footer')
-    .getByRole('link', { name: tr('es', key) })
+    .getByRole('link', { name: tr('es', key), exact: true })
     .click();
   await expect(page).toHaveURL(new RegExp(`/es/legal/${slug}$`));
   await expect(page.getByRole('heading', { level: 1, name: legalTitle(slug, 'es') })).toBeVisible();
@@ -78,33 +79,64 @@ test('after "Aceptar analítica" every page view is sent, without the query stri
   for (const r of views) expect((r.postDataJSON() as { path: string }).path).not.toContain('?');
 });
 
-test('"Preferencias de cookies" brings the banner back, and nothing is counted until a new choice', async ({ page, context }) => {
+test('"Preferencias de cookies" shows the current choice, closing keeps it, and a new choice replaces it', async ({ page, context }) => {
   const views = recordPageViews(context);
   await openHome(page, 'es');
   await acceptButton(page).click();
   await expect(banner(page)).toBeHidden();
   await expect.poll(() => views.length).toBe(1);
 
-  await page
-    .locator('footer')
-    .getByRole('button', { name: tr('es', 'cookies.manage') })
-    .click();
+  const manage = page.locator('footer').getByRole('button', { name: tr('es', 'cookies.manage') });
+  await manage.click();
   await expect(banner(page)).toBeVisible();
-  expect(await page.evaluate(() => localStorage.getItem('cookie-consent'))).toBeNull();
+  // The choice stays in force while the preferences are open, and they say what it is.
+  await expect(banner(page).getByTestId('cookie-current-choice')).toHaveText(tr('es', 'cookies.current.accepted'));
+  await expect(acceptButton(page)).toHaveAttribute('aria-pressed', 'true');
+  await expect(rejectButton(page)).toHaveAttribute('aria-pressed', 'false');
+  expect(await page.evaluate(() => localStorage.getItem('cookie-consent'))).toBe('accepted');
 
-  // Browse on through the banner's own "Más información" link while no choice is made.
+  // Closed without choosing: nothing forgotten, the banner does not come back on the next load.
   await banner(page)
-    .getByRole('link', { name: tr('es', 'cookies.learnMore') })
+    .getByRole('button', { name: tr('es', 'cookies.keep') })
     .click();
-  await expect(page.getByRole('heading', { level: 1, name: legalTitle('cookies-policy', 'es') })).toBeVisible();
-  await page.waitForLoadState('networkidle');
-  expect(views).toHaveLength(1);
+  await expect(banner(page)).toBeHidden();
+  expect(await page.evaluate(() => localStorage.getItem('cookie-consent'))).toBe('accepted');
+  await page.reload();
+  await appReady(page, 'es');
+  await expect(banner(page)).toBeHidden();
 
+  // A new choice replaces it: nothing is counted after "Rechazar".
+  await manage.click();
   await rejectButton(page).click();
   await expect(banner(page)).toBeHidden();
+  expect(await page.evaluate(() => localStorage.getItem('cookie-consent'))).toBe('rejected');
+  const counted = views.length;
   await followFooterLink(page, 'privacy-policy', 'pages.privacyPolicy');
-  expect(views).toHaveLength(1);
+  expect(views).toHaveLength(counted);
+  await manage.click();
+  await expect(banner(page).getByTestId('cookie-current-choice')).toHaveText(tr('es', 'cookies.current.rejected'));
+  await expect(rejectButton(page)).toHaveAttribute('aria-pressed', 'true');
 });
+
+for (const lng of ['es', 'de'] as const) {
+  test(`the banner is compact at 360 px (${lng}): a short paragraph and one row of buttons`, async ({ page }, testInfo) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await openHome(page, lng);
+    const box = (await banner(page).boundingBox())!;
+    // It took about 35 % of the screen (heading, long text, stacked buttons).
+    expect(box.height, `${box.height}px of 740`).toBeLessThanOrEqual(740 * 0.2);
+    const reject = (await banner(page)
+      .getByRole('button', { name: tr(lng, 'cookies.reject') })
+      .boundingBox())!;
+    const accept = (await banner(page)
+      .getByRole('button', { name: tr(lng, 'cookies.accept') })
+      .boundingBox())!;
+    expect(Math.abs(reject.y - accept.y)).toBeLessThanOrEqual(1);
+    await page.screenshot({ path: testInfo.outputPath(`cookie-banner-${lng}-360.png`) });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: testInfo.outputPath(`cookie-banner-${lng}-1280.png`) });
+  });
+}
 
 for (const width of [360, 1280]) {
   test(`"Rechazar" is as prominent as "Aceptar analítica" at ${width} px`, async ({ page }) => {
@@ -131,7 +163,7 @@ test('the footer links stay reachable while the cookie banner is shown', async (
     // trial: only checks the link could receive the click (nothing on top of it).
     await page
       .locator('footer')
-      .getByRole('link', { name: tr('es', key) })
+      .getByRole('link', { name: tr('es', key), exact: true })
       .click({ trial: true, timeout: 2_000 });
   }
 });

@@ -8,7 +8,7 @@
 import { Anchor, Box, Container, Group, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { lazy, memo, Suspense, useEffect, useRef, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, Outlet, useLocation, useParams } from 'react-router';
+import { Link, Navigate, NavigationType, Outlet, useLocation, useNavigationType, useParams } from 'react-router';
 import { isLanguage, toLocaleTag } from '#contract/languages.ts';
 import { AccountNav } from '#src/components/account-nav.tsx';
 import { LanguageSwitcher, pathForLanguage } from '#src/components/language-switcher.tsx';
@@ -17,7 +17,7 @@ import { PageLoader } from '#src/components/page-loader.tsx';
 import { ThemeToggle } from '#src/components/theme-toggle.tsx';
 import { trackPageView } from '#src/lib/analytics.ts';
 import { setApiLanguage } from '#src/lib/api-client.ts';
-import { clearConsent, getConsent, subscribeConsent } from '#src/lib/consent.ts';
+import { getConsent, openConsentPreferences, subscribeConsent } from '#src/lib/consent.ts';
 import { useCurrentUser, useForgetUserAfterSessionEnd, useRefreshUserWhenSuspended } from '#src/lib/session.ts';
 import { hasOutboxAuthFlag, lastOutboxUser } from '#src/offline/auth-flag.ts';
 import { CookieBanner } from './cookie-banner.tsx';
@@ -88,6 +88,40 @@ function useFocusOnNavigation() {
   }, [pathname]);
 }
 
+const PAGE_LOADED_AT = typeof performance === 'undefined' ? 0 : performance.timeOrigin;
+
+/**
+ * Whether the signed-in user on screen was confirmed by the server since this page loaded (or cannot be, offline).
+ * The user restored from the saved copy may be a session that has ended meanwhile: the Messenger count and the bell
+ * wait for that answer, else they ask with a dead session and the browser logs their 401s as errors. A restored copy
+ * recent enough not to be asked again by itself is asked once here.
+ */
+function useSessionChecked(userQuery: ReturnType<typeof useCurrentUser>): boolean {
+  const checked = userQuery.isError || userQuery.dataUpdatedAt >= PAGE_LOADED_AT;
+  const { data, isFetching, refetch } = userQuery;
+  useEffect(() => {
+    if (data && !checked && !isFetching) void refetch();
+  }, [data, checked, isFetching, refetch]);
+  return checked;
+}
+
+/**
+ * A move to another page (a link, a form's redirect) starts at its top: the window kept the old page's scroll, so at
+ * 360 px the login after a password reset opened scrolled past its heading. Back and Forward (POP) leave the
+ * browser's own restoration alone; a link to an anchor (`#…`) scrolls there itself.
+ */
+function useScrollTopOnNavigation() {
+  const { pathname, hash } = useLocation();
+  const type = useNavigationType();
+  const previous = useRef(pathname);
+  useEffect(() => {
+    // The same page in another language (the language switcher) keeps its place.
+    const same = previous.current.replace(/^\/[^/]*/, '') === pathname.replace(/^\/[^/]*/, '');
+    previous.current = pathname;
+    if (!same && type !== NavigationType.Pop && !hash) window.scrollTo(0, 0);
+  }, [pathname, hash, type]);
+}
+
 /**
  * The page under the layout, behind its own Suspense boundary. Memoised: the server-rendered page inside is hydrated in
  * small slices after the layout (React leaves a Suspense boundary dehydrated and comes back to it at idle priority). A
@@ -109,10 +143,12 @@ export function Layout() {
   const { t, i18n } = useTranslation();
   usePageViews();
   useFocusOnNavigation();
+  useScrollTopOnNavigation();
   useForgetUserAfterSessionEnd();
   useRefreshUserWhenSuspended();
   const userQuery = useCurrentUser();
   const user = userQuery.data;
+  const sessionChecked = useSessionChecked(userQuery);
   // Offline after a reload the session cannot be checked: the indicator still shows the device's queue.
   const outboxUser = user?.id ?? (userQuery.isError ? lastOutboxUser() : undefined);
 
@@ -173,7 +209,7 @@ export function Layout() {
               <LanguageSwitcher />
               <ThemeToggle />
               {/* A suspended account's restricted view has no Messenger or notifications to call. */}
-              {user && user.status !== 'suspended' ? (
+              {user && user.status !== 'suspended' && sessionChecked ? (
                 <Suspense fallback={null}>
                   <LiveNav userId={user.id} role={user.role} />
                 </Suspense>
@@ -210,7 +246,7 @@ export function Layout() {
             <Anchor component={Link} to={`/${lng}/contact`} size="sm" c="dimmed">
               {t('contact.page.footerLink')}
             </Anchor>
-            <Anchor component="button" type="button" size="sm" c="dimmed" onClick={clearConsent}>
+            <Anchor component="button" type="button" size="sm" c="dimmed" onClick={openConsentPreferences}>
               {t('cookies.manage')}
             </Anchor>
           </Group>

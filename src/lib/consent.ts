@@ -16,6 +16,7 @@ export function getConsent(): ConsentChoice | null {
 }
 
 export function setConsent(choice: ConsentChoice): void {
+  preferencesOpen = false;
   try {
     localStorage.setItem(CONSENT_KEY, choice);
   } catch {
@@ -31,6 +32,26 @@ export function clearConsent(): void {
     /* ignore */
   }
   window.dispatchEvent(new CustomEvent(EVENT, { detail: null }));
+}
+
+/**
+ * "Preferencias de cookies" opens the banner again without touching the choice: the earlier choice stays in force
+ * until another is made, and closing the banner without choosing keeps it (it used to be forgotten on opening).
+ */
+let preferencesOpen = false;
+
+export function consentPreferencesOpen(): boolean {
+  return preferencesOpen;
+}
+
+export function openConsentPreferences(): void {
+  preferencesOpen = true;
+  window.dispatchEvent(new CustomEvent(EVENT, { detail: getConsent() }));
+}
+
+export function closeConsentPreferences(): void {
+  preferencesOpen = false;
+  window.dispatchEvent(new CustomEvent(EVENT, { detail: getConsent() }));
 }
 
 export function subscribeConsent(listener: () => void): () => void {

@@ -18,6 +18,8 @@ export const ACCOUNT_API = {
   profileInformation: '/api/user/profile-information',
   password: '/api/user/password',
   deleteAccount: (id: number) => `/api/profile/delete/${id}`,
+  /** `{ confirmed }`: whether this session confirmed its password lately (deletion needs it, else 423). */
+  confirmedPasswordStatus: '/api/user/confirmed-password-status',
   createModelProfile: '/api/profile/create',
   createPublicistProfile: '/api/publicist/profile/create',
 } as const;
@@ -29,6 +31,9 @@ export const updatePassword = (body: z.output<typeof updatePasswordSchema>) =>
   apiRequest<Answer>(ACCOUNT_API.password, { method: 'PUT', body });
 
 export const deleteAccount = (id: number) => apiRequest<Answer>(ACCOUNT_API.deleteAccount(id), { method: 'DELETE' });
+
+export const passwordConfirmedLately = async (): Promise<boolean> =>
+  (await apiGet<{ confirmed: boolean }>(ACCOUNT_API.confirmedPasswordStatus)).confirmed;
 
 export const createModelProfile = (body: z.output<typeof modelProfileCreateSchema>) =>
   apiRequest<Answer>(ACCOUNT_API.createModelProfile, { method: 'POST', body });

@@ -10,7 +10,7 @@ import { useApiForm } from '#src/lib/forms.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';
 import { confirmPassword, useEndSession } from '#src/lib/session.ts';
-import { deleteAccount } from '../api/account-api.ts';
+import { deleteAccount, passwordConfirmedLately } from '../api/account-api.ts';
 import { ProfileSection } from './profile-section.tsx';
 
 const FIELDS = ['password'] as const;
@@ -30,6 +30,7 @@ export function DeleteAccountSection({ user }: { user: User }) {
   const form = useApiForm(FIELDS);
   const [step, setStep] = useState<Step>('closed');
   const [password, setPassword] = useState('');
+  const [checking, setChecking] = useState(false);
   const passwordRef = useRef<HTMLInputElement>(null);
 
   // The modal is already open when the prompt replaces the confirmation: move the focus to the password.
@@ -42,6 +43,19 @@ export function DeleteAccountSection({ user }: { user: User }) {
     setStep('closed');
     setPassword('');
     form.reset();
+  };
+
+  /**
+   * From the confirmation: the password prompt comes first when the session has not confirmed it lately. Asked before,
+   * not learnt from the deletion's 423, which the browser logs as an error; the 423 stays handled (a confirmation
+   * can lapse in between). If the question fails, the deletion's own answer decides.
+   */
+  const confirmThenRemove = async () => {
+    setChecking(true);
+    const confirmed = await passwordConfirmedLately().catch(() => true);
+    setChecking(false);
+    if (confirmed) await remove();
+    else setStep('password');
   };
 
   const remove = async () => {
@@ -87,7 +101,7 @@ export function DeleteAccountSection({ user }: { user: User }) {
               <Button variant="default" onClick={close} data-autofocus disabled={form.pending}>
                 {t('account.profile.delete.cancel')}
               </Button>
-              <Button color="red" loading={form.pending} onClick={() => void remove()}>
+              <Button color="red" loading={form.pending || checking} onClick={() => void confirmThenRemove()}>
                 {t('account.profile.delete.confirm')}
               </Button>
             </Group>

@@ -2,7 +2,7 @@ import { Anchor, Button, Checkbox, Group, Stack } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { dashboardFor, loginSchema } from '#contract/auth.ts';
 import { CenteredCard } from '#src/components/centered-card.tsx';
 import { FormError } from '#src/components/form-error.tsx';
@@ -18,6 +18,15 @@ import { EmailField } from '#src/components/email-field.tsx';
 
 const FIELDS = ['email', 'password', 'remember'] as const;
 
+/** Router state that fills in the e-mail (after a password reset). */
+export interface LoginPrefill {
+  email: string;
+}
+const prefilledEmail = (state: unknown): string =>
+  typeof state === 'object' && state !== null && typeof (state as Partial<LoginPrefill>).email === 'string'
+    ? (state as LoginPrefill).email
+    : '';
+
 /** Login: e-mail, password, "remember me". Then `?next=` (same-site paths only) or the dashboard of the role. */
 export function LoginRoute() {
   const { t } = useTranslation();
@@ -27,7 +36,8 @@ export function LoginRoute() {
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const form = useApiForm(FIELDS);
-  const [email, setEmail] = useState('');
+  const location = useLocation();
+  const [email, setEmail] = useState(() => prefilledEmail(location.state));
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
 

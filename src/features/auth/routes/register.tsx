@@ -37,7 +37,11 @@ function CheckInbox({ email, answer }: { email: string; answer: Answer | undefin
   const { t } = useTranslation();
   const lng = useLng();
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+  // The form it replaces was long: at 360 px the window stayed scrolled past the card's top (no navigation resets it).
+  useEffect(() => {
+    window.scrollTo(0, 0);
+    heading.current?.focus({ preventScroll: true });
+  }, []);
   return (
     <Stack align="center" ta="center" gap="sm">
       <ThemeIcon size={56} radius="xl" variant="light" color="teal">

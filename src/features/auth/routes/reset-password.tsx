@@ -1,17 +1,18 @@
 import { Button, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { resetPasswordSchema } from '#contract/auth.ts';
 import { CenteredCard } from '#src/components/centered-card.tsx';
 import { FormError } from '#src/components/form-error.tsx';
 import { NewPasswordFields } from '#src/components/password-field.tsx';
 import { useApiForm, type FieldErrors } from '#src/lib/forms.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
-import { useLng } from '#src/lib/paths.ts';
+import { useLng, withLng } from '#src/lib/paths.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';
 import { resetPassword } from '../api/auth-api.ts';
 import { AuthLink } from '../components/auth-link.tsx';
+import type { LoginPrefill } from './login.tsx';
 import { EmailField } from '#src/components/email-field.tsx';
 
 const FIELDS = ['email', 'password', 'password_confirmation'] as const;
@@ -23,6 +24,7 @@ export function ResetPasswordRoute() {
   usePageTitle(t('auth.reset.title'));
   const lng = useLng();
   const { token = '' } = useParams();
+  const navigate = useNavigate();
   const [params] = useSearchParams();
   const form = useApiForm(FIELDS);
   const [values, setValues] = useState({ email: params.get('email') ?? '', password: '', password_confirmation: '' });
@@ -41,7 +43,11 @@ export function ResetPasswordRoute() {
     const input = form.validate(resetPasswordSchema, { token, ...values }, extra);
     if (!input) return;
     const res = await form.run(() => resetPassword(input));
-    if (res) handleAnswer(res, form.ui, { redirectTo: res.data?.redirect ?? '/login' });
+    if (!res) return;
+    handleAnswer({ status: res.status, data: { ...res.data, redirect: undefined } }, form.ui);
+    // The login form starts with the address just used (router state: not in the URL, nor in the history's address).
+    const state: LoginPrefill = { email: input.email };
+    await navigate(withLng(lng, res.data?.redirect ?? '/login'), { state });
   };
 
   return (

@@ -51,8 +51,12 @@ function UserPanel({ conversationId }: { conversationId: number }) {
             ) : null}
             <Group gap={6}>
               <Badge variant="light">{t(`messenger.roles.${view.data.user.role}`, { defaultValue: view.data.user.role })}</Badge>
+              {/* The account's status says whether the e-mail was verified, not the person: worded so (a bare
+                  «Verificado» read as "identity verified"). */}
               <Badge variant="light" color="gray">
-                {t(`statuses.${view.data.user.status}`, { defaultValue: view.data.user.status })}
+                {t(`messenger.panel.accountStatus.${view.data.user.status}`, {
+                  defaultValue: t(`statuses.${view.data.user.status}`, { defaultValue: view.data.user.status }),
+                })}
               </Badge>
             </Group>
           </Stack>
@@ -204,7 +208,9 @@ export function StaffConversation({ conversationId, me }: { conversationId: numb
   };
 
   return (
-    <Stack gap="md" p={{ base: 'sm', sm: 'lg' }} maw={1280} mx="auto">
+    // The thread's height leaves room for what is above it here: the back link and the assignment row (at 1280×800
+    // «Enviar» was below the fold with the user's own Messenger's allowance).
+    <Stack gap="md" p={{ base: 'sm', sm: 'lg' }} maw={1280} mx="auto" style={{ '--thread-offset': '430px' }}>
       <Anchor component={Link} to={`/${lng}/messenger`} size="sm">
         <Group gap={4} component="span">
           <IconArrowLeft size={14} aria-hidden />
