@@ -3,7 +3,7 @@ import { IconAlertTriangle, IconUserPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ageOn, type ModelProfile } from '#contract/profiles.ts';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { PhotoUploader } from '#src/components/photo-uploader/photo-uploader.tsx';
@@ -157,9 +157,14 @@ export function ModelProfileCreateRoute() {
   const { data: user } = useCurrentUser();
   const existing = useQuery(modelProfileQueryOptions());
   const [created, setCreated] = useState<ModelProfile | null>(null);
+  // The photo step is in the URL (`?step=photos`): a reload there comes back to it, with the ad just created, instead
+  // of landing on "Mi perfil" (the profile now exists, which otherwise sends this screen to the index).
+  const [params, setParams] = useSearchParams();
+  const photoStep = params.get('step') === 'photos';
+  const withAd = created ?? (photoStep && existing.data?.ad ? existing.data : null);
 
   if (!user || existing.isPending || restoredCopyRefreshing(existing)) return <PageLoader />;
-  if (existing.data && !created) return <Navigate to={withLng(lng, MODEL_PATHS.index)} replace />;
+  if (existing.data && !withAd) return <Navigate to={withLng(lng, MODEL_PATHS.index)} replace />;
   if (!isVerified(user)) {
     return (
       <Container size={760} py="lg" px="md">
@@ -182,7 +187,7 @@ export function ModelProfileCreateRoute() {
           <Title order={1}>{t('modelProfile.create.heading')}</Title>
           <Text mt={4}>{t('modelProfile.create.intro')}</Text>
         </div>
-        {created?.ad ? (
+        {withAd?.ad ? (
           <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
             <Stack gap="md">
               <Stepper active={4} size="sm" visibleFrom="sm" aria-label={t('modelProfile.stepsLabel')}>
@@ -194,7 +199,7 @@ export function ModelProfileCreateRoute() {
                 {t('modelProfile.steps.photos')}
               </Title>
               <Text size="sm">{t('modelProfile.create.photosIntro')}</Text>
-              <PhotoUploader adId={created.ad.id} onUploaded={() => void queryClient.invalidateQueries({ queryKey: MODEL_PROFILE_KEY })} />
+              <PhotoUploader adId={withAd.ad.id} onUploaded={() => void queryClient.invalidateQueries({ queryKey: MODEL_PROFILE_KEY })} />
               <Group justify="flex-end">
                 <Button variant="default" onClick={finish}>
                   {t('modelProfile.create.finish')}
@@ -211,6 +216,7 @@ export function ModelProfileCreateRoute() {
             onSaved={(profile) => {
               setCreated(profile);
               queryClient.setQueryData(MODEL_PROFILE_KEY, profile);
+              setParams({ step: 'photos' }, { replace: true });
             }}
             finalStep={{ label: t('modelProfile.steps.photos'), description: '' }}
             submitLabel={t('modelProfile.create.submit')}
