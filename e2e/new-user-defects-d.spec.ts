@@ -5,7 +5,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import type { ModelDetail, ModelList } from '../contract/listings.ts';
-import { offlineAgain, openHome, presetConsent, sectionChips, tr, appReady } from './helpers.ts';
+import { appReady, offlineAgain, openHome, presetConsent, sectionChips, submitLogin, tr } from './helpers.ts';
 
 const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp';
@@ -191,4 +191,27 @@ test('offline at 360 px, the notice pushes the model page down and never covers 
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `${SHOTS}/d-offline-360.png` });
   await context.setOffline(false);
+});
+
+test("the staff inbox's filter chips are one Tab stop too: arrows move, Enter chooses", async ({ page }) => {
+  await submitLogin(page, 'admin@vitrina.test', 'demo-password-123');
+  await expect(page).toHaveURL(/\/es\/admin\/dashboard$/);
+  await page.goto('/es/messenger');
+  await appReady(page, 'es');
+  const group = page.getByRole('radiogroup', { name: tr('es', 'messenger.staff.filterLabel') });
+  const radios = group.getByRole('radio');
+  // The radios are drawn as chips (their labels); the inputs themselves are hidden.
+  await expect(group.locator('label').first()).toBeVisible();
+  const count = await radios.count();
+  expect(count).toBeGreaterThan(1);
+  // One radio in the tab order (tabindex 0), the chosen one; the others are reached with the arrows.
+  expect(await radios.evaluateAll((els) => els.filter((e) => (e as HTMLElement).tabIndex === 0).length)).toBe(1);
+  const chosen = group.locator('input:checked');
+  await chosen.focus();
+  const start = await radios.evaluateAll((els) => els.findIndex((e) => e === document.activeElement));
+  await page.keyboard.press('ArrowRight');
+  await expect(radios.nth((start + 1) % count)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(radios.nth((start + 1) % count)).toBeChecked();
+  await expect(page).toHaveURL(/filter=/);
 });
