@@ -29,10 +29,10 @@ describe('AccountActionButton', () => {
   it('suspending an account opens the decision dialog, which asks for reasons and facts before sending', async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     renderInSpanish(<Screen status="active" />);
-    fireEvent.click(screen.getByRole('button', { name: 'Suspender cuenta: Cliente Prueba' }));
-    await screen.findByRole('dialog', { name: 'Suspender cuenta: Cliente Prueba' });
+    fireEvent.click(screen.getByRole('button', { name: 'Bloquear cuenta: Cliente Prueba' }));
+    await screen.findByRole('dialog', { name: 'Bloquear cuenta: Cliente Prueba' });
     expect(screen.getByText(es.admin.account.note)).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Confirmar: Suspender cuenta' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Confirmar: Bloquear cuenta' }));
     expect(await screen.findByText(es.admin.validation.reasons)).toBeTruthy();
     expect(screen.getByRole('checkbox', { name: es.statements.grounds.spam })).toBeTruthy();
     expect(fetchSpy).not.toHaveBeenCalled();
@@ -40,7 +40,7 @@ describe('AccountActionButton', () => {
 
   it('a suspended account is offered reinstatement, which needs no reasons', async () => {
     renderInSpanish(<Screen status="suspended" />);
-    expect(screen.queryByRole('button', { name: 'Suspender cuenta: Cliente Prueba' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Bloquear cuenta: Cliente Prueba' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Reactivar cuenta: Cliente Prueba' }));
     await screen.findByRole('dialog', { name: 'Reactivar cuenta: Cliente Prueba' });
     expect(screen.getByText(es.admin.account.reinstateNote)).toBeTruthy();

@@ -14,6 +14,7 @@ import { replayOnce } from '#src/offline/replay.ts';
 vi.mock('#src/realtime/hooks.ts', () => ({
   useChatChannel: () => ({ whisper: () => undefined }),
   useCatchUp: () => undefined,
+  useConnectionState: () => 'connected',
 }));
 // The page's runtime is replaced by the bare outbox: its local events are what the runtime hands on.
 vi.mock('#src/offline/runtime.ts', async () => {
