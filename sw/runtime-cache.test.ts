@@ -11,6 +11,8 @@ import {
   MAP_TILES_BUDGET_BYTES,
   MAP_TILES_MAX_ENTRIES,
   WARM_UP_MESSAGE,
+  WARMED_MESSAGE,
+  isWarmedMessage,
   warmUpUrls,
 } from './runtime-cache.ts';
 
@@ -79,6 +81,13 @@ describe('service worker runtime cache', () => {
     expect(isWarmUpMessage({ type: WARM_UP_MESSAGE, urls: [1] })).toBe(false);
     expect(isWarmUpMessage({ type: WARM_UP_MESSAGE, urls: Array.from({ length: 1000 }, () => '/api/models') })).toBe(false);
     expect(isWarmUpMessage(null)).toBe(false);
+  });
+
+  it("reads the worker's answer (the URLs it kept) only in its own shape", () => {
+    expect(isWarmedMessage({ type: WARMED_MESSAGE, urls: ['http://localhost/media/ads/1/u/800.webp'] })).toBe(true);
+    expect(isWarmedMessage({ type: WARM_UP_MESSAGE, urls: [] })).toBe(false);
+    expect(isWarmedMessage({ type: WARMED_MESSAGE, urls: [null] })).toBe(false);
+    expect(isWarmedMessage(undefined)).toBe(false);
   });
 });
 

@@ -56,6 +56,20 @@ export function isWarmUpMessage(data: unknown): data is WarmUpMessage {
   return type === WARM_UP_MESSAGE && Array.isArray(urls) && urls.length <= WARM_UP_MAX_URLS && urls.every((u) => typeof u === 'string');
 }
 
+/** The worker's answer to a warm-up message: the URLs it now keeps (fetched and stored, or already there). */
+export const WARMED_MESSAGE = 'RUNTIME_CACHES_WARMED';
+
+export interface WarmedMessage {
+  type: typeof WARMED_MESSAGE;
+  urls: string[];
+}
+
+export function isWarmedMessage(data: unknown): data is WarmedMessage {
+  if (typeof data !== 'object' || data === null) return false;
+  const { type, urls } = data as Partial<WarmedMessage>;
+  return type === WARMED_MESSAGE && Array.isArray(urls) && urls.every((u) => typeof u === 'string');
+}
+
 /** Of the URLs a page fetched, the ones the worker keeps (listing answers, photos), once each. */
 export function warmUpUrls(fetched: readonly string[], origin: string): string[] {
   const keep = new Set<string>();

@@ -24,6 +24,8 @@ import {
   isMapTileRequest,
   isMediaRequest,
   isWarmUpMessage,
+  WARMED_MESSAGE,
+  type WarmedMessage,
   isPublicAnswer,
   LISTINGS_CACHE,
   LISTINGS_MAX_AGE_SECONDS,
@@ -142,18 +144,30 @@ registerRoute(
 // it: the page sends their URLs once it is controlled (src/lib/offline-warm-up.ts) and they are fetched again
 // through the same strategies, so they are stored like anything fetched later. Only listing and photo URLs of
 // this origin are taken; anything else in the message is ignored.
+// The page sends them as soon as this worker exists, installing included, and is told which are kept (WARMED_MESSAGE).
 self.addEventListener('message', (event: ExtendableMessageEvent) => {
   if (!isWarmUpMessage(event.data)) return;
   const work = event.data.urls.flatMap((href) => {
     const url = new URL(href, self.location.origin);
     if (url.origin !== self.location.origin) return [];
     if (isListingRequest(url)) {
-      return [listingStrategy.handleAll({ event, request: new Request(url, { headers: XHR_HEADERS, credentials: 'same-origin' }) })[1]];
+      const request = new Request(url, { headers: XHR_HEADERS, credentials: 'same-origin' });
+      return [listingStrategy.handleAll({ event, request })[1].then(() => href)];
     }
-    if (isMediaRequest(url)) return [mediaStrategy.handleAll({ event, request: new Request(url, { credentials: 'same-origin' }) })[1]];
+    if (isMediaRequest(url)) {
+      return [mediaStrategy.handleAll({ event, request: new Request(url, { credentials: 'same-origin' }) })[1].then(() => href)];
+    }
     return [];
   });
-  event.waitUntil(Promise.allSettled(work));
+  const source = event.source;
+  event.waitUntil(
+    Promise.allSettled(work).then(async (results) => {
+      // Only what is really in a cache now (a failed fetch stored nothing): the page counts on these offline.
+      const done = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      const kept = (await Promise.all(done.map(async (u) => ((await caches.match(u)) ? u : null)))).filter((u) => u !== null);
+      source?.postMessage({ type: WARMED_MESSAGE, urls: kept } satisfies WarmedMessage);
+    }),
+  );
 });
 
 // Every client route (/es/…, /de/legal/…) is the same shell; the API and files are not navigations.
