@@ -9,13 +9,14 @@
  *   (the outbox's `after`).
  * Everything of src/offline is imported on first use: this screen's first paint does not need Dexie.
  */
-import { MEDIA_API, UPLOAD_FIELDS, type MediaChangeAnswer } from '#contract/media.ts';
+import { MEDIA_API, type MediaChangeAnswer } from '#contract/media.ts';
 import { apiRequest, type ApiResponse } from '#src/lib/api-client.ts';
 import type { ParkedPhoto } from '#src/components/photo-uploader/photo-uploader.tsx';
+import { photosScope, queuePhotoUpload } from '#src/offline/photo-upload.ts';
 import { AFTER_TOKEN, type Json, type NewOp, type OutboxOp } from '#src/offline/types.ts';
 import { adPhotosQueryKey } from '../api/media-api.ts';
 
-export const photosScope = (adId: number) => `photos:ad:${adId}`;
+export { photosScope };
 
 /** What a done photo op makes stale: the gallery here and the public model page's copy. */
 const invalidate = (adId: number): Json[][] => [[...adPhotosQueryKey(adId)], ['model-images', String(adId)]];
@@ -46,26 +47,8 @@ async function offline() {
 }
 
 /** Stores a photo the uploader could not send; resolves once it is on disk. */
-export async function parkUpload(userId: number, photo: ParkedPhoto): Promise<void> {
-  const { enqueue, registerBackgroundSync } = await offline();
-  await enqueue({
-    id: photo.key,
-    userId,
-    scope: photosScope(photo.adId),
-    kind: 'photo.upload',
-    method: 'POST',
-    path: MEDIA_API.upload,
-    // The ad first: the server checks who may add photos to it before it reads any file.
-    parts: [
-      { name: UPLOAD_FIELDS.adId, value: String(photo.adId) },
-      { name: UPLOAD_FIELDS.files, blob: photo.jpeg, filename: photo.name },
-    ],
-    label: 'outbox.kind.photoUpload',
-    summary: photo.name,
-    meta: { adId: photo.adId, thumbnail: photo.thumbnail, name: photo.name } satisfies PhotoMeta,
-    invalidate: invalidate(photo.adId),
-  });
-  void registerBackgroundSync();
+export function parkUpload(userId: number, photo: ParkedPhoto): Promise<void> {
+  return queuePhotoUpload(userId, photo, invalidate(photo.adId));
 }
 
 export type PhotoChange = 'cover' | 'delete';

@@ -1,17 +1,18 @@
 import { Alert, Button, Container, Group, Paper, SimpleGrid, Skeleton, Stack, Stepper, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconUserPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ageOn, type ModelProfile } from '#contract/profiles.ts';
 import { PageLoader } from '#src/components/page-loader.tsx';
-import { PhotoUploader } from '#src/components/photo-uploader/photo-uploader.tsx';
+import { PhotoUploader, type ParkedPhoto } from '#src/components/photo-uploader/photo-uploader.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { isVerified, useCurrentUser } from '#src/lib/session.ts';
 import { ResendVerificationButton } from '#src/components/resend-verification-button.tsx';
 import { discard } from '#src/offline/outbox.ts';
+import { queuePhotoUpload } from '#src/offline/photo-upload.ts';
 import { useOutboxOps } from '#src/offline/use-outbox.ts';
 import { createModelWithAd, MODEL_PROFILE_KEY, modelProfileQueryOptions, updateModelWithAd } from '../api/model-profile-api.ts';
 import { AdActions } from '../components/ad-actions.tsx';
@@ -162,6 +163,15 @@ export function ModelProfileCreateRoute() {
   const [params, setParams] = useSearchParams();
   const photoStep = params.get('step') === 'photos';
   const withAd = created ?? (photoStep && existing.data?.ad ? existing.data : null);
+  // Offline, a photo is kept in the outbox and uploaded once the network returns, as on the Photos screen.
+  const userId = user?.id;
+  const park = useCallback(
+    (photo: ParkedPhoto) =>
+      userId === undefined
+        ? Promise.reject(new Error('no user'))
+        : queuePhotoUpload(userId, photo, [['ad-photos', photo.adId], [...MODEL_PROFILE_KEY], ['model-images', String(photo.adId)]]),
+    [userId],
+  );
 
   if (!user || existing.isPending || restoredCopyRefreshing(existing)) return <PageLoader />;
   if (existing.data && !withAd) return <Navigate to={withLng(lng, MODEL_PATHS.index)} replace />;
@@ -199,7 +209,11 @@ export function ModelProfileCreateRoute() {
                 {t('modelProfile.steps.photos')}
               </Title>
               <Text size="sm">{t('modelProfile.create.photosIntro')}</Text>
-              <PhotoUploader adId={withAd.ad.id} onUploaded={() => void queryClient.invalidateQueries({ queryKey: MODEL_PROFILE_KEY })} />
+              <PhotoUploader
+                adId={withAd.ad.id}
+                onUploaded={() => void queryClient.invalidateQueries({ queryKey: MODEL_PROFILE_KEY })}
+                park={park}
+              />
               <Group justify="flex-end">
                 <Button variant="default" onClick={finish}>
                   {t('modelProfile.create.finish')}
