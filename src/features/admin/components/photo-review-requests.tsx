@@ -3,65 +3,22 @@
  * queue: the photo (private: fetched with the API headers, shown from a blob URL), the rule it was refused under,
  * its scores beside the thresholds, and approve / reject with the words the model will read.
  */
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Image as MantineImage,
-  Modal,
-  Paper,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  Textarea,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { photoReviewDecisionSchema, type AdminPhotoReview } from '#contract/photo-reviews.ts';
 import { API } from '#contract/routes.ts';
-import { apiLanguage, apiRequest } from '#src/lib/api-client.ts';
+import { apiRequest } from '#src/lib/api-client.ts';
 import type { Answer } from '#contract/answers.ts';
 import { useApiForm } from '#src/lib/forms.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';
 import { ADMIN_KEY, adminListOptions } from '../api/admin-api.ts';
 import { DateText } from './admin-page.tsx';
+import { PrivateImage } from './private-image.tsx';
 import { failedWithNothingSaved } from '#src/lib/query-view.ts';
 
 const pct = (n: number) => `${Math.round(n * 100)} %`;
-
-function HeldPhoto({ url, alt }: { url: string; alt: string }) {
-  const { t } = useTranslation();
-  const [src, setSrc] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    const controller = new AbortController();
-    let objectUrl: string | null = null;
-    fetch(url, {
-      headers: { 'X-Requested-With': 'XMLHttpRequest', 'X-Locale': apiLanguage() },
-      credentials: 'same-origin',
-      signal: controller.signal,
-    })
-      .then(async (res) => {
-        if (!res.ok) throw new Error(String(res.status));
-        objectUrl = URL.createObjectURL(await res.blob());
-        setSrc(objectUrl);
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) setFailed(true);
-      });
-    return () => {
-      controller.abort();
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
-    };
-  }, [url]);
-  if (failed) return <Text c="dimmed">{t('admin.photoReviews.noPhoto')}</Text>;
-  if (!src) return <Skeleton w={200} h={250} radius="sm" />;
-  return <MantineImage src={src} alt={alt} w={200} h={250} fit="contain" radius="sm" bg="gray.1" />;
-}
 
 function Request({ r, onDecide }: { r: AdminPhotoReview; onDecide: (d: { id: number; action: 'approve' | 'reject' }) => void }) {
   const { t } = useTranslation();
@@ -70,7 +27,15 @@ function Request({ r, onDecide }: { r: AdminPhotoReview; onDecide: (d: { id: num
   return (
     <Paper withBorder p="md" radius="md" component="li" aria-labelledby={headingId} data-testid="photo-review-request">
       <Stack gap="sm">
-        <HeldPhoto url={r.image_url} alt={t('admin.photos.alt', { title: r.ad.title })} />
+        <PrivateImage
+          url={r.image_url}
+          alt={t('admin.photos.alt', { title: r.ad.title })}
+          unavailable={t('admin.photoReviews.noPhoto')}
+          w={200}
+          h={250}
+          fit="contain"
+          bg="gray.1"
+        />
         <Title order={3} size="h5" id={headingId} style={{ overflowWrap: 'anywhere' }}>
           {r.ad.title} · {r.profile.display_name}
         </Title>

@@ -4,7 +4,6 @@ import {
   Badge,
   Button,
   Group,
-  Image as MantineImage,
   Modal,
   Paper,
   SegmentedControl,
@@ -17,10 +16,9 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ADMIN_API, APPEAL_FILTERS, appealDecisionSchema, PHOTO_FILTERS, VERIFICATION_FILTERS } from '#contract/admin.ts';
-import { apiLanguage } from '#src/lib/api-client.ts';
 import { useApiForm } from '#src/lib/forms.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';
 import {
@@ -35,6 +33,7 @@ import {
 import { AdminPage, DateText, StatusBadge } from '../components/admin-page.tsx';
 import { actionsFrom, DecisionButtons, DecisionDialog, type DecisionTarget } from '../components/decision-dialog.tsx';
 import { ListFilters, ListPagination, useListParams } from '../components/list-controls.tsx';
+import { PrivateImage } from '../components/private-image.tsx';
 import { PhotoReviewRequests } from '../components/photo-review-requests.tsx';
 import { PhotoThumb } from '../components/photo-thumb.tsx';
 import { WRAPPING_BADGE } from '../components/wrapping-badge.ts';
@@ -183,37 +182,6 @@ export function AdminReviewPhotosRoute() {
   );
 }
 
-/** The selfie is private: fetched with the API headers, shown from a blob URL, never cached. */
-function Selfie({ url, alt }: { url: string; alt: string }) {
-  const { t } = useTranslation();
-  const [src, setSrc] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    const controller = new AbortController();
-    let objectUrl: string | null = null;
-    fetch(url, {
-      headers: { 'X-Requested-With': 'XMLHttpRequest', 'X-Locale': apiLanguage() },
-      credentials: 'same-origin',
-      signal: controller.signal,
-    })
-      .then(async (res) => {
-        if (!res.ok) throw new Error(String(res.status));
-        objectUrl = URL.createObjectURL(await res.blob());
-        setSrc(objectUrl);
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) setFailed(true);
-      });
-    return () => {
-      controller.abort();
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
-    };
-  }, [url]);
-  if (failed) return <Text c="dimmed">{t('admin.verifications.noSelfie')}</Text>;
-  if (!src) return <Skeleton w={220} h={275} radius="sm" />;
-  return <MantineImage src={src} alt={alt} w={220} h={275} fit="cover" radius="sm" />;
-}
-
 export function AdminReviewVerificationsRoute() {
   const { t } = useTranslation();
   const [params, update] = useListParams('pending', VERIFICATION_FILTERS);
@@ -250,7 +218,14 @@ export function AdminReviewVerificationsRoute() {
               </Text>
               <Group align="flex-start" gap="lg">
                 {v.selfie_url ? (
-                  <Selfie url={v.selfie_url} alt={t('admin.verifications.selfie', { name: v.profile.display_name })} />
+                  <PrivateImage
+                    url={v.selfie_url}
+                    alt={t('admin.verifications.selfie', { name: v.profile.display_name })}
+                    unavailable={t('admin.verifications.noSelfie')}
+                    w={220}
+                    h={275}
+                    fit="cover"
+                  />
                 ) : (
                   <Text c="dimmed">{t('admin.verifications.noSelfie')}</Text>
                 )}
