@@ -20,15 +20,15 @@ test.beforeEach(async ({ page }) => {
   await presetConsent(page);
 });
 
-/** Registers a verified model through the API (the register form is tested elsewhere) and leaves her signed out. */
-async function verifiedModel(page: Page, tag: string): Promise<string> {
+/** Registers a verified account through the API (the register form is tested elsewhere); its e-mail is returned. */
+async function verifiedModel(page: Page, tag: string, role: 'model' | 'client' = 'model'): Promise<string> {
   const email = newEmail(tag);
   await page.goto('/es');
   await page.request.get('/sanctum/csrf-cookie', { headers: XHR });
   const token = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
   const res = await page.request.post('/api/register', {
     headers: { ...XHR, 'X-XSRF-TOKEN': decodeURIComponent(token) },
-    data: { name: 'Modelo Nueva', email, password: PASSWORD, password_confirmation: PASSWORD, role: 'model' },
+    data: { name: role === 'model' ? 'Modelo Nueva' : 'Cliente Nuevo', email, password: PASSWORD, password_confirmation: PASSWORD, role },
   });
   expect(res.status(), await res.text()).toBe(201);
   const verify = await linkFromMail(
@@ -181,10 +181,13 @@ test('at 360 px the login after a password reset opens at its top with the e-mai
 
 test('the staff chat: «Enviar» in sight at 1280×800 and the badge says the e-mail is verified', async ({ page, browser }, testInfo) => {
   test.setTimeout(60_000);
-  // A client writes to support (through the API, as the Messenger does).
+  // A client of her own (the demo client's password is changed by accounts.spec.ts earlier in the run) writes to
+  // support through the API, as the Messenger does.
+  const clientEmail = await verifiedModel(page, 'chat', 'client');
+  await page.context().clearCookies();
   const client = await (await browser.newContext()).newPage();
   await presetConsent(client);
-  await submitLogin(client, 'client@vitrina.test', DEMO_PASSWORD);
+  await submitLogin(client, clientEmail, PASSWORD);
   await expect(client).toHaveURL(/\/es\/dashboard$/);
   const conversationId = await client.evaluate(async () => {
     const token = decodeURIComponent(
