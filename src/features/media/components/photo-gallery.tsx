@@ -90,6 +90,7 @@ export function PhotoGallery({
               padding="xs"
               radius="md"
               data-testid="gallery-photo"
+              data-media-id={photo.media_id}
               data-cover={photo.is_cover || undefined}
               data-waiting={waiting?.action}
               style={waiting?.action === 'delete' ? { opacity: 0.6 } : undefined}
