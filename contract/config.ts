@@ -19,5 +19,7 @@ export const publicConfigSchema = z.object({
    * no third-party request (issue 16).
    */
   map: mapSourceSchema.optional(),
+  /** Web Push (issue 25): the VAPID public key (base64url) a device subscribes with. */
+  push: z.object({ vapid_public_key: z.string() }).optional(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;

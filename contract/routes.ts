@@ -30,6 +30,15 @@ export const API = {
   notifications: '/api/notifications',
   notificationRead: (id: number | string) => `/api/notifications/${id}/read`,
   notificationsReadAll: '/api/notifications/read-all',
+  /**
+   * Web Push (contract/push.ts): GET the user's devices; POST subscribes this device (`PushSubscription.toJSON()`);
+   * DELETE `{ endpoint }` drops this device's subscription.
+   */
+  pushSubscriptions: '/api/push/subscriptions',
+  /** DELETE one of the user's devices from the profile's list. */
+  pushSubscription: (id: number | string) => `/api/push/subscriptions/${id}`,
+  /** GET / PUT the user's per-category switches and "hide previews". */
+  pushPreferences: '/api/push/preferences',
   /** Pusher channel authorization and user authentication (form-encoded, session + CSRF like every write). */
   broadcastingAuth: '/broadcasting/auth',
   broadcastingUserAuth: '/broadcasting/user-auth',
