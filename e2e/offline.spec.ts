@@ -142,7 +142,7 @@ test('what a first visit showed (the home, one model) is there offline, without 
     for (const name of await caches.keys()) {
       const cache = await caches.open(name);
       for (const request of await cache.keys()) {
-        if (new URL(request.url).pathname === '/api/models') return (await (await cache.match(request))!.text());
+        if (new URL(request.url).pathname === '/api/models') return await (await cache.match(request))!.text();
       }
     }
     return '';

@@ -254,7 +254,9 @@ test('the model adds two photos, fixes the pixelation areas by hand and uploads 
 
   // Cover: make the last photo sent the cover; it moves first with the badge. Then delete it again.
   const latest = stored.at(-1)!;
-  await galleryPhoto(latest).getByRole('button', { name: /^Hacer portada la foto \d+$/ }).click();
+  await galleryPhoto(latest)
+    .getByRole('button', { name: /^Hacer portada la foto \d+$/ })
+    .click();
   await expect(page.getByText(es('media.coverChanged'))).toBeVisible();
   await expect(gallery.getByTestId('gallery-photo').first()).toHaveAttribute('data-media-id', String(latest));
   await expect(gallery.getByTestId('gallery-photo').first()).toHaveAttribute('data-cover', 'true');
