@@ -7,6 +7,9 @@ import { defineConfig, devices } from '@playwright/test';
  * the API and a fresh embedded database in a temp folder. `npm run test:e2e` builds first.
  */
 const PORT = Number(process.env.E2E_PORT ?? 8181);
+/** The first worker's push service port (tests/push-service.ts); the second worker's is the next one. */
+const PUSH_PORT = PORT + 11;
+process.env.E2E_PUSH_PORT ??= String(PUSH_PORT);
 const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 // Set once in the runner and inherited by the workers, so specs can read the server's mail outbox.
 process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `vitrina-e2e-${Date.now()}`);
@@ -54,6 +57,10 @@ export default defineConfig({
       // Test hook (refused in production): a plain magenta photo is refused by the screening, so a spec can act out an
       // automated refusal (e2e/photo-review-request.spec.ts); every other photo meets the real local model.
       VITRINA_TEST_REFUSE_MAGENTA: '1',
+      // Web Push (issue 25): the specs' own RFC 8030 push service (tests/push-service.ts) listens on loopback, one per
+      // worker at E2E_PUSH_PORT + the worker's index, over HTTPS with the test CA the server trusts.
+      PUSH_ENDPOINT_ORIGINS: [0, 1].map((i) => `https://127.0.0.1:${PUSH_PORT + i}`).join(','),
+      NODE_EXTRA_CA_CERTS: path.resolve('tests/push-certs/ca.pem'),
     },
   },
 });
