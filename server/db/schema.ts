@@ -447,6 +447,45 @@ export const photoReviews = pgTable(
   ],
 );
 
+/**
+ * Web Push subscriptions (issue 25): one row per device (the browser's endpoint is unique), owned by a user and by the
+ * session that made it, so that signing out drops that device's. The endpoint was checked against the push services'
+ * origins when it was stored (contract/push.ts endpointAllowed) and is checked again before every send.
+ */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** sessions.id_hash of the session that subscribed; null once that session is gone some other way than sign-out. */
+    sessionHash: char('session_hash', { length: 64 }),
+    endpoint: text('endpoint').notNull().unique(),
+    p256dh: varchar('p256dh', { length: 128 }).notNull(),
+    auth: varchar('auth', { length: 64 }).notNull(),
+    expirationTime: timestamp('expiration_time', { withTimezone: true }),
+    browser: varchar('browser', { length: 64 }),
+    os: varchar('os', { length: 64 }),
+    deviceType: varchar('device_type', { length: 16 }).$type<'mobile' | 'tablet'>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastPushAt: timestamp('last_push_at', { withTimezone: true }),
+  },
+  (t) => [index('push_subscriptions_user_idx').on(t.userId), index('push_subscriptions_session_idx').on(t.sessionHash)],
+);
+
+/** A user's push switches (contract/push.ts PushPreferences); no row = every category on, previews shown. */
+export const pushPreferences = pgTable('push_preferences', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  supportChat: boolean('support_chat').notNull().default(true),
+  decisions: boolean('decisions').notNull().default(true),
+  consent: boolean('consent').notNull().default(true),
+  previews: boolean('previews').notNull().default(true),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** Promoted placements: labelled as advertising with who paid (EU DSA art. 26); the same for every visitor. */
 export const publicityAds = pgTable('publicity_ads', {
   id: serial('id').primaryKey(),
