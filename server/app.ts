@@ -52,6 +52,7 @@ import { contactRoutes } from './modules/contact/contact.routes.ts';
 import { dataRightsRoutes } from './modules/data-rights/data-rights.routes.ts';
 import jobsPlugin from './modules/jobs/jobs.plugin.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { pushRoutes } from './modules/push/push.routes.ts';
 import { broadcastingRoutes } from './modules/broadcasting/broadcasting.routes.ts';
 import { supportChatRoutes } from './modules/support-chat/support-chat.routes.ts';
 
@@ -192,6 +193,7 @@ export async function buildApp(config: Config, database: Database, storage: Stor
   await app.register(adminRoutes);
   await app.register(photoReviewsRoutes);
   await app.register(notificationsRoutes);
+  await app.register(pushRoutes);
   await app.register(broadcastingRoutes);
   await app.register(supportChatRoutes);
 

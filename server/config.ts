@@ -6,6 +6,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import webpush from 'web-push';
+import { PUSH_DEFAULT_ORIGINS } from '#contract/push.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -101,6 +103,27 @@ const envSchema = z.object({
   PUSHER_ACTIVITY_TIMEOUT: z.coerce.number().int().min(1).max(3600).default(120),
   PUSHER_MAX_CHANNELS_PER_CONNECTION: z.coerce.number().int().min(1).max(10_000).default(100),
   PUSHER_MAX_CHANNELS: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
+  // Web Push (issue 25): more push services' origins (comma-separated `https://host[:port]` or `https://*.domain`), and
+  // the VAPID keys (both or neither; without them a pair is made once and kept in DATA_DIR).
+  PUSH_ENDPOINT_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const list = (v ?? '')
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean);
+      for (const o of list)
+        if (!/^https:\/\/(\*\.)?[a-z0-9.-]+(:\d{1,5})?$/i.test(o)) ctx.addIssue({ code: 'custom', message: `not an https origin: ${o}` });
+      return list;
+    }),
+  VAPID_PUBLIC_KEY: optionalString,
+  VAPID_PRIVATE_KEY: optionalString,
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)/, 'must start with mailto: or https://')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
@@ -161,6 +184,8 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | undefined;
   appUrl: string;
+  /** Web Push: the origins a subscription may name (contract/push.ts defaults + PUSH_ENDPOINT_ORIGINS) and the VAPID keys. */
+  push: { endpointOrigins: string[]; vapid: { publicKey: string; privateKey: string; subject: string } };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   trustProxy: boolean;
   seedDemo: boolean;
@@ -391,6 +416,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           : undefined,
     },
     realtime: realtimeConfig(e, dataDir),
+    push: {
+      endpointOrigins: [...PUSH_DEFAULT_ORIGINS, ...e.PUSH_ENDPOINT_ORIGINS],
+      vapid: vapidConfig(e, dataDir, appUrl),
+    },
     map: mapConfig(e),
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
     storage: storageConfig(e),
@@ -463,6 +492,51 @@ function realtimeConfig(e: z.infer<typeof envSchema>, dataDir: string): Realtime
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
   };
+}
+
+function vapidConfig(e: z.infer<typeof envSchema>, dataDir: string, appUrl: string): Config['push']['vapid'] {
+  if (!!e.VAPID_PUBLIC_KEY !== !!e.VAPID_PRIVATE_KEY)
+    throw new ConfigError('Invalid configuration:\n  VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: set both or neither');
+  const keys =
+    e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
+      ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY }
+      : localVapidKeys(dataDir);
+  // Push services contact this address about a sender that misbehaves; an https URL of the site is accepted too.
+  const subject = e.VAPID_SUBJECT ?? (appUrl.startsWith('https://') ? appUrl : 'mailto:admin@vitrina.test');
+  return { ...keys, subject };
+}
+
+/**
+ * Like the Pusher credentials: made once and kept in DATA_DIR. Written to a temporary file and linked into place, so
+ * processes starting together on one DATA_DIR end with the same pair (the first link wins; the others read it).
+ */
+function localVapidKeys(dataDir: string): { publicKey: string; privateKey: string } {
+  if (dataDir === ':memory:') return webpush.generateVAPIDKeys();
+  const file = path.join(dataDir, 'vapid-keys.json');
+  const read = () => {
+    const k = JSON.parse(fs.readFileSync(file, 'utf8')) as { publicKey?: unknown; privateKey?: unknown };
+    return typeof k.publicKey === 'string' && typeof k.privateKey === 'string'
+      ? { publicKey: k.publicKey, privateKey: k.privateKey }
+      : null;
+  };
+  try {
+    const found = read();
+    if (found) return found;
+  } catch {
+    // Missing: made below.
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const made = webpush.generateVAPIDKeys();
+  const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
+  fs.writeFileSync(tmp, JSON.stringify(made), { mode: 0o600 });
+  try {
+    fs.linkSync(tmp, file);
+    return made;
+  } catch {
+    return read() ?? made;
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
 }
 
 /** Like localAppKey: `npm start` needs no Pusher credentials; they are made once and kept in DATA_DIR. */

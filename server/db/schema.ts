@@ -459,8 +459,13 @@ export const pushSubscriptions = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    /** sessions.id_hash of the session that subscribed; null once that session is gone some other way than sign-out. */
-    sessionHash: char('session_hash', { length: 64 }),
+    /**
+     * The session that subscribed: when it ends (sign-out, expiry, "sign out everywhere", a password reset) the device
+     * is signed out and its subscription goes with it.
+     */
+    sessionHash: char('session_hash', { length: 64 })
+      .notNull()
+      .references(() => sessions.idHash, { onDelete: 'cascade' }),
     endpoint: text('endpoint').notNull().unique(),
     p256dh: varchar('p256dh', { length: 128 }).notNull(),
     auth: varchar('auth', { length: 64 }).notNull(),

@@ -32,6 +32,8 @@ export interface AppMetrics {
   readonly enabled: boolean;
   /** A lookup in a named cache (`listings`, `photo-visibility`, …). */
   cacheLookup(cache: string, hit: boolean): void;
+  /** Web Push (issue 25): a push accepted by a push service, one that failed (by reason), subscriptions removed (by reason). */
+  push(event: 'sent' | 'failed' | 'removed', reason?: string): void;
   /** The exposition text: process metrics, then this app's. */
   render(): Promise<string>;
   readonly contentType: string;
@@ -67,6 +69,7 @@ export function bearerMatches(header: string | undefined, token: string): boolea
 const disabled: AppMetrics = {
   enabled: false,
   cacheLookup: () => {},
+  push: () => {},
   render: async () => '',
   contentType: 'text/plain; version=0.0.4; charset=utf-8',
 };
@@ -93,6 +96,23 @@ function createAppMetrics(app: FastifyInstance): AppMetrics & {
     name: 'vitrina_cache_lookups_total',
     help: 'Lookups in the in-process caches, by cache and result (hit or miss).',
     labelNames: ['cache', 'result'] as const,
+    registers: [registry],
+  });
+  const pushSent = new Counter({
+    name: 'vitrina_push_sent_total',
+    help: 'Web Push messages a push service accepted.',
+    registers: [registry],
+  });
+  const pushFailed = new Counter({
+    name: 'vitrina_push_failed_total',
+    help: 'Web Push messages not accepted, by reason (gone, rate_limited, server_error, network, refused, not_allowed).',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  const pushRemoved = new Counter({
+    name: 'vitrina_push_subscriptions_removed_total',
+    help: 'Push subscriptions removed, by reason (gone: the push service said so; user; suspended).',
+    labelNames: ['reason'] as const,
     registers: [registry],
   });
   new Gauge({
@@ -127,6 +147,11 @@ function createAppMetrics(app: FastifyInstance): AppMetrics & {
     contentType: registry.contentType,
     cacheLookup(cache, hit) {
       cacheLookups.inc({ cache, result: hit ? 'hit' : 'miss' });
+    },
+    push(event, reason = 'other') {
+      if (event === 'sent') pushSent.inc();
+      else if (event === 'failed') pushFailed.inc({ reason });
+      else pushRemoved.inc({ reason });
     },
     observe(req, reply) {
       const method = METHODS.has(req.method) ? req.method : 'OTHER';

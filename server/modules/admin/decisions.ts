@@ -15,6 +15,7 @@
  * Appeals are decided by a person: `upheld` keeps the decision, `reversed` restores the state before it (read from
  * the decision's audit entry, which names the statement) — or, for a rejection, approves the item.
  */
+import { removeAllDevices } from '../push/push-subscriptions.ts';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RESTRICTIONS, SUSPENDABLE_ROLES, type DecisionAction, type DecisionValues } from '#contract/admin.ts';
@@ -214,6 +215,8 @@ export async function applyDecision(
           // the account's status on each request), so the person reads at once why and how to appeal instead of
           // being signed out without a word (issue 24 point 11).
           suspendedUser = row.id;
+          // But no device hears anything more: the phone of an account taken down is not reached (issue 25).
+          await removeAllDevices(app, tx, row.id, 'suspended');
         } else {
           reinstated = { id: row.id, name: row.name, email: row.email, locale: row.locale, role: row.role };
           await sendAccountReinstatedMail(tx, app, reinstated, input.text);

@@ -217,16 +217,37 @@ export class JobRunner {
     if (!this.stopped) return;
     this.stopped = false;
     this.stopping = false;
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = this.runDue()
-        .catch((err: unknown) => this.log.error({ err }, 'job runner: poll failed'))
-        .finally(() => {
-          this.running = null;
-          if (!this.stopped) this.timer = setTimeout(tick, this.pollMs);
-        });
-    };
-    this.timer = setTimeout(tick, 0);
+    this.timer = setTimeout(this.tick, 0);
+  }
+
+  private readonly tick = (): void => {
+    this.timer = null;
+    if (this.stopped) return;
+    this.running = this.runDue()
+      .catch((err: unknown) => this.log.error({ err }, 'job runner: poll failed'))
+      .finally(() => {
+        this.running = null;
+        const again = this.poked;
+        this.poked = false;
+        if (!this.stopped) this.timer = setTimeout(this.tick, again ? 0 : this.pollMs);
+      });
+  };
+  /** A poke came during a poll, which may have looked before the new job was committed: poll again at once. */
+  private poked = false;
+
+  /**
+   * Looks for due jobs now rather than at the next poll, when the runner is polling and idle: work that a person is
+   * waiting for (a push announcing a reply) need not wait up to `pollMs`. A poll already running is left alone.
+   */
+  poke(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.poked = true;
+      return;
+    }
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(this.tick, 0);
   }
 
   /** Gives claimed jobs back untouched: no attempt counted, runnable at once. */

@@ -20,6 +20,7 @@ import type { Db } from '../../db/client.ts';
 import { notifications, users } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import { pageMeta } from '../statements/statements.routes.ts';
+import { schedulePush } from '../push/push-delivery.ts';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 
@@ -102,10 +103,23 @@ async function insertNotification(app: FastifyInstance, db: Db, userId: number, 
  */
 export async function storeNotification(app: FastifyInstance, db: Db, userId: number, input: NotifyInput): Promise<PendingNotification> {
   try {
-    const notification = await db.transaction((sp) => insertNotification(app, sp as unknown as Db, userId, input));
+    let pushed = false;
+    const notification = await db.transaction(async (sp) => {
+      const stored = await insertNotification(app, sp, userId, input);
+      // The push to the user's devices is a job committed with the notification (issue 25): no push for a change
+      // that rolled back, and one that survives a crash after the commit.
+      if (stored) pushed = await schedulePush(sp, { id: stored.id, userId, kind: stored.kind, data: stored.data });
+      return stored;
+    });
     if (!notification) return NOTHING;
     // Laravel's payload is the notification's data plus `id` and `type`: ours is the notification itself.
-    return { notification, publish: () => broadcast(app, [userPusherChannel(userId)], NOTIFICATION_EVENT, notification) };
+    return {
+      notification,
+      publish: async () => {
+        if (pushed && app.hasDecorator('jobs')) app.jobs.poke();
+        await broadcast(app, [userPusherChannel(userId)], NOTIFICATION_EVENT, notification);
+      },
+    };
   } catch (err) {
     app.log.error({ err, userId, kind: input.kind }, 'notification failed');
     return NOTHING;

@@ -34,12 +34,12 @@ import { accountScope } from '../data-rights/account-scope.ts';
 import { cancelJob, scheduleJob } from '../jobs/jobs.ts';
 import {
   broadcast,
-  hasUnreadReplyNotification,
   markConversationNotificationsRead,
   storeNotification,
   type PendingNotification,
 } from '../notifications/notifications.ts';
 import { pageMeta } from '../statements/statements.routes.ts';
+import { schedulePush, unreadReplyNotificationId } from '../push/push-delivery.ts';
 
 export type ConversationRow = typeof supportConversations.$inferSelect;
 type MessageRow = typeof supportMessages.$inferSelect;
@@ -293,6 +293,7 @@ export async function postMessage(
   const staff = isStaff(viewer.role);
   await loadConversation(app.db, viewer, conversationId);
   const now = new Date();
+  let pokeJobs = false;
   const { message, readUpTo, notice } = await app.db.transaction(async (tx) => {
     const [c] = await tx
       .update(supportConversations)
@@ -327,12 +328,18 @@ export async function postMessage(
       });
       // One unread "support replied" in the bell is enough; the chat itself shows every message. Stored with the
       // reply, broadcast after the commit.
-      if (!(await hasUnreadReplyNotification(tx, c.userId, conversationId))) {
+      const unreadNotice = await unreadReplyNotificationId(tx, c.userId, conversationId);
+      if (unreadNotice === null) {
         notice = await storeNotification(app, tx, c.userId, {
           kind: 'support.reply',
           vars: { excerpt: excerpt(content) },
           data: { link: messengerPath(conversationId), conversation_id: conversationId, refresh: ['support_chat'] },
         });
+      } else if (
+        // A further reply: the devices hear again, one push that says how many (it replaces the last one).
+        await schedulePush(tx, { id: unreadNotice, userId: c.userId, kind: 'support.reply', data: { conversation_id: conversationId } })
+      ) {
+        pokeJobs = true;
       }
     } else if (read.length) {
       // A user who answers has read staff's replies: no e-mail about them.
@@ -356,6 +363,7 @@ export async function postMessage(
   await broadcastConversation(app, conversationId, false);
   if (staff) {
     await notice?.publish();
+    if (pokeJobs && app.hasDecorator('jobs')) app.jobs.poke();
   } else {
     await markConversationNotificationsRead(app.db, viewer.id, conversationId);
   }

@@ -26,6 +26,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     app_name: 'Vitrina',
     languages: [...LANGUAGES],
     realtime: browserRealtime(app.config),
+    push: { vapid_public_key: app.config.push.vapid.publicKey },
     // Only the URLs and attribution the browser needs (issue 16); absent: the embedded base map.
     ...(app.config.map
       ? { map: { style_url: app.config.map.styleUrl, tiles_url: app.config.map.tilesUrl, attribution: app.config.map.attribution } }
