@@ -17,6 +17,9 @@ import { clientsClaim, type WorkboxPlugin } from 'workbox-core';
 import { REFERENCE_CACHE, REFERENCE_URLS, isReferenceRequest } from './reference-cache.ts';
 // Background Sync replays the offline outbox with the page's code (registers the `sync` listener).
 import './outbox-sync.ts';
+// Web Push (issue 25): notifications, taps, the badge, and what a push prefetched for offline use.
+import { networkThenPushCache } from './push.ts';
+import { isPushPrefetchPath } from './push-cache.ts';
 import {
   isListingRequest,
   isMapAssetRequest,
@@ -77,6 +80,12 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
 registerRoute(
   ({ url, request }) => request.method === 'GET' && isReferenceRequest(url),
   new StaleWhileRevalidate({ cacheName: REFERENCE_CACHE, plugins: [new CacheableResponsePlugin({ statuses: [200] })] }),
+);
+
+// The private answers a push prefetched (sw/push.ts): the network always, the kept copy only offline.
+registerRoute(
+  ({ url, request, sameOrigin }) => sameOrigin && request.method === 'GET' && isPushPrefetchPath(url.pathname) && !url.search,
+  ({ request }) => networkThenPushCache(request),
 );
 
 // Stores only what the server lets shared caches keep (see isPublicAnswer).

@@ -5,6 +5,8 @@
  * update does not reload over them. A tiny store: the UI (pwa-prompts.tsx) loads only once there is something to show.
  */
 
+import { isIosSafari, isStandalone } from '#src/lib/platform.ts';
+
 /** Chromium's install prompt event (not in TypeScript's DOM types). */
 export interface BeforeInstallPromptEvent extends Event {
   prompt(): Promise<void>;
@@ -38,18 +40,8 @@ export function subscribePwa(listener: () => void): () => void {
 export const setUpdateReady = (update: (() => void) | null) => set({ update });
 export const clearInstallPrompt = () => set({ installPrompt: null });
 
-export function isStandalone(): boolean {
-  return (
-    window.matchMedia?.('(display-mode: standalone)').matches === true ||
-    (navigator as Navigator & { standalone?: boolean }).standalone === true
-  );
-}
-
-/** iPhone, iPod, or an iPad (which says it is a Mac, with a touch screen), in Safari (other iOS browsers name themselves). */
-export function isIosSafari(ua = navigator.userAgent, touchPoints = navigator.maxTouchPoints): boolean {
-  const ios = /iPad|iPhone|iPod/.test(ua) || (/Macintosh/.test(ua) && touchPoints > 1);
-  return ios && /Safari/.test(ua) && !/CriOS|FxiOS|EdgiOS|OPiOS|GSA\//.test(ua);
-}
+// Shared with src/lib/push (Web Push needs the installed app on iOS).
+export { isIosSafari, isStandalone };
 
 const dirtyForms = new Set<HTMLFormElement>();
 

@@ -134,6 +134,8 @@ export function useLogout() {
   const logout = useCallback(async () => {
     setPending(true);
     try {
+      // This device stops hearing pushes, and what they prefetched goes (issue 25); never holds the sign-out up.
+      await import('./push/push-client.ts').then((m) => m.forgetPushOnSignOut()).catch(() => undefined);
       const res = await apiRequest<Answer>(SESSION_API.logout, { method: 'POST', body: {} });
       await endSession(`/${lng}`);
       handleAnswer({ status: res.status, data: { ...res.data, redirect: undefined } }, ui);

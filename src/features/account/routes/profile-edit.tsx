@@ -3,7 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { useCurrentUser } from '#src/lib/session.ts';
+import { PushSettings } from '#src/components/push-settings/push-settings.tsx';
 import { DataExportSection } from '../components/data-export-section.tsx';
+import { ProfileSection } from '../components/profile-section.tsx';
 import { DeleteAccountSection } from '../components/delete-account-section.tsx';
 import { ProfileInformationForm } from '../components/profile-information-form.tsx';
 import { UpdatePasswordForm } from '../components/update-password-form.tsx';
@@ -23,6 +25,9 @@ export function ProfileEditRoute() {
         </div>
         <ProfileInformationForm key={`${user.id}-${user.email}-${user.name}`} user={user} />
         <UpdatePasswordForm user={user} />
+        <ProfileSection id="push" title={t('push.heading')} intro={t('push.intro')}>
+          <PushSettings />
+        </ProfileSection>
         <DataExportSection />
         <DeleteAccountSection user={user} />
       </Stack>

@@ -2,6 +2,7 @@
  * The Messenger of a model, publicist or client: their one support conversation with staff. It exists once they
  * first write (POST conversations without `user_id` opens it, or reopens it when it was resolved).
  */
+import { PushInvitation } from '#src/components/push-settings/push-invitation.tsx';
 import { Alert, Button, Container, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -30,6 +31,8 @@ export function UserMessenger({ me }: { me: Me }) {
   const senderLabel = (m: Message) =>
     m.is_staff ? (m.sender_name ? t('messenger.user.staffName', { name: m.sender_name }) : t('messenger.user.support')) : me.name;
 
+  // After the user's first message, the one invitation to hear support's reply with the app closed (issue 25).
+  const [sent, setSent] = useState(false);
   const onSend = async (content: string) => {
     setOpenError(null);
     let id = conversationId;
@@ -57,6 +60,7 @@ export function UserMessenger({ me }: { me: Me }) {
       }
     }
     void state.send(content, { conversationId: id });
+    setSent(true);
   };
 
   return (
@@ -83,6 +87,7 @@ export function UserMessenger({ me }: { me: Me }) {
             {openError}
           </Alert>
         ) : null}
+        <PushInvitation show={sent} />
         <Paper withBorder={false}>
           {list.isPending ? (
             <Skeleton height={320} />

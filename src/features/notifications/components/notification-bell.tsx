@@ -3,6 +3,7 @@
  * linking to what it is about (opening one marks it read), "mark as read" per notification and "mark all as read".
  * A disclosure button and a non-modal panel: Escape or a press outside closes it and the focus returns to the bell.
  */
+import { PushDeviceSwitch } from '#src/components/push-settings/push-settings.tsx';
 import { ActionIcon, Button, Group, Indicator, Skeleton, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconBell, IconCheck } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -171,6 +172,10 @@ export function NotificationBell() {
               ))}
             </ul>
           )}
+          {/* Issue 25: where a user turns on notifications for this device, with the list in sight. */}
+          <Stack px="sm" py="xs" gap={4} style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+            <PushDeviceSwitch compact />
+          </Stack>
         </section>
       ) : null}
     </div>

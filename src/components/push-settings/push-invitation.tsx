@@ -1,0 +1,54 @@
+import { Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { IconBellRinging } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useThisDevicePush } from '#src/lib/push/push-client.ts';
+
+const ASKED = 'vitrina.push-invitation';
+
+/** Whether this device was already invited (asked once per device, whatever the answer). */
+export const pushInvitationSeen = () => {
+  try {
+    return localStorage.getItem(ASKED) !== null;
+  } catch {
+    return true;
+  }
+};
+
+/**
+ * The one invitation to turn notifications on (issue 25), shown after a moment that makes the value clear — the
+ * user's first support message — never on a first visit, never again once answered, never when this device cannot
+ * have them, has them on, or the user blocked them.
+ */
+export function PushInvitation({ show }: { show: boolean }) {
+  const { t } = useTranslation();
+  const { support, state, busy, toggle } = useThisDevicePush();
+  const [seen, setSeen] = useState(pushInvitationSeen);
+  if (!show || seen || support !== 'supported' || !state || state.on || state.permission !== 'default') return null;
+  const done = () => {
+    try {
+      localStorage.setItem(ASKED, new Date().toISOString());
+    } catch {
+      // Private mode: asked again next time, no harm.
+    }
+    setSeen(true);
+  };
+  return (
+    <Paper withBorder radius="md" p="sm" role="region" aria-label={t('push.invite.label')} data-testid="push-invitation">
+      <Stack gap="xs">
+        <Group gap="xs" wrap="nowrap" align="flex-start">
+          <IconBellRinging size={20} aria-hidden style={{ flexShrink: 0 }} />
+          <Text size="sm">{t('push.invite.text')}</Text>
+        </Group>
+        <Group gap="xs">
+          <Button size="xs" loading={busy} onClick={() => void toggle(true).finally(done)}>
+            {t('push.invite.accept')}
+          </Button>
+          <Button size="xs" variant="subtle" onClick={done}>
+            {t('push.invite.later')}
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
