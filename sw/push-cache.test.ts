@@ -5,7 +5,8 @@ import { isPushPrefetchPath } from './push-cache.ts';
 
 describe('isPushPrefetchPath', () => {
   it('takes the answers a push names (the paths the server builds) and nothing else', () => {
-    for (const p of [API.supportConversation(5), API.supportMessages(5), STATEMENTS_API.show(12)]) expect(isPushPrefetchPath(p)).toBe(true);
+    for (const p of [API.supportConversations, API.supportConversation(5), API.supportMessages(5), STATEMENTS_API.show(12)])
+      expect(isPushPrefetchPath(p)).toBe(true);
     for (const p of [
       '/api/user',
       '/api/notifications',

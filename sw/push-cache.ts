@@ -10,9 +10,10 @@ export const PUSH_CACHE_OWNER = '/__vitrina-push-owner';
 /** At most this many answers are kept (the oldest go first). */
 export const PUSH_CACHE_MAX_ENTRIES = 40;
 
-/** Same-origin API GETs a push may prefetch: a support conversation, its messages, a statement of reasons. */
+/** Same-origin API GETs a push may prefetch: the user's conversations, one with its messages, a statement of reasons. */
 export function isPushPrefetchPath(pathname: string): boolean {
   return (
+    pathname === '/api/support/chat/conversations' ||
     /^\/api\/support\/chat\/conversations\/\d+$/.test(pathname) ||
     /^\/api\/support\/chat\/\d+\/messages$/.test(pathname) ||
     /^\/api\/statements\/\d+$/.test(pathname)

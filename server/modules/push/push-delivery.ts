@@ -131,7 +131,7 @@ export async function buildPushPayload(app: FastifyInstance, notificationId: num
   const unread = await badgeCount(app.db, n.userId);
   const prefetch =
     conversationId !== undefined
-      ? [API.supportConversation(conversationId), API.supportMessages(conversationId)]
+      ? [API.supportConversations, API.supportConversation(conversationId), API.supportMessages(conversationId)]
       : data.statement_id
         ? [STATEMENTS_API.show(data.statement_id)]
         : [];

@@ -171,7 +171,7 @@ describe('delivery', () => {
           kind: 'support.reply',
           path: `/en/messenger/${c.id}`,
           conversation_id: c.id,
-          prefetch: [API.supportConversation(c.id), API.supportMessages(c.id)],
+          prefetch: [API.supportConversations, API.supportConversation(c.id), API.supportMessages(c.id)],
         },
       });
     }

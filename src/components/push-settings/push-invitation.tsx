@@ -24,7 +24,7 @@ export function PushInvitation({ show }: { show: boolean }) {
   const { t } = useTranslation();
   const { support, state, busy, toggle } = useThisDevicePush();
   const [seen, setSeen] = useState(pushInvitationSeen);
-  if (!show || seen || support !== 'supported' || !state || state.on || state.permission !== 'default') return null;
+  if (!show || seen || support !== 'supported' || !state || state.on || state.permission === 'denied') return null;
   const done = () => {
     try {
       localStorage.setItem(ASKED, new Date().toISOString());

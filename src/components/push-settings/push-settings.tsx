@@ -56,7 +56,7 @@ function deviceLabel(d: PushDevice, t: (k: string, o?: Record<string, unknown>) 
 }
 
 /** The profile's "Notificaciones" section: this device, the user's devices, what is pushed, and previews. */
-export function PushSettings() {
+export function PushSettings({ role }: { role?: string | undefined } = {}) {
   const { t } = useTranslation();
   const locale = toLocaleTag(useLng());
   const queryClient = useQueryClient();
@@ -95,8 +95,8 @@ export function PushSettings() {
           <List listStyleType="none" spacing="xs" aria-labelledby="push-devices-title" data-testid="push-devices">
             {devices.data.map((d) => (
               <List.Item key={d.id} data-testid="push-device" data-current={d.current || undefined}>
-                <Group gap="xs" wrap="nowrap" justify="space-between">
-                  <Group gap="xs" wrap="nowrap">
+                <Group gap="xs" wrap="wrap" justify="space-between">
+                  <Group gap="xs" wrap="nowrap" style={{ flex: '1 1 14rem', minWidth: 0 }}>
                     {d.device_type ? <IconDeviceMobile size={18} aria-hidden /> : <IconDeviceDesktop size={18} aria-hidden />}
                     <Text size="sm">{deviceLabel(d, t, locale)}</Text>
                   </Group>
@@ -125,7 +125,8 @@ export function PushSettings() {
           <Alert color="red">{t('push.loadError')}</Alert>
         ) : (
           <Stack gap="xs">
-            {PUSH_CATEGORIES.map((c) => (
+            {/* Consent answers only ever reach a publicist. */}
+            {PUSH_CATEGORIES.filter((c) => c !== 'consent' || role === 'publicist').map((c) => (
               <Switch
                 key={c}
                 label={label[c]}

@@ -26,7 +26,7 @@ export function ProfileEditRoute() {
         <ProfileInformationForm key={`${user.id}-${user.email}-${user.name}`} user={user} />
         <UpdatePasswordForm user={user} />
         <ProfileSection id="push" title={t('push.heading')} intro={t('push.intro')}>
-          <PushSettings />
+          <PushSettings role={user.role} />
         </ProfileSection>
         <DataExportSection />
         <DeleteAccountSection user={user} />
