@@ -2,7 +2,7 @@ import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconBellRinging } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useThisDevicePush } from '#src/lib/push/push-client.ts';
+import { useThisDevicePush, type DeviceState, type PushSupport } from '#src/lib/push/push-client.ts';
 
 const ASKED = 'vitrina.push-invitation';
 
@@ -15,6 +15,10 @@ export const pushInvitationSeen = () => {
   }
 };
 
+/** The rules of the invitation: after the moment, once per device, only where turning it on can work and is not done. */
+export const invitationVisible = (o: { show: boolean; seen: boolean; support: PushSupport; state?: DeviceState }) =>
+  o.show && !o.seen && o.support === 'supported' && !!o.state && !o.state.on && o.state.permission !== 'denied';
+
 /**
  * The one invitation to turn notifications on (issue 25), shown after a moment that makes the value clear — the
  * user's first support message — never on a first visit, never again once answered, never when this device cannot
@@ -24,7 +28,7 @@ export function PushInvitation({ show }: { show: boolean }) {
   const { t } = useTranslation();
   const { support, state, busy, toggle } = useThisDevicePush();
   const [seen, setSeen] = useState(pushInvitationSeen);
-  if (!show || seen || support !== 'supported' || !state || state.on || state.permission === 'denied') return null;
+  if (!invitationVisible({ show, seen, support, state })) return null;
   const done = () => {
     try {
       localStorage.setItem(ASKED, new Date().toISOString());

@@ -111,6 +111,14 @@ export function NotificationBell() {
     };
   }, [open]);
 
+  // The installed app's icon shows the unread count where the Badging API exists (issue 25; the worker sets it from
+  // a push while the app is closed).
+  useEffect(() => {
+    const nav = navigator as Navigator & { setAppBadge?: (n: number) => Promise<void>; clearAppBadge?: () => Promise<void> };
+    if (!nav.setAppBadge) return;
+    void (unread > 0 ? nav.setAppBadge(unread) : nav.clearAppBadge?.())?.catch(() => undefined);
+  }, [unread]);
+
   return (
     <div ref={rootRef} className={classes.root}>
       <Indicator label={unread > 99 ? '99+' : unread} size={16} offset={6} disabled={unread === 0} color="red" zIndex={1}>
