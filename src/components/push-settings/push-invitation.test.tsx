@@ -61,3 +61,12 @@ describe('PushInvitation', () => {
     expect(screen.queryByTestId('push-invitation')).toBeNull();
   });
 });
+
+describe('PushInvitation after a submission for review', () => {
+  it('says what it will tell about', () => {
+    localStorage.clear();
+    device = { support: 'supported', state: off };
+    renderInSpanish(<PushInvitation show reason="review" />);
+    expect(screen.getByText('¿Te avisamos cuando revisen tu anuncio, aunque la app esté cerrada?')).toBeTruthy();
+  });
+});

@@ -21,10 +21,10 @@ export const invitationVisible = (o: { show: boolean; seen: boolean; support: Pu
 
 /**
  * The one invitation to turn notifications on (issue 25), shown after a moment that makes the value clear — the
- * user's first support message — never on a first visit, never again once answered, never when this device cannot
+ * user's first support message, an ad or profile waiting for review — never on a first visit, never again once answered, never when this device cannot
  * have them, has them on, or the user blocked them.
  */
-export function PushInvitation({ show }: { show: boolean }) {
+export function PushInvitation({ show, reason = 'support' }: { show: boolean; reason?: 'support' | 'review' }) {
   const { t } = useTranslation();
   const { support, state, busy, toggle } = useThisDevicePush();
   const [seen, setSeen] = useState(pushInvitationSeen);
@@ -42,7 +42,7 @@ export function PushInvitation({ show }: { show: boolean }) {
       <Stack gap="xs">
         <Group gap="xs" wrap="nowrap" align="flex-start">
           <IconBellRinging size={20} aria-hidden style={{ flexShrink: 0 }} />
-          <Text size="sm">{t('push.invite.text')}</Text>
+          <Text size="sm">{t(reason === 'review' ? 'push.invite.review' : 'push.invite.text')}</Text>
         </Group>
         <Group gap="xs">
           <Button size="xs" loading={busy} onClick={() => void toggle(true).finally(done)}>

@@ -22,7 +22,8 @@ export function PushDeviceSwitch({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation();
   const { support, state, loading, busy, error, toggle } = useThisDevicePush();
   if (support === 'needs-install') return <Text size="sm">{t('push.needsInstall')}</Text>;
-  if (support === 'unsupported') return <Text size="sm">{t('push.unsupported')}</Text>;
+  // In the bell's menu a browser without Web Push gets no line about it; the profile says why there is no switch.
+  if (support === 'unsupported') return compact ? null : <Text size="sm">{t('push.unsupported')}</Text>;
   if (loading) return <Loader size="sm" aria-label={t('push.loading')} />;
   const denied = state?.permission === 'denied';
   return (

@@ -11,6 +11,7 @@ import { useLng, withLng } from '#src/lib/paths.ts';
 import { useCurrentUser } from '#src/lib/session.ts';
 import { reportQueueableWrite } from '#src/offline/report-write.ts';
 import { NEEDS_ATTENTION, useOutboxOps } from '#src/offline/use-outbox.ts';
+import { PushInvitation } from '#src/components/push-settings/push-invitation.tsx';
 import { adPhotosQueryOptions, deleteAd, MODEL_PROFILE_KEY } from '../api/model-profile-api.ts';
 import { gapAction, type ListingGap } from '../lib/listing-gap.ts';
 import { adSwitchScope, queueableAdSwitch } from '../lib/offline-writes.ts';
@@ -148,6 +149,8 @@ export function AdActions({
           </Stack>
         </Group>
         {ad.is_listed ? <Text size="sm">{t('modelProfile.ad.listed')}</Text> : <NotListed gap={gap} verifyTo={verifyTo} />}
+        {/* Submitted for review: the moment a push about the decision is worth asking for (issue 25). */}
+        <PushInvitation show={ad.status === 'pending'} reason="review" />
         {pendingOps.length ? (
           <Group gap={6} data-testid="ad-pending">
             <Badge variant="outline" color={pendingOps.some((o) => NEEDS_ATTENTION.includes(o.status)) ? 'orange' : 'blue'} tt="none">

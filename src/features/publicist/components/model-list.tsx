@@ -22,6 +22,7 @@ import { Link, useSearchParams } from 'react-router';
 import type { ModelSort, PublicistModel } from '#contract/publicists.ts';
 import type { Answer } from '#contract/answers.ts';
 import type { ApiResponse } from '#src/lib/api-client.ts';
+import { PushInvitation } from '#src/components/push-settings/push-invitation.tsx';
 import { useApiForm } from '#src/lib/forms.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';
@@ -328,6 +329,8 @@ export function ModelList() {
           style={{ flex: '1 1 10rem' }}
         />
       </Group>
+      {/* A model's consent or an ad waiting: the moment a push about the answer is worth asking for (issue 25). */}
+      <PushInvitation show={!!data?.data.some((m) => m.consent_status === 'pending' || m.ad?.status === 'pending')} reason="review" />
       {list.isPending ? (
         <Stack gap="sm" aria-busy="true">
           <RowSkeleton />
