@@ -106,8 +106,8 @@ export function PushSettings({ role }: { role?: string | undefined } = {}) {
                     variant="subtle"
                     color="red"
                     leftSection={<IconTrash size={14} aria-hidden />}
-                    loading={remove.isPending && remove.variables === d.id}
-                    onClick={() => remove.mutate(d.id)}
+                    loading={remove.isPending && remove.variables.id === d.id}
+                    onClick={() => remove.mutate(d)}
                     aria-label={t('push.devices.removeLabel', { device: deviceLabel(d, t, locale) })}
                   >
                     {t('push.devices.remove')}

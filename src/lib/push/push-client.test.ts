@@ -7,7 +7,7 @@ vi.mock('#src/lib/api-client.ts', () => ({
   apiGet: (path: string) => apiGet(path),
   apiRequest: (path: string, init: unknown) => apiRequest(path, init),
 }));
-const { pushSupport, subscribeThisDevice, unsubscribeThisDevice, forgetPushOnSignOut } = await import('./push-client.ts');
+const { pushSupport, subscribeThisDevice, unsubscribeThisDevice, forgetPushOnSignOut, removeDevice } = await import('./push-client.ts');
 
 // 'AQID' is base64url for the bytes 1, 2, 3; 'BAUG' for 4, 5, 6.
 const config = (key: string) => ({ app_name: 'Vitrina', languages: ['es'], realtime: null, push: { vapid_public_key: key } });
@@ -140,6 +140,24 @@ describe('unsubscribeThisDevice', () => {
     apiRequest.mockRejectedValue(new Error('offline'));
     await unsubscribeThisDevice();
     expect(sub.unsubscribe).toHaveBeenCalled();
+  });
+});
+
+describe('removeDevice', () => {
+  it('removing this device from the list also drops the browser’s subscription (its switch then says off)', async () => {
+    const sub = makeSub('https://push.example/mine', [1, 2, 3]);
+    current = sub;
+    await removeDevice({ id: 7, current: true });
+    expect(apiRequest).toHaveBeenCalledWith(API.pushSubscription(7), { method: 'DELETE' });
+    expect(sub.unsubscribe).toHaveBeenCalled();
+  });
+
+  it('removing another device leaves this one subscribed', async () => {
+    const sub = makeSub('https://push.example/mine', [1, 2, 3]);
+    current = sub;
+    await removeDevice({ id: 8, current: false });
+    expect(apiRequest).toHaveBeenCalledWith(API.pushSubscription(8), { method: 'DELETE' });
+    expect(sub.unsubscribe).not.toHaveBeenCalled();
   });
 });
 

@@ -112,8 +112,12 @@ export async function savePreferences(change: Partial<PushPreferences>): Promise
   return res.data.data;
 }
 
-export async function removeDevice(id: number): Promise<void> {
-  await apiRequest(API.pushSubscription(id), { method: 'DELETE' });
+/** Removes one of the user's devices; removing this one also drops the browser's subscription, so its switch says off. */
+export async function removeDevice(device: { id: number; current: boolean }): Promise<void> {
+  await apiRequest(API.pushSubscription(device.id), { method: 'DELETE' });
+  if (!device.current || pushSupport() !== 'supported') return;
+  const sub = await (await registration()).pushManager.getSubscription();
+  await sub?.unsubscribe().catch(() => undefined);
 }
 
 /** This device's on/off, with a busy flag and the last outcome, for a switch. */
