@@ -6,49 +6,17 @@
  * (ServiceWorker.deliverPushMessage), as the push service would deliver it.
  */
 process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS = '1';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { pushPayloadSchema, type PushPayload } from '#contract/push.ts';
 import { API } from '#contract/routes.ts';
-import { startPushService, type Subscriber } from '#tests/push-service.ts';
+import { startPushService } from '#tests/push-service.ts';
+import { STUB_SUBSCRIPTION_KEY, stubPushManager } from './push-helpers.ts';
 import { expectNoAxeViolations, LANGUAGES, presetConsent, submitLogin, tr } from './helpers.ts';
 
 const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password-123';
 const XHR = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
 const es = (key: string, vars: Record<string, string | number> = {}) =>
   Object.entries(vars).reduce((s, [k, v]) => s.replace(`{{${k}}}`, String(v)), tr('es', key));
-
-/** The browser's PushManager answers with `sub` (kept across reloads, like a real subscription). */
-async function stubPushManager(context: BrowserContext, sub: Subscriber['subscription']) {
-  await context.grantPermissions(['notifications']);
-  await context.addInitScript((s) => {
-    const KEY = 'vitrina-test-push-subscription';
-    const bytes = (b64url: string) => {
-      const b64 = b64url.replace(/-/g, '+').replace(/_/g, '/');
-      return Uint8Array.from(atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4)), (c) => c.charCodeAt(0)).buffer;
-    };
-    const make = (appKey: ArrayBuffer) => ({
-      endpoint: s.endpoint,
-      expirationTime: null,
-      options: { applicationServerKey: appKey, userVisibleOnly: true },
-      getKey: (name: 'p256dh' | 'auth') => bytes(s.keys[name]),
-      toJSON: () => s,
-      unsubscribe: async () => {
-        localStorage.removeItem(KEY);
-        return true;
-      },
-    });
-    if (typeof PushManager === 'undefined') return;
-    PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
-      const key = options?.applicationServerKey as Uint8Array;
-      localStorage.setItem(KEY, btoa(String.fromCharCode(...new Uint8Array(key))));
-      return make(new Uint8Array(key).buffer);
-    };
-    PushManager.prototype.getSubscription = async function () {
-      const saved = localStorage.getItem(KEY);
-      return saved ? make(Uint8Array.from(atob(saved), (c) => c.charCodeAt(0)).buffer) : null;
-    };
-  }, sub);
-}
 
 async function csrfPost(page: Page, url: string, data: unknown) {
   const token = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
@@ -209,7 +177,7 @@ test('a client turns notifications on after a first support message; a staff rep
     await page.getByRole('button', { name: /Cuenta de/ }).click();
     await page.getByRole('menuitem', { name: es('account.menu.logout') }).click();
     await expect(page).toHaveURL(/\/es$/);
-    expect(await page.evaluate(() => localStorage.getItem('vitrina-test-push-subscription'))).toBeNull();
+    expect(await page.evaluate((key) => localStorage.getItem(key), STUB_SUBSCRIPTION_KEY)).toBeNull();
     await submitLogin(page, email, PASSWORD);
     await expect(page).not.toHaveURL(/\/login/);
     expect(((await (await page.request.get(API.pushSubscriptions, { headers: XHR })).json()) as { data: unknown[] }).data).toEqual([]);
