@@ -71,6 +71,17 @@ test('this device turned on from the bell, listed in the profile and removed the
     await expectNoAxeViolations(page, 'push settings 1280', '[data-testid="push-settings"]');
     await page.setViewportSize({ width: 360, height: 780 });
     await section.getByRole('button', { name: new RegExp(`^${es('push.devices.remove')} `) }).click();
+    // Asked first; «Cancelar» keeps it, the confirmation removes it.
+    const dialog = page.getByRole('dialog', { name: es('push.devices.removeTitle') });
+    await expect(dialog).toBeVisible();
+    await page.waitForTimeout(400); // the modal's opening transition
+    await page.screenshot({ path: '/tmp/p2-remove-confirm-360.png' });
+    await dialog.getByRole('button', { name: es('push.devices.cancel') }).click();
+    await expect(dialog).toHaveCount(0);
+    expect(await serverDevices(page)).toHaveLength(1);
+    await section.getByRole('button', { name: new RegExp(`^${es('push.devices.remove')} `) }).click();
+    await expectNoAxeViolations(page, 'remove device dialog', '[role="dialog"]');
+    await dialog.getByRole('button', { name: es('push.devices.remove'), exact: true }).click();
     await expect(section.getByTestId('push-devices-empty')).toBeVisible();
     expect(await serverDevices(page)).toEqual([]);
     await expect(page.getByTestId('push-device-switch')).not.toBeChecked();

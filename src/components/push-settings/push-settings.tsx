@@ -1,6 +1,7 @@
-import { Alert, Button, Group, List, Loader, Stack, Switch, Text } from '@mantine/core';
+import { Alert, Button, Group, List, Loader, Modal, Stack, Switch, Text } from '@mantine/core';
 import { IconDeviceMobile, IconDeviceDesktop, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toLocaleTag } from '#contract/languages.ts';
 import { PUSH_CATEGORIES, type PushDevice } from '#contract/push.ts';
@@ -67,9 +68,13 @@ export function PushSettings({ role }: { role?: string | undefined } = {}) {
     mutationFn: savePreferences,
     onSuccess: (data) => queryClient.setQueryData(preferencesQueryOptions().queryKey, data),
   });
+  const [confirming, setConfirming] = useState<PushDevice | null>(null);
   const remove = useMutation({
     mutationFn: removeDevice,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: PUSH_KEY }),
+    onSettled: () => {
+      setConfirming(null);
+      return queryClient.invalidateQueries({ queryKey: PUSH_KEY });
+    },
   });
   const label: Record<(typeof PUSH_CATEGORIES)[number], string> = {
     support_chat: t('push.categories.supportChat'),
@@ -106,8 +111,7 @@ export function PushSettings({ role }: { role?: string | undefined } = {}) {
                     variant="subtle"
                     color="red"
                     leftSection={<IconTrash size={14} aria-hidden />}
-                    loading={remove.isPending && remove.variables.id === d.id}
-                    onClick={() => remove.mutate(d)}
+                    onClick={() => setConfirming(d)}
                     aria-label={t('push.devices.removeLabel', { device: deviceLabel(d, t, locale) })}
                   >
                     {t('push.devices.remove')}
@@ -117,6 +121,25 @@ export function PushSettings({ role }: { role?: string | undefined } = {}) {
             ))}
           </List>
         )}
+        <Modal
+          opened={!!confirming}
+          onClose={() => setConfirming(null)}
+          title={t('push.devices.removeTitle')}
+          closeButtonProps={{ 'aria-label': t('common.close') }}
+          centered
+        >
+          <Stack>
+            <Text size="sm">{confirming ? t('push.devices.removeText', { device: deviceLabel(confirming, t, locale) }) : null}</Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setConfirming(null)}>
+                {t('push.devices.cancel')}
+              </Button>
+              <Button color="red" loading={remove.isPending} onClick={() => confirming && remove.mutate(confirming)}>
+                {t('push.devices.remove')}
+              </Button>
+            </Group>
+          </Stack>
+        </Modal>
       </div>
       <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
         <Text component="legend" fw={600} mb="xs">
