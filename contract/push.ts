@@ -64,10 +64,16 @@ export function endpointAllowed(endpoint: string, origins: readonly string[]): b
 }
 
 const base64url = z.string().regex(/^[A-Za-z0-9_-]+={0,2}$/);
+/** A push service's URL: https, printable ASCII only (what push services hand out; nothing else reaches the database). */
+const endpointUrl = z
+  .string()
+  .max(2048)
+  .regex(/^[\x21-\x7e]+$/)
+  .pipe(z.url({ protocol: /^https$/ }));
 
 /** POST API.pushSubscriptions: `PushSubscription.toJSON()` as the browser gives it. */
 export const pushSubscriptionBodySchema = z.object({
-  endpoint: z.url({ protocol: /^https$/ }).max(2048),
+  endpoint: endpointUrl,
   expirationTime: z.number().nullable().optional(),
   keys: z.object({
     /** The device's P-256 public key, uncompressed (65 bytes → 87 base64url characters). */
@@ -79,7 +85,7 @@ export const pushSubscriptionBodySchema = z.object({
 export type PushSubscriptionBody = z.infer<typeof pushSubscriptionBodySchema>;
 
 /** DELETE API.pushSubscriptions: the endpoint of the subscription this device drops. */
-export const pushUnsubscribeBodySchema = z.object({ endpoint: z.string().min(1).max(2048) }).strict();
+export const pushUnsubscribeBodySchema = z.object({ endpoint: endpointUrl }).strict();
 
 /** One of the user's subscribed devices, as the profile lists it. */
 export const pushDeviceSchema = z.object({

@@ -23,6 +23,8 @@ import {
   notifications,
   passwordResetTokens,
   photoReviews,
+  pushPreferences,
+  pushSubscriptions,
   reports,
   sessions,
   statements,
@@ -160,6 +162,18 @@ export async function collectUserData(
     })
     .from(sessions)
     .where(eq(sessions.userId, userId));
+  // Web Push (issue 25): the devices and the switches; the endpoint and keys stay out (they only let someone push).
+  const pushDevices = await db
+    .select({
+      browser: pushSubscriptions.browser,
+      os: pushSubscriptions.os,
+      device_type: pushSubscriptions.deviceType,
+      created_at: pushSubscriptions.createdAt,
+      last_push_at: pushSubscriptions.lastPushAt,
+    })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId));
+  const [pushSwitches] = await db.select().from(pushPreferences).where(eq(pushPreferences.userId, userId));
   const resets = await db
     .select({ created_at: passwordResetTokens.createdAt, expires_at: passwordResetTokens.expiresAt, used_at: passwordResetTokens.usedAt })
     .from(passwordResetTokens)
@@ -343,6 +357,8 @@ export async function collectUserData(
     generated_at: new Date(),
     account,
     sessions: sessionRows,
+    push_devices: pushDevices,
+    push_preferences: pushSwitches ?? null,
     password_resets: resets,
     publicist_profile: publicist ?? null,
     model_profiles: profiles,

@@ -58,6 +58,9 @@ const TABLES: Record<string, 'personal' | 'kept' | 'none'> = {
   jobs: 'personal',
   // Issue 24 B7: refused photos kept for a person's review (their rows go with the ads, their files with them).
   photo_reviews: 'personal',
+  // Issue 25: a user's push devices and switches (removed with the user, and a device with its session).
+  push_subscriptions: 'personal',
+  push_preferences: 'personal',
 };
 
 /** Top-level storage prefixes: `ads` photos, `verification` selfies, `exports` archives are personal; the rest are not. */

@@ -104,7 +104,14 @@ describe('subscriptions', () => {
       expect(res.statusCode, endpoint).toBe(422);
       expect(res.json<{ message: string }>().message).toBe('Este navegador usa un servicio de avisos que no admitimos.');
     }
-    for (const endpoint of ['http://fcm.googleapis.com/send/x', 'not a url'])
+    // Found by the fuzz suite: a lone surrogate in the endpoint was a 500 (the database refused the string).
+    const lone = await agent.request({
+      method: 'DELETE',
+      url: API.pushSubscriptions,
+      payload: { endpoint: 'https://fcm.googleapis.com/\udf73' },
+    });
+    expect(lone.statusCode).toBe(422);
+    for (const endpoint of ['http://fcm.googleapis.com/send/x', 'not a url', 'https://fcm.googleapis.com/\udf73'])
       expect((await agent.post(API.pushSubscriptions, { endpoint, expirationTime: null, keys })).statusCode).toBe(422);
     expect(await db().select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, user.id))).toEqual([]);
     // The push services' own origins are fine (nothing is sent at subscription time).
