@@ -2,6 +2,7 @@
  * Web Push settings (issue 25): the VAPID pair is made once and kept in DATA_DIR (like the Pusher credentials) or taken
  * from the environment, and PUSH_ENDPOINT_ORIGINS only ever adds https origins to the push services' own.
  */
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,6 +34,23 @@ describe('VAPID keys', () => {
     expect(again).toEqual(first);
     expect(fs.readdirSync(dir).filter((f) => f.startsWith('vapid-keys'))).toEqual(['vapid-keys.json']);
   });
+
+  it('several processes starting together on one DATA_DIR end with the same pair', async () => {
+    const dir = tempDir();
+    const script = `import { loadConfig } from './server/config.ts'; console.log(loadConfig({ DATA_DIR: ${JSON.stringify(dir)} }).push.vapid.publicKey);`;
+    const start = () =>
+      new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: process.cwd() }, (err, out) => {
+          if (err) reject(err);
+          else resolve(out.trim());
+        }),
+      );
+    const keys = await Promise.all([start(), start(), start(), start()]);
+    const kept = JSON.parse(fs.readFileSync(path.join(dir, 'vapid-keys.json'), 'utf8')) as { publicKey: string };
+    expect(new Set(keys)).toEqual(new Set([kept.publicKey]));
+    // No temporary file left behind by the processes that lost the race.
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith('vapid-keys'))).toEqual(['vapid-keys.json']);
+  }, 60_000);
 
   it('come from the environment when both are set (nothing written); one without the other stops the start', () => {
     const dir = tempDir();
