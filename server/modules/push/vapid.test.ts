@@ -6,11 +6,13 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import webpush from 'web-push';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PUSH_DEFAULT_ORIGINS, endpointAllowed } from '#contract/push.ts';
 import { loadConfig } from '#server/config.ts';
 
+const run = promisify(execFile);
 const dirs: string[] = [];
 const tempDir = () => {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-vapid-'));
@@ -38,13 +40,8 @@ describe('VAPID keys', () => {
   it('several processes starting together on one DATA_DIR end with the same pair', async () => {
     const dir = tempDir();
     const script = `import { loadConfig } from './server/config.ts'; console.log(loadConfig({ DATA_DIR: ${JSON.stringify(dir)} }).push.vapid.publicKey);`;
-    const start = () =>
-      new Promise<string>((resolve, reject) =>
-        execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: process.cwd() }, (err, out) => {
-          if (err) reject(err);
-          else resolve(out.trim());
-        }),
-      );
+    const start = async () =>
+      (await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: process.cwd() })).stdout.trim();
     const keys = await Promise.all([start(), start(), start(), start()]);
     const kept = JSON.parse(fs.readFileSync(path.join(dir, 'vapid-keys.json'), 'utf8')) as { publicKey: string };
     expect(new Set(keys)).toEqual(new Set([kept.publicKey]));
