@@ -25,7 +25,7 @@ export function PushDeviceSwitch({ compact = false }: { compact?: boolean }) {
   if (support === 'needs-install') return <Text size="sm">{t('push.needsInstall')}</Text>;
   // In the bell's menu a browser without Web Push gets no line about it; the profile says why there is no switch.
   if (support === 'unsupported') return compact ? null : <Text size="sm">{t('push.unsupported')}</Text>;
-  if (loading) return <Loader size="sm" aria-label={t('push.loading')} />;
+  if (loading) return <Loader size="sm" role="status" aria-label={t('push.loading')} />;
   const denied = state?.permission === 'denied';
   return (
     <Stack gap={6}>
@@ -90,7 +90,7 @@ export function PushSettings({ role }: { role?: string | undefined } = {}) {
           {t('push.devices.heading')}
         </Text>
         {devices.isLoading ? (
-          <Loader size="sm" aria-label={t('push.loading')} />
+          <Loader size="sm" role="status" aria-label={t('push.loading')} />
         ) : devices.isError ? (
           <Alert color="red">{t('push.loadError')}</Alert>
         ) : !devices.data?.length ? (
