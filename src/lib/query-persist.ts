@@ -27,6 +27,7 @@ import { apiGet } from './api-client.ts';
 import { markPersistedQueries } from './query-persist-flag.ts';
 import { idbQueryStorage, QUERY_CACHE_KEY } from './query-persist-store.ts';
 import { SESSION_API, USER_QUERY_KEY } from './session.ts';
+import { PUSH_CACHE, PUSH_CACHE_OWNER } from '../../sw/push-cache.ts';
 
 export const PERSIST_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 export const MAX_PERSISTED_QUERIES = 150;
@@ -253,6 +254,22 @@ export function startQueryPersistence(client: QueryClient, options: QueryPersist
   };
 }
 
+/**
+ * What pushes prefetched for offline use (sw/push.ts) are one user's private answers, served by the worker when the
+ * network fails: a session that ended without a sign-out here (expired, ended elsewhere) and another user signing in
+ * on this device must not find them. Dropped unless they belong to the user now signed in.
+ */
+async function dropForeignPushCache(userId: number | null): Promise<void> {
+  if (typeof caches === 'undefined') return;
+  try {
+    if (!(await caches.has(PUSH_CACHE))) return;
+    const owner = await (await caches.open(PUSH_CACHE)).match(PUSH_CACHE_OWNER);
+    if (userId === null || !owner || (await owner.text()) !== String(userId)) await caches.delete(PUSH_CACHE);
+  } catch {
+    // Storage unavailable: nothing kept there either.
+  }
+}
+
 /** When the signed-in user changes (to another or to none), the previous one's answers leave the cache and the disk. */
 function watchUser(client: QueryClient, saveNow: () => Promise<void>): () => void {
   let current = signedInUser(client)?.id ?? null;
@@ -263,6 +280,7 @@ function watchUser(client: QueryClient, saveNow: () => Promise<void>): () => voi
     if (next === current) return;
     const previous = current;
     current = next;
+    void dropForeignPushCache(next);
     if (previous === null) return;
     client.removeQueries({ predicate: (q) => isPrivateKey(q.queryKey) });
     void saveNow().catch(() => undefined);
