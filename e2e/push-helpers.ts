@@ -3,8 +3,9 @@
  * answers with a subscription on the tests' loopback push service (tests/push-service.ts), kept across reloads like
  * a real one.
  */
-import type { BrowserContext } from '@playwright/test';
+import { expect, type BrowserContext, type Page } from '@playwright/test';
 import type { Subscriber } from '#tests/push-service.ts';
+import { presetConsent, submitLogin } from './helpers.ts';
 
 export const STUB_SUBSCRIPTION_KEY = 'vitrina-test-push-subscription';
 
@@ -40,4 +41,34 @@ export async function stubPushManager(context: BrowserContext, sub: Subscriber['
     },
     { s: sub, KEY: STUB_SUBSCRIPTION_KEY },
   );
+}
+
+export const XHR = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
+export const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password-123';
+
+/** A write as the PWA sends it: the XHR header and the CSRF token echoed from its cookie. */
+export async function csrfPost(page: Page, url: string, data: unknown) {
+  const token = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  return page.request.post(url, { headers: { ...XHR, 'X-XSRF-TOKEN': decodeURIComponent(token) }, data });
+}
+
+/** A new client registered through the API and signed in through the form, with the worker in control; its e-mail. */
+export async function signInNewClient(page: Page, name: string, tag: string): Promise<string> {
+  await presetConsent(page);
+  const email = `${tag}-${Date.now()}@example.test`;
+  await page.goto('/es');
+  await page.request.get('/sanctum/csrf-cookie', { headers: XHR });
+  const registered = await csrfPost(page, '/api/register', {
+    name,
+    email,
+    password: PASSWORD,
+    password_confirmation: PASSWORD,
+    role: 'client',
+  });
+  expect(registered.status(), await registered.text()).toBe(201);
+  await page.context().clearCookies();
+  await submitLogin(page, email, PASSWORD);
+  await expect(page).not.toHaveURL(/\/login/);
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller), { timeout: 30_000 }).toBe(true);
+  return email;
 }

@@ -5,17 +5,10 @@
 import { expect, test, type Page } from '@playwright/test';
 import { API } from '#contract/routes.ts';
 import { startPushService } from '#tests/push-service.ts';
-import { stubPushManager } from './push-helpers.ts';
-import { expectNoAxeViolations, presetConsent, submitLogin, tr } from './helpers.ts';
+import { signInNewClient, stubPushManager, XHR } from './push-helpers.ts';
+import { expectNoAxeViolations, tr } from './helpers.ts';
 
-const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password-123';
-const XHR = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
 const es = (key: string) => tr('es', key);
-
-async function csrfPost(page: Page, url: string, data: unknown) {
-  const token = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  return page.request.post(url, { headers: { ...XHR, 'X-XSRF-TOKEN': decodeURIComponent(token) }, data });
-}
 
 const serverDevices = async (page: Page) =>
   ((await (await page.request.get(API.pushSubscriptions, { headers: XHR })).json()) as { data: { current: boolean }[] }).data;
@@ -29,22 +22,7 @@ test('this device turned on from the bell, listed in the profile and removed the
     const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
     await stubPushManager(context, service.subscriber().subscription);
     const page = await context.newPage();
-    await presetConsent(page);
-    const email = `push-settings-${Date.now()}@example.test`;
-    await page.goto('/es');
-    await page.request.get('/sanctum/csrf-cookie', { headers: XHR });
-    const registered = await csrfPost(page, '/api/register', {
-      name: 'Berta Avisos',
-      email,
-      password: PASSWORD,
-      password_confirmation: PASSWORD,
-      role: 'client',
-    });
-    expect(registered.status(), await registered.text()).toBe(201);
-    await page.context().clearCookies();
-    await submitLogin(page, email, PASSWORD);
-    await expect(page).not.toHaveURL(/\/login/);
-    await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller), { timeout: 30_000 }).toBe(true);
+    await signInNewClient(page, 'Berta Avisos', 'push-settings');
 
     // The bell's menu: the switch for this device, stored on the server.
     await page.getByRole('button', { name: es('bell.open') }).click();

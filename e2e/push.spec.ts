@@ -10,18 +10,11 @@ import { expect, test, type Page } from '@playwright/test';
 import { pushPayloadSchema, type PushPayload } from '#contract/push.ts';
 import { API } from '#contract/routes.ts';
 import { startPushService } from '#tests/push-service.ts';
-import { STUB_SUBSCRIPTION_KEY, stubPushManager } from './push-helpers.ts';
+import { csrfPost, PASSWORD, signInNewClient, STUB_SUBSCRIPTION_KEY, stubPushManager, XHR } from './push-helpers.ts';
 import { expectNoAxeViolations, LANGUAGES, presetConsent, submitLogin, tr } from './helpers.ts';
 
-const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password-123';
-const XHR = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
 const es = (key: string, vars: Record<string, string | number> = {}) =>
   Object.entries(vars).reduce((s, [k, v]) => s.replace(`{{${k}}}`, String(v)), tr('es', key));
-
-async function csrfPost(page: Page, url: string, data: unknown) {
-  const token = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  return page.request.post(url, { headers: { ...XHR, 'X-XSRF-TOKEN': decodeURIComponent(token) }, data });
-}
 
 /** Hands a push to the page's service worker as the push service would (DevTools protocol). */
 async function deliverPush(page: Page, payload: PushPayload) {
@@ -53,22 +46,7 @@ test('a client turns notifications on after a first support message; a staff rep
     const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
     await stubPushManager(context, device.subscription);
     const page = await context.newPage();
-    await presetConsent(page);
-    const email = `push-${Date.now()}@example.test`;
-    await page.goto('/es');
-    await page.request.get('/sanctum/csrf-cookie', { headers: XHR });
-    const registered = await csrfPost(page, '/api/register', {
-      name: 'Clara Avisos',
-      email,
-      password: PASSWORD,
-      password_confirmation: PASSWORD,
-      role: 'client',
-    });
-    expect(registered.status(), await registered.text()).toBe(201);
-    await page.context().clearCookies();
-    await submitLogin(page, email, PASSWORD);
-    await expect(page).not.toHaveURL(/\/login/);
-    await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller), { timeout: 30_000 }).toBe(true);
+    const email = await signInNewClient(page, 'Clara Avisos', 'push');
 
     // Never asked on arrival: the invitation comes after the first support message.
     await page.goto('/es/messenger');
@@ -141,7 +119,6 @@ test('a client turns notifications on after a first support message; a staff rep
     });
     await expect(page).toHaveURL(new RegExp(`/es/messenger/${conversationId}$`), { timeout: 15_000 });
     await expect(page.getByText(reply)).toBeVisible({ timeout: 15_000 });
-    await expect.poll(() => shown(page)).toEqual([]);
     await page.screenshot({ path: testInfo.outputPath('tap-offline-360.png') });
     await context.setOffline(false);
 
