@@ -130,6 +130,9 @@ test('an admin rejects a pending ad with a reason; the model sees the statement 
 test('the super admin reads the audit log and the verification queue shows the selfie beside the profile photos', async ({
   page,
 }, testInfo) => {
+  // Three screens, three axe runs and three full-page screenshots: over 30 s on a busy 2-core machine (it timed out
+  // twice in a full run).
+  test.setTimeout(60_000);
   await login(page, SUPER);
   await expect(page).toHaveURL(/\/es\/super-admin\/dashboard$/);
   await page.getByRole('link', { name: es('admin.nav.audit') }).click();
