@@ -40,3 +40,30 @@ export const answerSchema = z.object({
 });
 export type Answer = z.infer<typeof answerSchema>;
 export type ErrorAnswer = Answer & { error: ErrorCode | (string & {}) };
+
+/**
+ * The success envelope around `data`, for routes' declared answers (OpenAPI) and the client's parsing: one shape,
+ * so no route builds its own. `successSchema` is the envelope without data (a toast and nothing else).
+ */
+export const successSchema = z.object({
+  channel: z.literal('notification'),
+  type: z.literal('success'),
+  message: z.string(),
+  redirect: z.string().optional(),
+});
+export const successOf = <T extends z.ZodType>(data: T) => successSchema.extend({ data });
+/** A bare `{ data }` answer (reads). */
+export const dataOf = <T extends z.ZodType>(data: T) => z.object({ data });
+
+/** Laravel's page metadata (SPEC §7), the same on every paginated list. */
+export const paginationMetaSchema = z.object({
+  current_page: z.number().int(),
+  last_page: z.number().int(),
+  per_page: z.number().int(),
+  total: z.number().int(),
+  from: z.number().int().nullable(),
+  to: z.number().int().nullable(),
+});
+export type PaginationMeta = z.infer<typeof paginationMetaSchema>;
+/** A page of rows with its metadata. */
+export const pageOf = <T extends z.ZodType>(row: T) => z.object({ data: z.array(row), meta: paginationMetaSchema });

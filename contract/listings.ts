@@ -56,15 +56,8 @@ export const modelCardSchema = z.object({
 });
 export type ModelCard = z.infer<typeof modelCardSchema>;
 
-export const paginationMetaSchema = z.object({
-  current_page: z.number().int(),
-  last_page: z.number().int(),
-  per_page: z.number().int(),
-  total: z.number().int(),
-  from: z.number().int().nullable(),
-  to: z.number().int().nullable(),
-});
-export type PaginationMeta = z.infer<typeof paginationMetaSchema>;
+import { paginationMetaSchema } from './answers.ts';
+export { paginationMetaSchema, type PaginationMeta } from './answers.ts';
 
 /**
  * A word of the search that matched nothing and was read as a known word within its typo budget (Meilisearch's:

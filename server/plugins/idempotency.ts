@@ -19,7 +19,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
-import { AppError } from '../errors.ts';
+import { idempotencyInProgress } from '../errors.ts';
 import { sendError } from './errors.ts';
 import { spoolMultipart, sweepStaleSpools, type Spool } from './multipart-spool.ts';
 
@@ -85,7 +85,7 @@ export function answerOnce<T>(
           .where(and(rowOf(pending), isNull(idempotencyKeys.statusCode)))
           .returning({ key: idempotencyKeys.key });
         // The key was given up as abandoned and a retry holds it now: this attempt must not commit its change too.
-        if (!row) throw new AppError(409, 'idempotency_in_progress');
+        if (!row) throw idempotencyInProgress();
         pending.stored = { status, text };
       }
     : undefined;

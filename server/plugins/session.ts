@@ -10,7 +10,7 @@ import fp from 'fastify-plugin';
 import type { Role } from '#contract/auth.ts';
 import type { Db } from '../db/client.ts';
 import { sessions, users } from '../db/schema.ts';
-import { AppError, forbidden, unauthenticated } from '../errors.ts';
+import { accountSuspended, emailUnverified, forbidden, unauthenticated } from '../errors.ts';
 import { issueCsrfToken } from './security.ts';
 import { suspendedMayCall } from './suspended-access.ts';
 
@@ -95,7 +95,7 @@ export function requireRole(req: FastifyRequest, ...roles: Role[]): SessionUser 
 /** Publishing and profile creation need a verified e-mail address. */
 export function requireVerified(req: FastifyRequest): SessionUser {
   const user = requireUser(req);
-  if (!user.emailVerifiedAt) throw new AppError(403, 'email_unverified');
+  if (!user.emailVerifiedAt) throw emailUnverified();
   return user;
 }
 
@@ -156,7 +156,7 @@ export default fp(async (app) => {
     await authenticate(app, req, reply);
     // A suspended account is signed in to its restricted view: statements, appeal, its data, support, public reads.
     if (req.user?.status === 'suspended' && !suspendedMayCall(req.method, req.routeOptions.url, !req.routeOptions.config.auth)) {
-      throw new AppError(403, 'account_suspended', 'accountApi.suspendedRestricted');
+      throw accountSuspended('accountApi.suspendedRestricted');
     }
   });
 });

@@ -32,7 +32,7 @@ import {
   users,
   verificationRequests,
 } from '../../db/schema.ts';
-import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
+import { conflict, forbidden, notFound } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { deletePhoto } from '../media/media.repository.ts';
@@ -76,7 +76,7 @@ export interface DecisionResult {
   statement_id: number | null;
 }
 
-const refusedAction = () => new AppError(409, 'conflict', 'admin.decisionNotApplicable');
+const refusedAction = () => conflict(undefined, 'admin.decisionNotApplicable');
 
 export async function applyDecision(
   app: FastifyInstance,

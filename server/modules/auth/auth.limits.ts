@@ -6,7 +6,7 @@
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from '../../errors.ts';
+import { type AppError, tooManyRequests } from '../../errors.ts';
 import { memoryLimiter, type LimiterFactory } from '../../plugins/limits.ts';
 
 /**
@@ -86,16 +86,7 @@ export const authLimitsPlugin = fp(
 export function tooManyAttempts(reply: FastifyReply, msBeforeNext: number): AppError {
   const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
   reply.header('retry-after', seconds);
-  return new AppError(
-    429,
-    'too_many_requests',
-    'accountApi.tooManyAttempts',
-    undefined,
-    { retry_after: seconds },
-    {
-      count: Math.ceil(seconds / 60),
-    },
-  );
+  return tooManyRequests('accountApi.tooManyAttempts', seconds, { count: Math.ceil(seconds / 60) });
 }
 
 /** Consumes one point or answers 429 with Retry-After. */

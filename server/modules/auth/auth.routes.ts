@@ -26,7 +26,7 @@ import { ACCOUNT_SUSPENDED_PATH } from '#contract/statements.ts';
 import { API } from '#contract/routes.ts';
 import type { Answer } from '#contract/answers.ts';
 import { passwordResetTokens, sessions, users } from '../../db/schema.ts';
-import { AppError, forbidden, notFound } from '../../errors.ts';
+import { forbidden, notFound, passwordConfirmationRequired, validationFailed } from '../../errors.ts';
 import {
   endOtherSessions,
   endSession,
@@ -48,7 +48,7 @@ import { consumeResetTokens, findUserByEmail, findUserById, issueResetToken, toU
 
 /** A 422 with one field's message, as a form shows it under that field. */
 function fieldError(field: string, key: string) {
-  return (req: FastifyRequest) => new AppError(422, 'validation_failed', 'errors.validation_failed', { [field]: [req.t(key)] });
+  return (req: FastifyRequest) => validationFailed({ [field]: [req.t(key)] });
 }
 
 function refuseCommon(req: FastifyRequest, password: string) {
@@ -186,9 +186,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/api/verify-email', { schema: { body: verifyEmailSchema } }, async (req, reply) => {
     const check = checkVerificationLink(app.config.appKey, req.body);
-    if (check !== 'ok') throw new AppError(403, 'forbidden', `accountApi.${check}`);
+    if (check !== 'ok') throw forbidden(`accountApi.${check}`);
     const user = await findUserById(app.db, req.body.id);
-    if (!user || emailHash(user.email) !== req.body.hash) throw new AppError(403, 'forbidden', 'accountApi.invalid_signature');
+    if (!user || emailHash(user.email) !== req.body.hash) throw forbidden('accountApi.invalid_signature');
     const alreadyVerified = !!user.emailVerifiedAt;
     let verified: UserRow = user;
     if (!alreadyVerified) {
@@ -298,7 +298,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     const actor = requireUser(req);
     const target = await findUserById(app.db, req.params.id);
     if (actor.id === req.params.id) {
-      if (!passwordRecentlyConfirmed(req)) throw new AppError(423, 'password_confirmation_required');
+      if (!passwordRecentlyConfirmed(req)) throw passwordConfirmationRequired();
       // Erasure (GDPR art. 17): every personal row and file, not only the account row (modules/data-rights).
       const erased = await app.db.transaction((tx) => eraseAccount(tx, actor.id));
       await removeErasedFiles(app.storage, erased, req.log);

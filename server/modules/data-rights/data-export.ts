@@ -32,7 +32,7 @@ import {
   supportMessages,
   users,
 } from '../../db/schema.ts';
-import { AppError } from '../../errors.ts';
+import { notFound, tooManyRequests } from '../../errors.ts';
 import type { Storage, StoredFile } from '../../plugins/storage.ts';
 import { mediaKey } from '../listings/images.ts';
 import { heldKey } from '../photo-reviews/photo-reviews.ts';
@@ -135,7 +135,7 @@ export async function requestExport(db: Db, userId: number, now = new Date()): P
 }
 
 function tooMany(messageKey: string, retryAfterS: number) {
-  return new AppError(429, 'too_many_requests', messageKey, undefined, { retry_after: Math.max(1, retryAfterS) });
+  return tooManyRequests(messageKey, retryAfterS);
 }
 
 /** Rows as JSON: dates as ISO strings, secrets (hashes of passwords, tokens, codes) never included. */
@@ -147,7 +147,7 @@ export async function collectUserData(
   userId: number,
 ): Promise<{ data: Record<string, unknown>; files: { key: string; name: string }[] }> {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
-  if (!user) throw new AppError(404, 'not_found');
+  if (!user) throw notFound();
   const { passwordHash: _hash, ...account } = user;
   void _hash;
 

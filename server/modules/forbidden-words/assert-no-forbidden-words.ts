@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Language } from '#contract/languages.ts';
-import { AppError } from '../../errors.ts';
+import { validationFailed } from '../../errors.ts';
 import { distinctWords, findForbiddenWords, type ForbiddenWordMatch, type ForbiddenWordsMatcher } from './forbidden-words.ts';
 
 /** Field name (as the form names it, e.g. `description` or `ads.0.title`) → text; empty values are skipped. */
@@ -41,5 +41,5 @@ export function assertNoForbiddenWords(req: FastifyRequest, fields: TextFields):
   for (const name of names) {
     errors[name] = [req.t('validation.forbidden_words', { words: listWords(req.lang, distinctWords(flagged[name]!)) })];
   }
-  throw new AppError(422, 'validation_failed', 'forbiddenWords.refused', errors, { forbiddenWords: flagged });
+  throw validationFailed(errors, 'forbiddenWords.refused', { forbiddenWords: flagged });
 }

@@ -22,7 +22,7 @@ import {
 } from '#contract/media.ts';
 import type { RefusalReview } from '#contract/photo-reviews.ts';
 import type { Db } from '../../db/client.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, validationFailed } from '../../errors.ts';
 import { recordAudit, staffActsForOthers } from '../audit/audit.ts';
 import { mediaKey, toImage } from '../listings/images.ts';
 import type { ModerationRule } from '../moderation/moderation.ts';
@@ -248,8 +248,7 @@ export async function receivePhotos(ctx: UploadContext, parts: AsyncIterable<Mul
       if (part.type === 'field') {
         if (part.fieldname !== UPLOAD_FIELDS.adId || ad) continue;
         const parsed = adIdSchema.safeParse(typeof part.value === 'string' ? part.value : '');
-        if (!parsed.success)
-          throw new AppError(422, 'validation_failed', 'errors.validation_failed', { ad_id: [t('media.upload.adRequired')] });
+        if (!parsed.success) throw validationFailed({ ad_id: [t('media.upload.adRequired')] });
         ad = await loadEditableAd(app.db, user, parsed.data);
         existing = await countAdPhotos(app.db, ad.id);
         continue;
@@ -260,7 +259,7 @@ export async function receivePhotos(ctx: UploadContext, parts: AsyncIterable<Mul
       }
       if (!ad) {
         await drain(part);
-        throw new AppError(422, 'validation_failed', 'errors.validation_failed', { ad_id: [t('media.upload.adRequired')] });
+        throw validationFailed({ ad_id: [t('media.upload.adRequired')] });
       }
       const i = index++;
       const name = displayName(part.filename);
@@ -278,17 +277,15 @@ export async function receivePhotos(ctx: UploadContext, parts: AsyncIterable<Mul
     else throw err;
   }
 
-  if (!ad) throw new AppError(422, 'validation_failed', 'errors.validation_failed', { ad_id: [t('media.upload.adRequired')] });
-  if (index === 0) throw new AppError(422, 'validation_failed', 'errors.validation_failed', { images: [t('media.upload.noFiles')] });
+  if (!ad) throw validationFailed({ ad_id: [t('media.upload.adRequired')] });
+  if (index === 0) throw validationFailed({ images: [t('media.upload.noFiles')] });
   if (stored.length) await record(ad);
   refused.sort((a, b) => a.index - b.index);
   const data = { media: accepted, refused };
   if (!accepted.length)
-    throw new AppError(
-      422,
-      'validation_failed',
-      'media.upload.noneAccepted',
+    throw validationFailed(
       { images: refused.map((r) => (r.file ? `${r.file}: ${r.message}` : r.message)) },
+      'media.upload.noneAccepted',
       data,
     );
   return { data, suspended: ad.status === 'suspended' };

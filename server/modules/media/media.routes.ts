@@ -15,7 +15,7 @@ import {
   uploadAnswerSchema,
 } from '#contract/media.ts';
 import type { Db } from '../../db/client.ts';
-import { AppError } from '../../errors.ts';
+import { unsupportedMediaType } from '../../errors.ts';
 import { answerOnce } from '../../plugins/idempotency.ts';
 import { recordAudit, staffActsForOthers } from '../audit/audit.ts';
 import { toImage } from '../listings/images.ts';
@@ -49,7 +49,7 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
     MEDIA_API.upload,
     { config: { auth: { verified: true } }, schema: { response: { 201: uploadAnswerSchema } } },
     async (req, reply) => {
-      if (!req.isMultipart()) throw new AppError(415, 'unsupported_media_type');
+      if (!req.isMultipart()) throw unsupportedMediaType();
       const once = answerOnce(req, reply, 201, ({ data, suspended }: UploadOutcome) => ({
         channel: 'notification' as const,
         type: data.refused.length ? ('warning' as const) : ('success' as const),

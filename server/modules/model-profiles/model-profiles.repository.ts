@@ -9,7 +9,7 @@ import type { SectionSlug } from '#contract/section-slugs.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { ads, cities, media, modelProfiles, sections, states } from '../../db/schema.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { conflict, notFound } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.ts';
 
@@ -69,7 +69,7 @@ export async function insertAdWithinLimit(
     const [locked] = await tx.select({ id: modelProfiles.id }).from(modelProfiles).where(eq(modelProfiles.id, profileId)).for('update');
     if (!locked) throw notFound();
     const [row] = await tx.select({ n: count() }).from(ads).where(eq(ads.modelProfileId, profileId));
-    if (Number(row?.n ?? 0) >= max) throw new AppError(409, 'conflict', 'profiles.adLimit', undefined, { max });
+    if (Number(row?.n ?? 0) >= max) throw conflict({ max }, 'profiles.adLimit');
     const [ad] = await tx
       .insert(ads)
       .values({ ...values, modelProfileId: profileId })

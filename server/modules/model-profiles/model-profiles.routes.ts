@@ -24,7 +24,7 @@ import {
 import { STAFF_ROLES } from '#contract/roles.ts';
 import type { Db } from '../../db/client.ts';
 import { ads, modelProfiles } from '../../db/schema.ts';
-import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
+import { conflict, forbidden, notFound, validationFailed } from '../../errors.ts';
 import { answerOnce } from '../../plugins/idempotency.ts';
 import { requireUser, requireVerified, type SessionUser } from '../../plugins/session.ts';
 import { changedFields, recordAudit, staffActsForOthers } from '../audit/audit.ts';
@@ -68,7 +68,7 @@ async function editableAd(db: Db, user: SessionUser, adId: number) {
 
 async function assertPlace(req: FastifyRequest, db: Db, input: { country_id: number; state_id: number; city_id: number }) {
   if (!(await placeIsConsistent(db, input.country_id, input.state_id, input.city_id))) {
-    throw new AppError(422, 'validation_failed', 'errors.validation_failed', { city_id: [req.t('profiles.validation.location')] });
+    throw validationFailed({ city_id: [req.t('profiles.validation.location')] });
   }
 }
 
@@ -118,7 +118,7 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
         })
         .onConflictDoNothing()
         .returning({ id: modelProfiles.id });
-      if (!profile) throw new AppError(409, 'conflict', 'profiles.exists');
+      if (!profile) throw conflict(undefined, 'profiles.exists');
       // A new ad waits for review (SPEC §4) and for photos; it is switched on so approval publishes it.
       await tx.insert(ads).values({
         modelProfileId: profile.id,
@@ -257,7 +257,7 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       const user = requireVerified(req);
       const profile = await profileOfUser(db, user.id);
-      if (!profile) throw new AppError(409, 'conflict', 'profiles.missing');
+      if (!profile) throw conflict(undefined, 'profiles.missing');
       const input = req.body;
       await assertPlace(req, db, input);
       assertCleanText(req, input);

@@ -11,7 +11,7 @@ import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import { VERIFICATION_CODE_TTL_MINUTES, type VerificationCode } from '#contract/profiles.ts';
 import type { Db } from '../../db/client.ts';
 import { modelProfiles, verificationRequests } from '../../db/schema.ts';
-import { AppError, forbidden } from '../../errors.ts';
+import { conflict, forbidden, tooManyRequests } from '../../errors.ts';
 import { memoryLimiter, type LimiterFactory } from '../../plugins/limits.ts';
 import type { ProfileRow } from './model-profiles.repository.ts';
 
@@ -36,7 +36,7 @@ async function takeCodePoint(limiter: RateLimiterAbstract, userId: number, reply
   } catch (err) {
     if (!(err instanceof RateLimiterRes)) throw err;
     reply.header('retry-after', Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
-    throw new AppError(429, 'too_many_requests', 'verification.codeTooSoon');
+    throw tooManyRequests('verification.codeTooSoon');
   }
 }
 
@@ -45,7 +45,7 @@ export async function issueVerificationCode(
   profile: ProfileRow,
   limits: { limiter: RateLimiterAbstract; userId: number; reply: Pick<FastifyReply, 'header'> },
 ): Promise<VerificationCode> {
-  if (profile.status === 'active') throw new AppError(409, 'conflict', 'verification.alreadyVerified');
+  if (profile.status === 'active') throw conflict(undefined, 'verification.alreadyVerified');
   if (profile.status === 'suspended') throw forbidden();
   await takeCodePoint(limits.limiter, limits.userId, limits.reply);
   const code = newCode();

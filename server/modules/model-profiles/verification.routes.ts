@@ -11,7 +11,7 @@ import { and, desc, eq, gt } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { verificationCodeAnswerSchema, verificationStateSchema } from '#contract/profiles.ts';
 import { modelProfiles, verificationRequests } from '../../db/schema.ts';
-import { AppError } from '../../errors.ts';
+import { conflict, unsupportedMediaType, validationFailed } from '../../errors.ts';
 import { requireVerified } from '../../plugins/session.ts';
 import { processImage } from '../media/image-pipeline.ts';
 import { profileOfUser } from './model-profiles.repository.ts';
@@ -26,7 +26,7 @@ export const verificationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const ownProfile = async (userId: number) => {
     const profile = await profileOfUser(db, userId);
-    if (!profile) throw new AppError(409, 'conflict', 'profiles.missing');
+    if (!profile) throw conflict(undefined, 'profiles.missing');
     return profile;
   };
 
@@ -71,7 +71,7 @@ export const verificationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/api/profile/model/verification', { config: { auth: { roles: ['model'], verified: true } } }, async (req, reply) => {
     const user = requireVerified(req);
-    if (!req.isMultipart()) throw new AppError(415, 'unsupported_media_type');
+    if (!req.isMultipart()) throw unsupportedMediaType();
     const profile = await ownProfile(user.id);
     let code: string | undefined;
     let photo: Buffer | undefined;
@@ -85,8 +85,7 @@ export const verificationRoutes: FastifyPluginAsyncZod = async (app) => {
         await part.toBuffer();
       }
     }
-    const fieldError = (field: string, key: string) =>
-      new AppError(422, 'validation_failed', 'errors.validation_failed', { [field]: [req.t(key)] });
+    const fieldError = (field: string, key: string) => validationFailed({ [field]: [req.t(key)] });
     if (!code) throw fieldError('code', 'validation.required');
     // Only the code's own alphabet ever reaches the query (a NUL or a megabyte of text does not).
     if (!/^[A-Z0-9]{1,16}$/.test(code)) throw fieldError('code', 'verification.codeInvalid');

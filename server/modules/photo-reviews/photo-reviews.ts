@@ -26,7 +26,7 @@ import {
 } from '#contract/photo-reviews.ts';
 import type { Db } from '../../db/client.ts';
 import { ads, appeals, media, modelProfiles, photoReviews, type MediaModeration } from '../../db/schema.ts';
-import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
+import { conflict, forbidden, notFound } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { recordAudit, staffActsForOthers } from '../audit/audit.ts';
 import { mediaKey } from '../listings/images.ts';
@@ -246,15 +246,14 @@ export async function settlePhotoReview(
   if (approve) {
     // The ad's row lock, as every photo change takes it: the 30-photo limit holds.
     await tx.select({ id: ads.id }).from(ads).where(eq(ads.id, row.adId)).for('update');
-    if ((await countAdPhotos(tx, row.adId)) >= AD_MAX_PHOTOS)
-      throw new AppError(409, 'conflict', 'photoReviews.adFull', undefined, { max: AD_MAX_PHOTOS });
+    if ((await countAdPhotos(tx, row.adId)) >= AD_MAX_PHOTOS) throw conflict({ max: AD_MAX_PHOTOS }, 'photoReviews.adFull');
     try {
       for (const w of row.variants) await app.storage.link(heldKey(row.uid, w), mediaKey(row.adId, row.uid, w));
     } catch (err) {
       // The kept copy is missing (a crash between its row and its files): nothing to approve; the model uploads again.
       req.log.error({ err, reviewId: row.id }, 'photo review: the kept photo could not be copied');
       await app.storage.remove(`ads/${row.adId}/${row.uid}`).catch(() => {});
-      throw new AppError(409, 'conflict', 'photoReviews.filesGone');
+      throw conflict(undefined, 'photoReviews.filesGone');
     }
     const { thresholds: _t, rule: _r, ...moderation } = row.moderation as MediaModeration & { thresholds?: unknown; rule?: unknown };
     const photo = await insertPhoto(tx, {

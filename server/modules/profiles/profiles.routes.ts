@@ -13,7 +13,7 @@ import { idParamsSchema } from '#contract/locations.ts';
 import { publicistProfileInputSchema, publicistProfileUpdateSchema, type PublicistProfileValues } from '#contract/publicists.ts';
 import { STAFF_ROLES } from '#contract/roles.ts';
 import { modelProfiles, publicistProfiles } from '../../db/schema.ts';
-import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
+import { conflict, forbidden, notFound } from '../../errors.ts';
 import { endSession, requireUser, requireVerified } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { assertNoForbiddenWords } from '../forbidden-words/assert-no-forbidden-words.ts';
@@ -43,7 +43,7 @@ export const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
         .values({ userId: user.id, displayName: req.body.display_name, status: 'unverified' })
         .onConflictDoNothing()
         .returning({ id: modelProfiles.id });
-      if (!created) throw new AppError(409, 'conflict', 'profiles.exists');
+      if (!created) throw conflict(undefined, 'profiles.exists');
       await endSession(app.db, req, reply);
       return reply.status(201).send({
         channel: 'notification',
@@ -69,7 +69,7 @@ export const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
         .values({ userId: user.id, ...publicistValues(input), status: 'pending' })
         .onConflictDoNothing()
         .returning({ id: publicistProfiles.id });
-      if (!created) throw new AppError(409, 'conflict', 'profiles.exists');
+      if (!created) throw conflict(undefined, 'profiles.exists');
       await endSession(app.db, req, reply);
       return reply.status(201).send({
         channel: 'notification',

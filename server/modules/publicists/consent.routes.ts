@@ -17,7 +17,7 @@ import {
   type ConsentRequest,
 } from '#contract/publicists.ts';
 import { cities, modelConsents, modelProfiles, publicistProfiles, sections } from '../../db/schema.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { notFound, validationFailed } from '../../errors.ts';
 import { hashToken } from '../../plugins/session.ts';
 import { firstAdOf } from '../model-profiles/model-profiles.repository.ts';
 import { notifyConsent } from '../notifications/events.ts';
@@ -117,7 +117,7 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
               ),
             );
         }
-        throw new AppError(422, 'validation_failed', 'errors.validation_failed', { code: [req.t('consent.errors.code')] });
+        throw validationFailed({ code: [req.t('consent.errors.code')] });
       }
       const token = newToken();
       await db

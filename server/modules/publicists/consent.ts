@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { CONSENT_MESSAGES_PER_DAY, CONSENT_TTL_DAYS, type ConsentRequest } from '#contract/publicists.ts';
 import type { Db } from '../../db/client.ts';
 import { modelConsents, modelProfiles, publicistProfiles } from '../../db/schema.ts';
-import { AppError } from '../../errors.ts';
+import { conflict, tooManyRequests } from '../../errors.ts';
 import { renderMail } from '../../plugins/mail.ts';
 import { queueMail } from '../jobs/mail-job.ts';
 import { hashToken } from '../../plugins/session.ts';
@@ -47,7 +47,7 @@ export async function assertConsentBudget(db: Db, modelId: number): Promise<void
     .select({ n: count() })
     .from(modelConsents)
     .where(and(eq(modelConsents.modelProfileId, modelId), gt(modelConsents.createdAt, new Date(Date.now() - 24 * 60 * 60 * 1000))));
-  if ((row?.n ?? 0) >= CONSENT_MESSAGES_PER_DAY) throw new AppError(429, 'too_many_requests', 'publicist.consent.tooManyToday');
+  if ((row?.n ?? 0) >= CONSENT_MESSAGES_PER_DAY) throw tooManyRequests('publicist.consent.tooManyToday');
 }
 
 /**
@@ -168,9 +168,8 @@ export function stateOf(row: ConsentRow, kind: 'give' | 'withdraw'): State {
 }
 
 export const gone = (state: State) =>
-  new AppError(
-    409,
-    'conflict',
+  conflict(
+    undefined,
     state === 'expired' ? 'consent.errors.expired' : state === 'withdrawn' ? 'consent.errors.withdrawn' : 'consent.errors.used',
   );
 

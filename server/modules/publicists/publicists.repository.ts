@@ -10,7 +10,7 @@ import {
 } from '#contract/publicists.ts';
 import type { Db } from '../../db/client.ts';
 import { ads, modelConsents, modelProfiles, publicistProfiles } from '../../db/schema.ts';
-import { AppError, forbidden } from '../../errors.ts';
+import { conflict, forbidden } from '../../errors.ts';
 import { adSummary, firstAdOf, type ProfileRow } from '../model-profiles/model-profiles.repository.ts';
 
 export type PublicistRow = typeof publicistProfiles.$inferSelect;
@@ -40,9 +40,9 @@ export async function assertRoomForModels(tx: Db, publicistId: number, adding: n
   const [row] = await tx.select({ n: count() }).from(modelProfiles).where(eq(modelProfiles.publicistId, publicistId));
   const total = Number(row?.n ?? 0) + adding;
   if (locked.status !== 'active' && total > UNAPPROVED_AGENCY_MODEL_LIMIT) {
-    throw new AppError(409, 'conflict', 'publicist.errors.unapprovedLimit');
+    throw conflict(undefined, 'publicist.errors.unapprovedLimit');
   }
-  if (total > max) throw new AppError(409, 'conflict', 'publicist.errors.modelLimit', undefined, { max });
+  if (total > max) throw conflict({ max }, 'publicist.errors.modelLimit');
 }
 
 export async function toPublicistProfile(db: Db, p: PublicistRow): Promise<PublicistProfile> {

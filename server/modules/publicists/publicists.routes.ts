@@ -23,7 +23,7 @@ import {
 } from '#contract/publicists.ts';
 import type { Db } from '../../db/client.ts';
 import { ads, modelConsents, modelProfiles } from '../../db/schema.ts';
-import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
+import { conflict, forbidden, notFound, tooManyRequests, validationFailed } from '../../errors.ts';
 import { answerOnce } from '../../plugins/idempotency.ts';
 import { requireUser, type SessionUser } from '../../plugins/session.ts';
 import { changedFields, recordAudit } from '../audit/audit.ts';
@@ -82,7 +82,7 @@ async function checkModels(req: FastifyRequest, db: Db, inputs: PublicistModelVa
       placeErrors[`${prefix(i)}city_id`] = [req.t('profiles.validation.location')];
     }
   }
-  if (Object.keys(placeErrors).length) throw new AppError(422, 'validation_failed', 'errors.validation_failed', placeErrors);
+  if (Object.keys(placeErrors).length) throw validationFailed(placeErrors);
   const fields: Fields = {};
   for (const [i, input] of inputs.entries()) {
     fields[`${prefix(i)}display_name`] = input.display_name;
@@ -354,7 +354,7 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { params: idParamsSchema }, config: { auth: { roles: ['publicist' as const] } } },
     async (req) => {
       const { model, publicist } = await managedModel(db, requireUser(req), req.params.id);
-      if (model.consentStatus === 'given') throw new AppError(409, 'conflict', 'publicist.consent.alreadyGiven');
+      if (model.consentStatus === 'given') throw conflict(undefined, 'publicist.consent.alreadyGiven');
       const [last] = await db
         .select({ at: modelConsents.createdAt })
         .from(modelConsents)
@@ -362,7 +362,7 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
         .orderBy(desc(modelConsents.createdAt), asc(modelConsents.id))
         .limit(1);
       if (last && Date.now() - last.at.getTime() < CONSENT_RESEND_MINUTES * 60_000) {
-        throw new AppError(429, 'too_many_requests', 'publicist.consent.resendTooSoon');
+        throw tooManyRequests('publicist.consent.resendTooSoon');
       }
       await assertConsentBudget(db, model.id);
       const issued = await db.transaction(async (tx) => {
@@ -371,7 +371,7 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
         return opened;
       });
       if (!issued)
-        throw new AppError(422, 'validation_failed', 'errors.validation_failed', {
+        throw validationFailed({
           contact_email: [req.t('publicist.validation.contact')],
         });
       return okAnswer(req, 'publicist.notices.consentSent', await toPublicistModel(db, (await profileById(db, model.id))!, req.lang));

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { endpointAllowed, type PushDevice, type PushPreferences, type PushSubscriptionBody } from '#contract/push.ts';
 import type { Db } from '../../db/client.ts';
 import { pushPreferences, pushSubscriptions } from '../../db/schema.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { notFound, validationFailed } from '../../errors.ts';
 
 /** A user's devices beyond this: the one subscribed longest ago goes. */
 export const MAX_PUSH_DEVICES = 20;
@@ -53,7 +53,7 @@ export async function subscribe(
   // Never stored, so never called: a subscription is the one thing that makes this server send a request to an
   // address a client chose (SSRF).
   if (!endpointAllowed(input.body.endpoint, app.config.push.endpointOrigins))
-    throw new AppError(422, 'validation_failed', 'pushServer.endpointRefused');
+    throw validationFailed(undefined, 'pushServer.endpointRefused');
   const expiration = input.body.expirationTime ? new Date(input.body.expirationTime) : null;
   const values = {
     userId: input.userId,

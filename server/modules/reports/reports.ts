@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { URGENT_REPORT_REASONS, type Report, type ReportDecisionInput, type ReportReason } from '#contract/reports.ts';
 import type { Db } from '../../db/client.ts';
 import { media, reports } from '../../db/schema.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { conflict, notFound } from '../../errors.ts';
 import { renderMail } from '../../plugins/mail.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -141,7 +141,7 @@ export async function decideReport(
   return app.db.transaction(async (tx) => {
     const [before] = await tx.select().from(reports).where(eq(reports.id, id)).for('update');
     if (!before) throw notFound();
-    if (before.status !== 'open') throw new AppError(409, 'conflict', 'reports.api.alreadyDecided');
+    if (before.status !== 'open') throw conflict(undefined, 'reports.api.alreadyDecided');
     const [after] = await tx
       .update(reports)
       .set({ status: input.outcome, decisionText: input.text, decidedBy: staff.id, decidedAt: new Date() })

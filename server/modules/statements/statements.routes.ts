@@ -22,7 +22,7 @@ import {
   users,
   verificationRequests,
 } from '../../db/schema.ts';
-import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
+import { conflict, forbidden, notFound } from '../../errors.ts';
 import { requireUser } from '../../plugins/session.ts';
 import type { StatementRow } from './statements.ts';
 
@@ -171,7 +171,7 @@ export const statementsRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = requireUser(req);
       const { statement, appeal } = await ownStatement(db, user.id, req.params.id);
       if (appeal) throw conflict(undefined, 'statements.appealExists');
-      if (statement.appealUntil <= new Date()) throw new AppError(409, 'conflict', 'statements.appealClosed');
+      if (statement.appealUntil <= new Date()) throw conflict(undefined, 'statements.appealClosed');
       const [created] = await db
         .insert(appeals)
         .values({ statementId: statement.id, userId: user.id, text: req.body.text })

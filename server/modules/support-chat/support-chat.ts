@@ -28,7 +28,7 @@ import {
 } from '#contract/support-chat.ts';
 import type { Db } from '../../db/client.ts';
 import { ads, cities, supportConversations, supportMessages, users } from '../../db/schema.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { forbidden, notFound, validationFailed } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { accountScope } from '../data-rights/account-scope.ts';
 import { cancelJob, scheduleJob } from '../jobs/jobs.ts';
@@ -50,7 +50,7 @@ export const chatEmailKey = (conversationId: number) => `chat-email:${conversati
 
 export const isStaff = (role: Role) => STAFF_ROLES.includes(role);
 
-const invalid = (field: string, key: string) => new AppError(422, 'validation_failed', 'errors.validation_failed', { [field]: [key] });
+const invalid = (field: string, key: string) => validationFailed({ [field]: [key] });
 
 /** Staff show by first name only: the user talks to "Ana from support", not to her full name. */
 const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? name;
@@ -204,11 +204,11 @@ export async function openConversation(
   if (staff) {
     if (userId === undefined) throw invalid('user_id', 'validation.required');
     const [u] = await app.db.select({ id: users.id, role: users.role }).from(users).where(eq(users.id, userId));
-    if (!u) throw new AppError(404, 'not_found', 'supportChat.errors.userNotFound');
+    if (!u) throw notFound('supportChat.errors.userNotFound');
     if (isStaff(u.role)) throw invalid('user_id', 'supportChat.errors.staffTarget');
     target = u.id;
   } else if (userId !== undefined && userId !== viewer.id) {
-    throw new AppError(403, 'forbidden', 'supportChat.errors.ownOnly');
+    throw forbidden('supportChat.errors.ownOnly');
   }
   const { id, created, changed } = await app.db.transaction(async (tx) => {
     const inserted = await tx
