@@ -178,7 +178,7 @@ export const auditQuerySchema = z
 export type AuditQuery = z.input<typeof auditQuerySchema>;
 
 const count = z.number().int();
-/** The staff dashboard's counts (GET ADMIN_API.counts). */
+/** The staff dashboard's counts (GET API.adminCounts). */
 export const adminCountsSchema = z.object({
   pending_ads: count,
   pending_verifications: count,
@@ -194,23 +194,3 @@ export const adminCountsSchema = z.object({
   agency_models_pending: count,
 });
 export type AdminCounts = z.infer<typeof adminCountsSchema>;
-
-export const ADMIN_API = {
-  counts: '/api/admin/counts',
-  models: '/api/admin/models',
-  modelsUnderResponsibility: '/api/admin/models-under-responsibility',
-  publicists: '/api/admin/publicists',
-  ads: '/api/admin/ads',
-  clients: '/api/admin/clients',
-  client: (id: number | string) => `/api/admin/clients/${id}`,
-  usersWithoutProfile: '/api/admin/users-without-profile',
-  photos: '/api/admin/photos',
-  verifications: '/api/admin/verifications',
-  verificationSelfie: (id: number | string) => `/api/admin/verifications/${id}/selfie`,
-  decisions: '/api/admin/decisions',
-  appeals: '/api/admin/appeals',
-  decideAppeal: (id: number | string) => `/api/admin/appeals/${id}/decide`,
-  admins: '/api/super-admin/admins',
-  createAdmin: '/api/admin/create',
-  audit: '/api/super-admin/audit',
-} as const;

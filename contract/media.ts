@@ -23,14 +23,6 @@ import { refusalReviewSchema } from './photo-reviews.ts';
 import { idField } from './params.ts';
 import { imageSchema } from './listings.ts';
 
-/** API paths of the media routes (SPEC §7 spellings). */
-export const MEDIA_API = {
-  upload: '/api/upload/images',
-  imagesByAd: (adId: number | string) => `/api/getImagesByAd/${adId}`,
-  delete: '/api/media/delete',
-  changeCover: (mediaId: number | string) => `/api/change-cover-picture/${mediaId}`,
-} as const;
-
 /** Multipart field names of the upload. */
 export const UPLOAD_FIELDS = { files: 'images', filesAlt: 'images[]', adId: 'ad_id' } as const;
 

@@ -1,13 +1,29 @@
-/** API paths, exactly as SPEC §7 names them (both spellings where it lists two). */
+/**
+ * Every HTTP path of the product, defined once (SPEC §7 spellings, both where it lists two). The server registers
+ * its routes with these (a parametrised path is built with the Fastify pattern, e.g. `API.statement(':id')`), the
+ * client calls them and the service worker matches them; a lint rule (eslint.config.js) refuses an `'/api/…'`
+ * literal anywhere else. Grouped by area, as docs/ARCHITECTURE.md's area table names them.
+ */
+
+/**
+ * One path segment: a Fastify pattern (`:id`) stays as it is, so the same builder gives the route's registration
+ * and the client's URL; any other value is encoded (a consent token, a model id typed into the address bar).
+ */
+export const seg = (value: number | string): string =>
+  typeof value === 'string' && /^:[a-z][a-zA-Z]*$/.test(value) ? value : encodeURIComponent(String(value));
+/** The on/off switch's last segment: 1 or 0, or the route's `:value` pattern. */
+const onOff = (on: boolean | string): string => (typeof on === 'boolean' ? (on ? '1' : '0') : seg(on));
+type Id = number | string;
+
 export const API = {
   sections: '/api/sections',
   getSections: '/api/getSections',
   countries: '/api/countries',
-  country: (id: number | string) => `/api/country/${id}`,
-  cities: (stateId: number | string) => `/api/cities/${stateId}`,
+  country: (id: Id) => `/api/country/${seg(id)}`,
+  cities: (stateId: Id) => `/api/cities/${seg(stateId)}`,
   /** The municipality nearest to `?lat=&lng=` (contract/locations.ts nearestCityQuerySchema); never stored or logged. */
   citiesNearest: '/api/cities/nearest',
-  language: (lng: string) => `/api/language/${lng}`,
+  language: (lng: string) => `/api/language/${seg(lng)}`,
   /** The listing's matches per city, for the map view (contract/listings.ts modelsMapSchema). */
   modelsMap: '/api/models/map',
   pageView: '/api/analytics/pageview',
@@ -19,16 +35,18 @@ export const API = {
   openapi: '/api/openapi.json',
   /** The interactive API reference (HTML, served from our origin). */
   docs: '/api/docs',
+  docsIndex: '/api/docs/',
+  docsScript: '/api/docs/js/scalar.js',
   /** Who is signed in, if anyone: 200 `{ data: User | null }`, never 401, so a visitor's page logs no error (GET /api/user keeps its 401). */
   session: '/api/session',
   /** POST asks for an archive of the user's data, GET answers its state (contract/data-rights.ts). */
   dataExport: '/api/user/data-export',
   /** The download: signed, expiring, and only for its owner's session. Ends in .zip so no navigation fallback takes it. */
   dataExportDownload: (id: number | string, expires: number | string, signature: string) =>
-    `/data-export/${id}/${expires}/${signature}.zip`,
+    `/data-export/${seg(id)}/${expires}/${signature}.zip`,
   /** Notifications (contract/notifications.ts): the bell menu's list, mark one read, mark all read. */
   notifications: '/api/notifications',
-  notificationRead: (id: number | string) => `/api/notifications/${id}/read`,
+  notificationRead: (id: Id) => `/api/notifications/${seg(id)}/read`,
   notificationsReadAll: '/api/notifications/read-all',
   /**
    * Web Push (contract/push.ts): GET the user's devices; POST subscribes this device (`PushSubscription.toJSON()`);
@@ -36,7 +54,7 @@ export const API = {
    */
   pushSubscriptions: '/api/push/subscriptions',
   /** DELETE one of the user's devices from the profile's list. */
-  pushSubscription: (id: number | string) => `/api/push/subscriptions/${id}`,
+  pushSubscription: (id: Id) => `/api/push/subscriptions/${seg(id)}`,
   /** GET / PUT the user's per-category switches and "hide previews". */
   pushPreferences: '/api/push/preferences',
   /** Pusher channel authorization and user authentication (form-encoded, session + CSRF like every write). */
@@ -44,17 +62,17 @@ export const API = {
   broadcastingUserAuth: '/broadcasting/user-auth',
   /** Support chat (SPEC §7, contract/support-chat.ts). GET lists; POST opens one (staff: with `user_id`). */
   supportConversations: '/api/support/chat/conversations',
-  supportConversation: (id: number | string) => `/api/support/chat/conversations/${id}`,
+  supportConversation: (id: Id) => `/api/support/chat/conversations/${seg(id)}`,
   /** GET a page (`before_seq` / `after_seq` cursors); POST `{ content }` (201, envelope with `data: Message`). */
-  supportMessages: (conversationId: number | string) => `/api/support/chat/${conversationId}/messages`,
+  supportMessages: (conversationId: Id) => `/api/support/chat/${seg(conversationId)}/messages`,
   /** POST `{ seq }`: the reader has seen the other side's messages up to seq. */
-  supportRead: (conversationId: number | string) => `/api/support/chat/${conversationId}/read`,
+  supportRead: (conversationId: Id) => `/api/support/chat/${seg(conversationId)}/read`,
   /** Staff: POST `{ user_id | null }`. */
-  supportAssign: (conversationId: number | string) => `/api/support/chat/${conversationId}/assign`,
-  supportResolve: (conversationId: number | string) => `/api/support/chat/${conversationId}/resolve`,
-  supportReopen: (conversationId: number | string) => `/api/support/chat/${conversationId}/reopen`,
+  supportAssign: (conversationId: Id) => `/api/support/chat/${seg(conversationId)}/assign`,
+  supportResolve: (conversationId: Id) => `/api/support/chat/${seg(conversationId)}/resolve`,
+  supportReopen: (conversationId: Id) => `/api/support/chat/${seg(conversationId)}/reopen`,
   /** Staff: the user's profile and ads beside the conversation. */
-  supportUserPanel: (conversationId: number | string) => `/api/support/chat/${conversationId}/user`,
+  supportUserPanel: (conversationId: Id) => `/api/support/chat/${seg(conversationId)}/user`,
   /** Staff: search users to start a conversation with. */
   supportUsers: '/api/support/chat/users',
   /** Staff: who can be assigned, and who is online. */
@@ -66,18 +84,129 @@ export const API = {
   /** The signed-in model's profile with its ad (GET), create, update with the `version` it was based on (409 when stale). */
   modelProfile: '/api/profile/model',
   modelWithAdCreate: '/api/profile/model-with-ad/create',
-  modelWithAdUpdate: (id: number | string) => `/api/profile/model-with-ad/update/${id}`,
+  modelWithAdUpdate: (id: Id) => `/api/profile/model-with-ad/update/${seg(id)}`,
   /** The model's ad on/off switch. */
-  modelAdActivate: (adId: number | string, on: boolean) => `/api/profile/model/activate/${adId}/${on ? 1 : 0}`,
-  adDelete: (adId: number | string) => `/api/ad/${adId}`,
+  modelAdActivate: (adId: Id, on: boolean | string) => `/api/profile/model/activate/${seg(adId)}/${onOff(on)}`,
+  adDelete: (adId: Id) => `/api/ad/${seg(adId)}`,
   /** A publicist's model: GET one, update (with `version`), its ad's on/off switch. */
-  publicistModel: (id: number | string) => `/api/publicist/model/${id}`,
-  publicistModelUpdate: (id: number | string) => `/api/publicist/model/update/${id}`,
-  publicistModelActivate: (id: number | string, on: boolean) => `/api/publicist/model/activate/${id}/${on ? 1 : 0}`,
+  publicistModel: (id: Id) => `/api/publicist/model/${seg(id)}`,
+  publicistModelUpdate: (id: Id) => `/api/publicist/model/update/${seg(id)}`,
+  publicistModelActivate: (id: number | string, on: boolean | string) => `/api/publicist/model/activate/${seg(id)}/${onOff(on)}`,
   /** A person's review of a photo the automated check refused (contract/photo-reviews.ts): POST `{ token }`. */
   photoReviews: '/api/photo-reviews',
   /** Staff: the review requests (GET, `status=requested|decided|all`), a request's photo, the decision (POST). */
   adminPhotoReviews: '/api/admin/photo-reviews',
-  adminPhotoReviewImage: (id: number | string) => `/api/admin/photo-reviews/${id}/image`,
-  adminPhotoReviewDecision: (id: number | string) => `/api/admin/photo-reviews/${id}/decision`,
+  adminPhotoReviewImage: (id: Id) => `/api/admin/photo-reviews/${seg(id)}/image`,
+  adminPhotoReviewDecision: (id: Id) => `/api/admin/photo-reviews/${seg(id)}/decision`,
+
+  // Accounts (auth module; SPEC §7 spellings).
+  register: '/api/register',
+  userCreate: '/api/user/create',
+  publicistCreate: '/api/publicist/create',
+  login: '/api/login',
+  logout: '/api/logout',
+  user: '/api/user',
+  verifyEmail: '/api/verify-email',
+  sendVerification: '/api/verification/send',
+  forgotPassword: '/api/forgot-password',
+  resetPassword: '/api/reset-password',
+  confirmPassword: '/api/user/confirm-password',
+  /** `{ confirmed }`: whether this session confirmed its password lately (deletion needs it, else 423). */
+  confirmedPasswordStatus: '/api/user/confirmed-password-status',
+  userPassword: '/api/user/password',
+  userProfileInformation: '/api/user/profile-information',
+  /** Deletes the signed-in account (the id must be the user's own). */
+  accountDelete: (id: Id) => `/api/profile/delete/${seg(id)}`,
+  /** Laravel Sanctum's cookie endpoint: sets the XSRF-TOKEN cookie. */
+  csrfCookie: '/sanctum/csrf-cookie',
+
+  // Listings and models (listings module).
+  models: '/api/models',
+  model: (id: Id) => `/api/models/${seg(id)}`,
+  publicityAds: '/api/fetchAllPublicityAds',
+  imagesByAd: (adId: Id) => `/api/getImagesByAd/${seg(adId)}`,
+  coverImage: (adId: Id) => `/api/getCoverImage/${seg(adId)}`,
+  citiesSearch: '/api/cities/search',
+  city: (id: Id) => `/api/city/${seg(id)}`,
+  checkForbiddenWords: '/api/check-forbidden-words',
+
+  // Profiles (profiles, model-profiles and publicists modules).
+  profileCreate: '/api/profile/create',
+  modelCreate: '/api/model/create',
+  adCreate: '/api/ad/create',
+  modelVerification: '/api/profile/model/verification',
+  modelVerificationCode: '/api/profile/model/verification/code',
+  publicistProfile: '/api/profile/publicist',
+  publicistProfileCreate: '/api/publicist/profile/create',
+  publicistProfileUpdate: (id: Id) => `/api/publicist/profile/update/${seg(id)}`,
+  publicistModels: '/api/publicist/models-under-responsibility',
+  publicistModelsLegacy: '/api/publicist/modelsUnderResponsibility',
+  publicistModelsOf: (id: Id) => `/api/publicist/models/${seg(id)}`,
+  publicistModelsCreate: '/api/publicist/models-under-responsibility/create',
+  publicistModelCreate: '/api/publicist/model/create',
+  publicistModelUnderResponsibilityCreate: '/api/publicist/model-under-responsibility/create',
+  publicistModelAd: (id: Id) => `/api/publicist/model/${seg(id)}/ad`,
+  publicistModelConsentResend: (id: Id) => `/api/publicist/model/${seg(id)}/consent/resend`,
+
+  // Consent (publicists module): the model's answer to a publicist's request, by its token.
+  consentCode: '/api/consent/code',
+  consentRequest: (token: string) => `/api/consent/${seg(token)}`,
+  consentWithdraw: (token: string) => `/api/consent/withdraw/${seg(token)}`,
+
+  // Media (media module).
+  uploadImages: '/api/upload/images',
+  mediaDelete: '/api/media/delete',
+  changeCover: (mediaId: Id) => `/api/change-cover-picture/${seg(mediaId)}`,
+
+  // Reports, contact, statements (reports, contact, statements modules).
+  reports: '/api/reports',
+  contact: '/api/contact',
+  contactToAdmin: '/api/contact/sendMessageToAdmin',
+  statements: '/api/statements',
+  statement: (id: Id) => `/api/statements/${seg(id)}`,
+  statementAppeal: (id: Id) => `/api/statements/${seg(id)}/appeal`,
+
+  // Staff (admin, reports, contact modules).
+  adminCounts: '/api/admin/counts',
+  adminModels: '/api/admin/models',
+  adminModelsUnderResponsibility: '/api/admin/models-under-responsibility',
+  adminPublicists: '/api/admin/publicists',
+  adminAds: '/api/admin/ads',
+  adminClients: '/api/admin/clients',
+  adminClient: (id: Id) => `/api/admin/clients/${seg(id)}`,
+  adminUsersWithoutProfile: '/api/admin/users-without-profile',
+  adminPhotos: '/api/admin/photos',
+  adminVerifications: '/api/admin/verifications',
+  adminVerificationSelfie: (id: Id) => `/api/admin/verifications/${seg(id)}/selfie`,
+  adminDecisions: '/api/admin/decisions',
+  adminAppeals: '/api/admin/appeals',
+  adminAppealDecide: (id: Id) => `/api/admin/appeals/${seg(id)}/decide`,
+  adminCreate: '/api/admin/create',
+  adminReports: '/api/admin/reports',
+  adminReport: (id: Id) => `/api/admin/reports/${seg(id)}`,
+  adminReportDecide: (id: Id) => `/api/admin/reports/${seg(id)}/decide`,
+  adminContactMessages: '/api/admin/contact-messages',
+  adminContactMessage: (id: Id) => `/api/admin/contact-messages/${seg(id)}`,
+  superAdminAdmins: '/api/super-admin/admins',
+  superAdminAudit: '/api/super-admin/audit',
+
+  // Outside /api.
+  dataExportDownloadPattern: '/data-export/:id/:expires/:file',
+  metrics: '/metrics',
 } as const;
+
+/** Prefixes of the product's HTTP API (guards, the worker's routing). */
+export const API_PREFIX = '/api/';
+export const BROADCASTING_PREFIX = '/broadcasting/';
+export const SANCTUM_PREFIX = '/sanctum/';
+/** Staff-only areas: every answer under them is private and never stored by a cache. */
+export const STAFF_PREFIXES = ['/api/admin/', '/api/super-admin/'] as const;
+
+/**
+ * A matcher for a path built with a Fastify pattern (`API.statement(':id')`), for the service worker's routing: `:id`
+ * matches digits, any other parameter one segment.
+ */
+export function pathMatcher(pattern: string): RegExp {
+  const escaped = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped.replace(/:id\b/g, '\\d+').replace(/:[a-zA-Z]+/g, '[^/]+')}$`);
+}

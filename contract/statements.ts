@@ -90,9 +90,3 @@ export type StatementList = z.infer<typeof statementListSchema>;
 
 /** Where a suspended account lands after signing in: its statements and the way to appeal (language-neutral path). */
 export const ACCOUNT_SUSPENDED_PATH = '/account/suspended';
-
-export const STATEMENTS_API = {
-  list: '/api/statements',
-  show: (id: number | string) => `/api/statements/${id}`,
-  appeal: (id: number | string) => `/api/statements/${id}/appeal`,
-} as const;

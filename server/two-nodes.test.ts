@@ -27,7 +27,7 @@ import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '#contract/routes.ts';
-import { MEDIA_API, type UploadAnswer } from '#contract/media.ts';
+import { type UploadAnswer } from '#contract/media.ts';
 import type { ModelList } from '#contract/listings.ts';
 import { CHAT_EVENTS, type Message } from '#contract/support-chat.ts';
 import { openDatabase, STARTUP_LOCK_KEY, type Database } from '#server/db/client.ts';
@@ -321,7 +321,7 @@ describe.skipIf(!!skipped)('two nodes on one PostgreSQL, Redis and S3', { timeou
     const model = await buildModel(database.db, { name: 'Fotina Compartida' });
     const ownerOnA = await signedIn(a, model.userId);
     const { payload, headers } = uploadBody(model.adId, [{ filename: 'cielo.png', contentType: 'image/png', data: await png(900, 1200) }]);
-    const uploaded = await ownerOnA.send('POST', MEDIA_API.upload, payload, headers['content-type']);
+    const uploaded = await ownerOnA.send('POST', API.uploadImages, payload, headers['content-type']);
     expect(uploaded.status, uploaded.text).toBe(201);
     const url = (JSON.parse(uploaded.text) as UploadAnswer).data.media[0]!.url;
     // Stored in the bucket, not on A's disk.

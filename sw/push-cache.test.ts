@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { API } from '#contract/routes.ts';
-import { STATEMENTS_API } from '#contract/statements.ts';
 import { isPushPrefetchPath } from './push-cache.ts';
 
 describe('isPushPrefetchPath', () => {
   it('takes the answers a push names (the paths the server builds) and nothing else', () => {
-    for (const p of [API.supportConversations, API.supportConversation(5), API.supportMessages(5), STATEMENTS_API.show(12)])
+    for (const p of [API.supportConversations, API.supportConversation(5), API.supportMessages(5), API.statement(12)])
       expect(isPushPrefetchPath(p)).toBe(true);
     for (const p of [
       '/api/user',

@@ -4,18 +4,21 @@
  * cache, never the public runtime caches, served only when the network fails, and removed when the user signs out
  * (src/lib/session.ts) or another user's push arrives.
  */
+import { API, pathMatcher } from '../contract/routes.ts';
+
 export const PUSH_CACHE = 'vitrina-push-v1';
 /** The entry that says whose answers the cache holds. */
 export const PUSH_CACHE_OWNER = '/__vitrina-push-owner';
 /** At most this many answers are kept (the oldest go first). */
 export const PUSH_CACHE_MAX_ENTRIES = 40;
 
+const PREFETCH_PATTERNS = [
+  pathMatcher(API.supportConversation(':id')),
+  pathMatcher(API.supportMessages(':id')),
+  pathMatcher(API.statement(':id')),
+];
+
 /** Same-origin API GETs a push may prefetch: the user's conversations, one with its messages, a statement of reasons. */
 export function isPushPrefetchPath(pathname: string): boolean {
-  return (
-    pathname === '/api/support/chat/conversations' ||
-    /^\/api\/support\/chat\/conversations\/\d+$/.test(pathname) ||
-    /^\/api\/support\/chat\/\d+\/messages$/.test(pathname) ||
-    /^\/api\/statements\/\d+$/.test(pathname)
-  );
+  return pathname === API.supportConversations || PREFETCH_PATTERNS.some((re) => re.test(pathname));
 }

@@ -18,6 +18,7 @@
  * changes it could not hear about meanwhile.
  */
 import type { FastifyRequest } from 'fastify';
+import { API, API_PREFIX } from '#contract/routes.ts';
 import fp from 'fastify-plugin';
 
 export interface Catalogue {
@@ -44,33 +45,33 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Routes (as registered) whose success cannot change what visitors see listed. */
 const UNRELATED = new Set([
-  '/api/login',
-  '/api/logout',
-  '/api/register',
-  '/api/user/create',
-  '/api/publicist/create',
-  '/api/forgot-password',
-  '/api/reset-password',
-  '/api/verify-email',
-  '/api/verification/send',
-  '/api/user/confirm-password',
-  '/api/user/password',
-  '/api/user/profile-information',
-  '/api/admin/create',
-  '/api/contact',
-  '/api/contact/sendMessageToAdmin',
-  '/api/admin/contact-messages/:id',
-  '/api/reports',
-  '/api/statements/:id/appeal',
-  '/api/analytics/pageview',
-  '/api/profile/model/verification/code',
-  '/api/consent/code',
+  API.login,
+  API.logout,
+  API.register,
+  API.userCreate,
+  API.publicistCreate,
+  API.forgotPassword,
+  API.resetPassword,
+  API.verifyEmail,
+  API.sendVerification,
+  API.confirmPassword,
+  API.userPassword,
+  API.userProfileInformation,
+  API.adminCreate,
+  API.contact,
+  API.contactToAdmin,
+  API.adminContactMessage(':id'),
+  API.reports,
+  API.statementAppeal(':id'),
+  API.pageView,
+  API.modelVerificationCode,
+  API.consentCode,
 ]);
 
 export function affectsCatalogue(req: Pick<FastifyRequest, 'method' | 'routeOptions'>, statusCode: number): boolean {
   if (!STATE_CHANGING.has(req.method) || statusCode >= 400) return false;
   const url = req.routeOptions.url;
-  return url !== undefined && url.startsWith('/api/') && !UNRELATED.has(url);
+  return url !== undefined && url.startsWith(API_PREFIX) && !UNRELATED.has(url);
 }
 
 export default fp(

@@ -21,6 +21,7 @@
  * resources). The inline script is allowed by its hash in the CSP (themeInitHash, server/app.ts).
  */
 import { createHash } from 'node:crypto';
+import { API } from '#contract/routes.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -76,12 +77,12 @@ function planFor(pathname: string, search: string): Plan | undefined {
   if (!isLanguage(lng)) return undefined;
   // The home with a query (a search, a city) is someone's own listing: asked for by the client as usual.
   if (parts.length === 1 && !search) {
-    const models = '/api/models?';
+    const models = `${API.models}?`;
     return {
       lng,
       screen: 'src/features/listings/routes/home.tsx',
       render: true,
-      paths: [models, '/api/sections', '/api/fetchAllPublicityAds'],
+      paths: [models, API.sections, API.publicityAds],
       preloads: (answers) =>
         listOf(answers[models])
           .slice(0, HOME_PRELOADS)
@@ -91,12 +92,12 @@ function planFor(pathname: string, search: string): Plan | undefined {
     };
   }
   if (parts.length === 3 && parts[1] === 'models' && /^[1-9]\d{0,9}$/.test(parts[2]!)) {
-    const images = `/api/getImagesByAd/${parts[2]}`;
+    const images = API.imagesByAd(parts[2]!);
     return {
       lng,
       screen: 'src/features/models/routes/model-show.tsx',
       render: true,
-      paths: [`/api/models/${parts[2]}`, images],
+      paths: [API.model(parts[2]!), images],
       preloads: (answers) =>
         listOf(answers[images])
           .slice(0, 1)
@@ -361,7 +362,7 @@ async function renderScreen(
     .digest('base64');
   const cached = rendered.get(key);
   if (cached !== undefined) return cached;
-  const translations = await answer(app, plan.lng, `/api/language/${plan.lng}`).catch(() => undefined);
+  const translations = await answer(app, plan.lng, API.language(plan.lng)).catch(() => undefined);
   if (!translations || typeof translations !== 'object') return undefined;
   try {
     const timeout = delay(ANSWER_TIMEOUT_MS, undefined, { ref: false });

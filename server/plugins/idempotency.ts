@@ -14,6 +14,7 @@
  * (onSend), a separate write.
  */
 import crypto from 'node:crypto';
+import { API_PREFIX } from '#contract/routes.ts';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -135,7 +136,7 @@ export default fp(async (app) => {
   // preHandler: after authentication and validation, so a refused request costs no row and the body is parsed.
   app.addHook('preHandler', async (req, reply) => {
     const raw = req.headers['idempotency-key'];
-    if (raw === undefined || !STATE_CHANGING.has(req.method) || !req.url.startsWith('/api/')) return;
+    if (raw === undefined || !STATE_CHANGING.has(req.method) || !req.url.startsWith(API_PREFIX)) return;
     const key = Array.isArray(raw) ? raw[0] : raw;
     if (!key || !KEY.test(key))
       return sendError(req, reply, 400, 'validation_failed', { errors: { 'Idempotency-Key': [req.t('errors.idempotency_key')] } });

@@ -36,7 +36,7 @@ import {
 import { adSummarySchema, modelProfileSchema } from '#contract/profiles.ts';
 import { consentRequestSchema, publicistModelSchemaOut, publicistProfileSchema } from '#contract/publicists.ts';
 import { reportListSchema, reportSchema } from '#contract/reports.ts';
-import { API } from '#contract/routes.ts';
+import { API, API_PREFIX, BROADCASTING_PREFIX } from '#contract/routes.ts';
 import { statementSchema } from '#contract/statements.ts';
 import {
   chatUserListSchema,
@@ -96,10 +96,10 @@ const NOT_JSON: Record<string, { summary?: string; response?: Record<string, unk
       404: error('Unknown or expired'),
     },
   },
-  'GET /api/admin/verifications/:id/selfie': {
+  [`GET ${API.adminVerificationSelfie(':id')}`]: {
     response: { 200: binary('image/webp', 'The verification selfie (private, no-store)') },
   },
-  'GET /api/admin/photo-reviews/:id/image': {
+  [`GET ${API.adminPhotoReviewImage(':id')}`]: {
     response: { 200: binary('image/webp', 'A refused photo kept for review, as staff see it (private, no-store)') },
   },
   'GET /metrics': {
@@ -110,7 +110,7 @@ const NOT_JSON: Record<string, { summary?: string; response?: Record<string, unk
       404: error('Metrics are not exposed on this port (METRICS_TOKEN unset)'),
     },
   },
-  'POST /api/profile/model/verification': {
+  [`POST ${API.modelVerification}`]: {
     summary: 'The verification selfie (multipart; stored privately)',
     consumes: ['multipart/form-data'],
     body: {
@@ -125,21 +125,21 @@ const NOT_JSON: Record<string, { summary?: string; response?: Record<string, unk
   'GET /sanctum/csrf-cookie': {
     response: { 204: { description: 'No content: the `XSRF-TOKEN` cookie is set (bound to the session, if any)', type: 'null' } },
   },
-  'POST /api/analytics/pageview': { response: { 204: { description: 'No content: the page view is counted', type: 'null' } } },
+  [`POST ${API.pageView}`]: { response: { 204: { description: 'No content: the page view is counted', type: 'null' } } },
   'GET /': {
     summary: "The PWA's first screen (HTML; the shell's fallback serves every other page path)",
     response: { 200: { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } } },
   },
-  'GET /api/docs': { summary: 'Redirects to /api/docs/', response: { 301: { description: 'To the reference page', type: 'null' } } },
-  'GET /api/docs/': {
+  [`GET ${API.docs}`]: { summary: 'Redirects to /api/docs/', response: { 301: { description: 'To the reference page', type: 'null' } } },
+  [`GET ${API.docsIndex}`]: {
     summary: 'This interactive API reference (HTML)',
     response: { 200: { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } } },
   },
-  'GET /api/docs/js/scalar.js': {
+  [`GET ${API.docsScript}`]: {
     summary: "The reference page's script, served from our origin",
     response: { 200: { description: 'JavaScript', content: { 'application/javascript': { schema: { type: 'string' } } } } },
   },
-  'POST /api/upload/images': {
+  [`POST ${API.uploadImages}`]: {
     consumes: ['multipart/form-data'],
     body: {
       type: 'object',
@@ -180,90 +180,90 @@ const pusherEmpty = z.object({}).strict();
 const pusherChannelInfo = z.object({ user_count: z.number().int().optional(), subscription_count: z.number().int().optional() }).strict();
 
 export const DOCUMENTED_ANSWERS: Record<string, z.ZodType> = {
-  'GET /api/user': z.object({ data: userSchema }),
-  'GET /api/session': z.object({ data: userSchema.nullable() }),
-  'GET /api/notifications': notificationListSchema,
-  'GET /api/support/chat/conversations': conversationListSchema,
-  'GET /api/support/chat/:id/messages': messagePageSchema,
-  'GET /api/support/chat/status': supportStatusSchema,
-  'GET /api/support/chat/unread': unreadSchema,
-  'GET /api/support/chat/users': chatUserListSchema,
-  'GET /api/support/chat/staff': staffListSchema,
-  'GET /api/support/chat/:id/user': z.object({ data: chatUserPanelSchema }),
-  'GET /api/admin/reports': reportListSchema,
-  'GET /api/admin/contact-messages': contactListSchema,
+  [`GET ${API.user}`]: z.object({ data: userSchema }),
+  [`GET ${API.session}`]: z.object({ data: userSchema.nullable() }),
+  [`GET ${API.notifications}`]: notificationListSchema,
+  [`GET ${API.supportConversations}`]: conversationListSchema,
+  [`GET ${API.supportMessages(':id')}`]: messagePageSchema,
+  [`GET ${API.supportStatus}`]: supportStatusSchema,
+  [`GET ${API.supportUnread}`]: unreadSchema,
+  [`GET ${API.supportUsers}`]: chatUserListSchema,
+  [`GET ${API.supportStaff}`]: staffListSchema,
+  [`GET ${API.supportUserPanel(':id')}`]: z.object({ data: chatUserPanelSchema }),
+  [`GET ${API.adminReports}`]: reportListSchema,
+  [`GET ${API.adminContactMessages}`]: contactListSchema,
   'POST /broadcasting/auth': channelAuthAnswerSchema,
   'POST /broadcasting/user-auth': userAuthAnswerSchema,
   // Accounts. Registering answers alike whether or not the address was taken: no data either way.
-  'POST /api/user/create': envelope(),
-  'POST /api/register': envelope(),
-  'POST /api/publicist/create': envelope(),
-  'POST /api/admin/create': envelope(z.object({ user: userSchema })),
-  'POST /api/login': envelope(z.object({ user: userSchema })),
-  'POST /api/logout': envelope(),
-  'POST /api/verification/send': envelope(),
-  'POST /api/verify-email': envelope(undefined, { verified: z.literal(true), user: userSchema }),
-  'POST /api/forgot-password': envelope(),
-  'POST /api/reset-password': envelope(),
-  'POST /api/user/confirm-password': envelope(),
-  'GET /api/user/confirmed-password-status': z.object({ confirmed: z.boolean() }),
-  'PUT /api/user/password': envelope(),
-  'PUT /api/user/profile-information': envelope(z.object({ user: userSchema })),
-  'DELETE /api/profile/delete/:id': envelope(),
+  [`POST ${API.userCreate}`]: envelope(),
+  [`POST ${API.register}`]: envelope(),
+  [`POST ${API.publicistCreate}`]: envelope(),
+  [`POST ${API.adminCreate}`]: envelope(z.object({ user: userSchema })),
+  [`POST ${API.login}`]: envelope(z.object({ user: userSchema })),
+  [`POST ${API.logout}`]: envelope(),
+  [`POST ${API.sendVerification}`]: envelope(),
+  [`POST ${API.verifyEmail}`]: envelope(undefined, { verified: z.literal(true), user: userSchema }),
+  [`POST ${API.forgotPassword}`]: envelope(),
+  [`POST ${API.resetPassword}`]: envelope(),
+  [`POST ${API.confirmPassword}`]: envelope(),
+  [`GET ${API.confirmedPasswordStatus}`]: z.object({ confirmed: z.boolean() }),
+  [`PUT ${API.userPassword}`]: envelope(),
+  [`PUT ${API.userProfileInformation}`]: envelope(z.object({ user: userSchema })),
+  [`DELETE ${API.accountDelete(':id')}`]: envelope(),
   // Profiles and ads.
-  'POST /api/profile/create': envelope(z.object({ id: z.number().int() })),
-  'POST /api/publicist/profile/create': envelope(z.object({ id: z.number().int() })),
-  'GET /api/profile/publicist': z.object({ data: publicistProfileSchema }),
-  'PUT /api/publicist/profile/update/:id': envelope(publicistProfileSchema),
-  'POST /api/profile/model-with-ad/create': envelope(modelProfileSchema),
-  'POST /api/model/create': envelope(modelProfileSchema),
-  'PUT /api/profile/model-with-ad/update/:id': envelope(modelProfileSchema),
-  'PUT /api/profile/model/activate/:id/:value': envelope(adSummarySchema),
-  'POST /api/ad/create': envelope(adSummarySchema, { url: z.string() }),
+  [`POST ${API.profileCreate}`]: envelope(z.object({ id: z.number().int() })),
+  [`POST ${API.publicistProfileCreate}`]: envelope(z.object({ id: z.number().int() })),
+  [`GET ${API.publicistProfile}`]: z.object({ data: publicistProfileSchema }),
+  [`PUT ${API.publicistProfileUpdate(':id')}`]: envelope(publicistProfileSchema),
+  [`POST ${API.modelWithAdCreate}`]: envelope(modelProfileSchema),
+  [`POST ${API.modelCreate}`]: envelope(modelProfileSchema),
+  [`PUT ${API.modelWithAdUpdate(':id')}`]: envelope(modelProfileSchema),
+  [`PUT ${API.modelAdActivate(':id', ':value')}`]: envelope(adSummarySchema),
+  [`POST ${API.adCreate}`]: envelope(adSummarySchema, { url: z.string() }),
   // Reports, contact, data rights.
-  'POST /api/reports': envelope(z.object({ receipt: z.string() })),
-  'GET /api/admin/reports/:id': z.object({ data: reportSchema }),
-  'POST /api/admin/reports/:id/decide': envelope(reportSchema),
-  'POST /api/contact': envelope(),
-  'POST /api/contact/sendMessageToAdmin': envelope(),
-  'PATCH /api/admin/contact-messages/:id': envelope(contactMessageSchema),
-  'POST /api/user/data-export': envelope(dataExportStateSchema),
+  [`POST ${API.reports}`]: envelope(z.object({ receipt: z.string() })),
+  [`GET ${API.adminReport(':id')}`]: z.object({ data: reportSchema }),
+  [`POST ${API.adminReportDecide(':id')}`]: envelope(reportSchema),
+  [`POST ${API.contact}`]: envelope(),
+  [`POST ${API.contactToAdmin}`]: envelope(),
+  [`PATCH ${API.adminContactMessage(':id')}`]: envelope(contactMessageSchema),
+  [`POST ${API.dataExport}`]: envelope(dataExportStateSchema),
   // Publicists' models.
-  'GET /api/publicist/model/:id': z.object({ data: publicistModelSchemaOut }),
-  'POST /api/publicist/model/create': envelope(publicistModelSchemaOut),
-  'POST /api/publicist/model-under-responsibility/create': envelope(publicistModelSchemaOut),
-  'POST /api/publicist/models-under-responsibility/create': envelope(z.array(publicistModelSchemaOut)),
-  'PUT /api/publicist/model/update/:id': envelope(publicistModelSchemaOut),
-  'PUT /api/publicist/model/activate/:id/:value': envelope(publicistModelSchemaOut),
-  'DELETE /api/publicist/model/:id/ad': envelope(publicistModelSchemaOut),
-  'POST /api/publicist/model/:id/consent/resend': envelope(publicistModelSchemaOut),
-  'POST /api/profile/model/verification': envelope(z.object({ status: z.literal('pending') })),
+  [`GET ${API.publicistModel(':id')}`]: z.object({ data: publicistModelSchemaOut }),
+  [`POST ${API.publicistModelCreate}`]: envelope(publicistModelSchemaOut),
+  [`POST ${API.publicistModelUnderResponsibilityCreate}`]: envelope(publicistModelSchemaOut),
+  [`POST ${API.publicistModelsCreate}`]: envelope(z.array(publicistModelSchemaOut)),
+  [`PUT ${API.publicistModelUpdate(':id')}`]: envelope(publicistModelSchemaOut),
+  [`PUT ${API.publicistModelActivate(':id', ':value')}`]: envelope(publicistModelSchemaOut),
+  [`DELETE ${API.publicistModelAd(':id')}`]: envelope(publicistModelSchemaOut),
+  [`POST ${API.publicistModelConsentResend(':id')}`]: envelope(publicistModelSchemaOut),
+  [`POST ${API.modelVerification}`]: envelope(z.object({ status: z.literal('pending') })),
   // Consent (a model's answer to a publicist's request) and statements.
-  'POST /api/consent/:token': envelope(consentRequestSchema.shape.data),
-  'POST /api/consent/withdraw/:token': envelope(consentRequestSchema.shape.data),
-  'POST /api/statements/:id/appeal': envelope(statementSchema),
+  [`POST ${API.consentRequest(':token')}`]: envelope(consentRequestSchema.shape.data),
+  [`POST ${API.consentWithdraw(':token')}`]: envelope(consentRequestSchema.shape.data),
+  [`POST ${API.statementAppeal(':id')}`]: envelope(statementSchema),
   // Notifications and the support chat.
-  'POST /api/notifications/:id/read': envelope(notificationReadDataSchema),
-  'POST /api/notifications/read-all': envelope(notificationReadDataSchema),
-  'POST /api/support/chat/conversations': envelope(conversationSchema),
-  'GET /api/support/chat/conversations/:id': z.object({ data: conversationSchema }),
-  'POST /api/support/chat/:id/messages': envelope(messageSchema),
-  'POST /api/support/chat/:id/read': envelope(notificationReadDataSchema),
-  'POST /api/support/chat/:id/assign': envelope(conversationSchema),
-  'POST /api/support/chat/:id/resolve': envelope(conversationSchema),
-  'POST /api/support/chat/:id/reopen': envelope(conversationSchema),
+  [`POST ${API.notificationRead(':id')}`]: envelope(notificationReadDataSchema),
+  [`POST ${API.notificationsReadAll}`]: envelope(notificationReadDataSchema),
+  [`POST ${API.supportConversations}`]: envelope(conversationSchema),
+  [`GET ${API.supportConversation(':id')}`]: z.object({ data: conversationSchema }),
+  [`POST ${API.supportMessages(':id')}`]: envelope(messageSchema),
+  [`POST ${API.supportRead(':id')}`]: envelope(notificationReadDataSchema),
+  [`POST ${API.supportAssign(':id')}`]: envelope(conversationSchema),
+  [`POST ${API.supportResolve(':id')}`]: envelope(conversationSchema),
+  [`POST ${API.supportReopen(':id')}`]: envelope(conversationSchema),
   // Staff. The rows of the moderation lists have no schema in the contract (the PWA types them with interfaces):
   // documented as rows with an id, which is what every one of them has.
-  'GET /api/admin/counts': z.object({ data: adminCountsSchema }),
-  'GET /api/admin/models': staffRows,
-  'GET /api/admin/models-under-responsibility': staffRows,
-  'GET /api/admin/publicists': staffRows,
-  'GET /api/admin/ads': staffRows.extend({ ads: staffRows.shape.data, count: z.number().int() }),
-  'GET /api/admin/clients': z.object({ data: z.array(adminUserSchema), meta: paginationMetaSchema }),
-  'GET /api/admin/users-without-profile': z.object({ data: z.array(adminUserSchema), meta: paginationMetaSchema }),
-  'GET /api/admin/photos': staffRows,
-  'GET /api/admin/verifications': staffRows,
-  'POST /api/admin/decisions': envelope(
+  [`GET ${API.adminCounts}`]: z.object({ data: adminCountsSchema }),
+  [`GET ${API.adminModels}`]: staffRows,
+  [`GET ${API.adminModelsUnderResponsibility}`]: staffRows,
+  [`GET ${API.adminPublicists}`]: staffRows,
+  [`GET ${API.adminAds}`]: staffRows.extend({ ads: staffRows.shape.data, count: z.number().int() }),
+  [`GET ${API.adminClients}`]: z.object({ data: z.array(adminUserSchema), meta: paginationMetaSchema }),
+  [`GET ${API.adminUsersWithoutProfile}`]: z.object({ data: z.array(adminUserSchema), meta: paginationMetaSchema }),
+  [`GET ${API.adminPhotos}`]: staffRows,
+  [`GET ${API.adminVerifications}`]: staffRows,
+  [`POST ${API.adminDecisions}`]: envelope(
     z.object({
       subject_type: z.enum(DECISION_SUBJECTS),
       subject_id: z.number().int(),
@@ -273,14 +273,14 @@ export const DOCUMENTED_ANSWERS: Record<string, z.ZodType> = {
       statement_id: z.number().int().nullable(),
     }),
   ),
-  'GET /api/admin/appeals': staffRows,
-  'POST /api/admin/appeals/:id/decide': envelope(
+  [`GET ${API.adminAppeals}`]: staffRows,
+  [`POST ${API.adminAppealDecide(':id')}`]: envelope(
     z.object({ id: z.number().int(), status: z.enum(APPEAL_OUTCOMES), restored: z.record(z.string(), z.unknown()) }),
   ),
-  'GET /api/super-admin/admins': z.object({ data: z.array(adminUserSchema), meta: paginationMetaSchema }),
-  'GET /api/super-admin/audit': staffRows,
+  [`GET ${API.superAdminAdmins}`]: z.object({ data: z.array(adminUserSchema), meta: paginationMetaSchema }),
+  [`GET ${API.superAdminAudit}`]: staffRows,
   // The locale's translation tree, as the PWA's i18n loads it.
-  'GET /api/language/:lng': z.record(z.string(), z.unknown()),
+  [`GET ${API.language(':lng')}`]: z.record(z.string(), z.unknown()),
   // Pusher's HTTP API (signed by the app secret), Pusher's own answers.
   'POST /apps/:appId/events': pusherEmpty.or(z.object({ channels: z.record(z.string(), pusherChannelInfo) }).strict()),
   'POST /apps/:appId/batch_events': pusherEmpty.or(z.object({ batch: z.array(pusherChannelInfo) }).strict()),
@@ -292,28 +292,28 @@ export const DOCUMENTED_ANSWERS: Record<string, z.ZodType> = {
 
 /** The success statuses of a documented answer when it is not (only) 200. */
 export const DOCUMENTED_STATUS: Record<string, number[]> = {
-  'POST /api/user/create': [201],
-  'POST /api/register': [201],
-  'POST /api/publicist/create': [201],
-  'POST /api/admin/create': [201],
-  'POST /api/user/confirm-password': [201],
-  'POST /api/profile/create': [201],
-  'POST /api/publicist/profile/create': [201],
-  'POST /api/profile/model-with-ad/create': [201],
-  'POST /api/model/create': [201],
-  'POST /api/ad/create': [201],
-  'POST /api/reports': [201],
-  'POST /api/contact': [201],
-  'POST /api/contact/sendMessageToAdmin': [201],
-  'POST /api/user/data-export': [202],
-  'POST /api/profile/model/verification': [201],
-  'POST /api/statements/:id/appeal': [201],
-  'POST /api/support/chat/:id/messages': [201],
+  [`POST ${API.userCreate}`]: [201],
+  [`POST ${API.register}`]: [201],
+  [`POST ${API.publicistCreate}`]: [201],
+  [`POST ${API.adminCreate}`]: [201],
+  [`POST ${API.confirmPassword}`]: [201],
+  [`POST ${API.profileCreate}`]: [201],
+  [`POST ${API.publicistProfileCreate}`]: [201],
+  [`POST ${API.modelWithAdCreate}`]: [201],
+  [`POST ${API.modelCreate}`]: [201],
+  [`POST ${API.adCreate}`]: [201],
+  [`POST ${API.reports}`]: [201],
+  [`POST ${API.contact}`]: [201],
+  [`POST ${API.contactToAdmin}`]: [201],
+  [`POST ${API.dataExport}`]: [202],
+  [`POST ${API.modelVerification}`]: [201],
+  [`POST ${API.statementAppeal(':id')}`]: [201],
+  [`POST ${API.supportMessages(':id')}`]: [201],
   // 201 when it opens a conversation, 200 when it gives back the one already open.
-  'POST /api/support/chat/conversations': [201, 200],
-  'POST /api/publicist/model/create': [201],
-  'POST /api/publicist/model-under-responsibility/create': [201],
-  'POST /api/publicist/models-under-responsibility/create': [201],
+  [`POST ${API.supportConversations}`]: [201, 200],
+  [`POST ${API.publicistModelCreate}`]: [201],
+  [`POST ${API.publicistModelUnderResponsibilityCreate}`]: [201],
+  [`POST ${API.publicistModelsCreate}`]: [201],
 };
 
 const TAGS: Array<[RegExp, string]> = [
@@ -338,7 +338,7 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export function errorResponses(method: string, url: string, schema: Record<string, unknown>, auth: AuthRule | boolean | undefined) {
   const out: Record<string, unknown> = {};
-  const guarded = url.startsWith('/api/') || url.startsWith('/broadcasting/');
+  const guarded = url.startsWith(API_PREFIX) || url.startsWith(BROADCASTING_PREFIX);
   const exempt = ([API.health, API.ready, API.openapi, API.docs] as string[]).includes(url) || url.startsWith(`${API.docs}/`);
   if (guarded && !exempt) out['400'] = error('`xhr_required` (no `X-Requested-With: XMLHttpRequest`), or a malformed request');
   if (auth) {

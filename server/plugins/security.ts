@@ -15,6 +15,7 @@
  * The CSRF cookie is issued by GET /sanctum/csrf-cookie (and refreshed there).
  */
 import crypto from 'node:crypto';
+import { API, API_PREFIX, BROADCASTING_PREFIX } from '#contract/routes.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendError } from './errors.ts';
@@ -23,9 +24,9 @@ import { SESSION_COOKIE } from './session.ts';
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Routes a monitor, a load balancer or a browser opening the API reference may call without the header (all GET). */
-const XHR_EXEMPT = new Set(['/api/health', '/api/ready', '/api/openapi.json', '/api/docs']);
-const XHR_EXEMPT_PREFIXES = ['/api/docs/'];
-const GUARDED_PREFIXES = ['/api/', '/broadcasting/'];
+const XHR_EXEMPT = new Set<string>([API.health, API.ready, API.openapi, API.docs]);
+const XHR_EXEMPT_PREFIXES = [API.docsIndex];
+const GUARDED_PREFIXES = [API_PREFIX, BROADCASTING_PREFIX];
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 

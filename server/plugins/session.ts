@@ -4,6 +4,7 @@
  * rotates the token (and the CSRF token); logout ends it; a password change ends the user's other sessions.
  */
 import crypto from 'node:crypto';
+import { API_PREFIX, BROADCASTING_PREFIX, SANCTUM_PREFIX } from '#contract/routes.ts';
 import { and, eq, gt, ne } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -152,7 +153,7 @@ export default fp(async (app) => {
   });
   app.addHook('onRequest', async (req, reply) => {
     const url = req.url;
-    if (!url.startsWith('/api/') && !url.startsWith('/broadcasting/') && !url.startsWith('/sanctum/')) return;
+    if (!url.startsWith(API_PREFIX) && !url.startsWith(BROADCASTING_PREFIX) && !url.startsWith(SANCTUM_PREFIX)) return;
     await authenticate(app, req, reply);
     // A suspended account is signed in to its restricted view: statements, appeal, its data, support, public reads.
     if (req.user?.status === 'suspended' && !suspendedMayCall(req.method, req.routeOptions.url, !req.routeOptions.config.auth)) {

@@ -10,6 +10,7 @@
  * (first-screen.ts); that page is built per request and compressed like any dynamic answer.
  */
 import fs from 'node:fs';
+import { API_PREFIX } from '#contract/routes.ts';
 import path from 'node:path';
 import fastifyStatic, { type FastifyStaticOptions } from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -53,7 +54,7 @@ export default fp<{ distDir: string }>(async (app, opts) => {
     const url = req.url.split('?')[0] ?? '/';
     // /apps is Pusher's HTTP API (server/realtime/http-api.ts): a path it lacks is a JSON 404 there too, so that an
     // SDK's get() fails at once instead of "succeeding" with the PWA's HTML.
-    const api = url.startsWith('/api/') || url === '/apps' || url.startsWith('/apps/');
+    const api = url.startsWith(API_PREFIX) || url === '/apps' || url.startsWith('/apps/');
     const wantsPage = (req.method === 'GET' || req.method === 'HEAD') && !api && !path.extname(url);
     if (wantsPage && hasDist) {
       const page = req.method === 'GET' ? await firstScreenPage(app, shellHtml, req.url, firstScreen) : undefined;

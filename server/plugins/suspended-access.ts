@@ -5,36 +5,38 @@
  * and reference data). Everything else answers 403 `account_suspended` (session plugin), so the rule lives here once
  * instead of in each route. Entries are the route patterns Fastify matched.
  */
+import { API } from '#contract/routes.ts';
+
 const ALLOWED = new Set([
   'GET /sanctum/csrf-cookie',
-  'POST /api/login',
-  'POST /api/logout',
-  'GET /api/user',
-  'GET /api/session',
-  'GET /api/statements',
-  'GET /api/statements/:id',
-  'POST /api/statements/:id/appeal',
+  `POST ${API.login}`,
+  `POST ${API.logout}`,
+  `GET ${API.user}`,
+  `GET ${API.session}`,
+  `GET ${API.statements}`,
+  `GET ${API.statement(':id')}`,
+  `POST ${API.statementAppeal(':id')}`,
   // Deleting one's own account asks for the password first.
-  'POST /api/user/confirm-password',
-  'GET /api/user/confirmed-password-status',
-  'DELETE /api/profile/delete/:id',
+  `POST ${API.confirmPassword}`,
+  `GET ${API.confirmedPasswordStatus}`,
+  `DELETE ${API.accountDelete(':id')}`,
   // The support chat, the user's side only (assigning, resolving and the staff lists are staff routes anyway): the
   // way to ask about the suspension. Its realtime channel stays closed (no /broadcasting/auth), so replies arrive by
   // the conversation's own refresh, and a suspended account cannot whisper into staff screens.
-  'GET /api/support/chat/conversations',
-  'POST /api/support/chat/conversations',
-  'GET /api/support/chat/conversations/:id',
-  'GET /api/support/chat/:id/messages',
-  'POST /api/support/chat/:id/messages',
-  'POST /api/support/chat/:id/read',
-  'GET /api/support/chat/status',
-  'GET /api/support/chat/unread',
+  `GET ${API.supportConversations}`,
+  `POST ${API.supportConversations}`,
+  `GET ${API.supportConversation(':id')}`,
+  `GET ${API.supportMessages(':id')}`,
+  `POST ${API.supportMessages(':id')}`,
+  `POST ${API.supportRead(':id')}`,
+  `GET ${API.supportStatus}`,
+  `GET ${API.supportUnread}`,
   // A page view counts the visit (with consent), as for any visitor; it changes nothing of the account's.
-  'POST /api/analytics/pageview',
+  `POST ${API.pageView}`,
 ]);
 
 /** The data export (GDPR arts. 15, 20): asking for it, its state and the download. */
-const ALLOWED_PREFIXES = ['/api/user/data-export'];
+const ALLOWED_PREFIXES = [API.dataExport];
 
 /**
  * `isPublic`: the route asks for no sign-in (no `config.auth`). Its reads are open to any visitor, so a suspended

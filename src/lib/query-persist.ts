@@ -11,6 +11,7 @@
  * the server names another user (or none) than the one they were kept for. Without a network the owner cannot be
  * checked: the private part is restored, as the browser kept the session cookie too.
  */
+import { API } from '#contract/routes.ts';
 import {
   dehydrate,
   hydrate,
@@ -26,7 +27,7 @@ import type { User } from '#contract/auth.ts';
 import { apiGet } from './api-client.ts';
 import { markPersistedQueries } from './query-persist-flag.ts';
 import { idbQueryStorage, QUERY_CACHE_KEY } from './query-persist-store.ts';
-import { SESSION_API, USER_QUERY_KEY } from './session.ts';
+import { USER_QUERY_KEY } from './session.ts';
 import { PUSH_CACHE, PUSH_CACHE_OWNER } from '../../sw/push-cache.ts';
 
 export const PERSIST_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -114,7 +115,7 @@ export type SessionCheck = { known: true; user: User | null } | { known: false }
 async function askSession(): Promise<SessionCheck> {
   if (typeof navigator !== 'undefined' && !navigator.onLine) return { known: false };
   try {
-    const { data } = await apiGet<{ data: User | null }>(SESSION_API.session, AbortSignal.timeout(SESSION_CHECK_TIMEOUT_MS));
+    const { data } = await apiGet<{ data: User | null }>(API.session, AbortSignal.timeout(SESSION_CHECK_TIMEOUT_MS));
     return { known: true, user: data };
   } catch {
     return { known: false };

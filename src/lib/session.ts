@@ -17,15 +17,8 @@ import { handleAnswer, handleRejection } from './response-handler.ts';
 
 export const USER_QUERY_KEY = ['user'] as const;
 
-export const SESSION_API = {
-  session: API.session,
-  logout: '/api/logout',
-  sendVerification: '/api/verification/send',
-  confirmPassword: '/api/user/confirm-password',
-} as const;
-
 async function fetchUser(signal?: AbortSignal): Promise<User | null> {
-  return (await apiGet<{ data: User | null }>(SESSION_API.session, signal)).data;
+  return (await apiGet<{ data: User | null }>(API.session, signal)).data;
 }
 
 export const userQueryOptions = () =>
@@ -57,11 +50,11 @@ export function profileToCreate(user: User): string | undefined {
 }
 
 export function sendVerificationEmail() {
-  return apiRequest<Answer>(SESSION_API.sendVerification, { method: 'POST', body: {} });
+  return apiRequest<Answer>(API.sendVerification, { method: 'POST', body: {} });
 }
 
 export function confirmPassword(password: string) {
-  return apiRequest<Answer>(SESSION_API.confirmPassword, { method: 'POST', body: { password } });
+  return apiRequest<Answer>(API.confirmPassword, { method: 'POST', body: { password } });
 }
 
 /**
@@ -136,7 +129,7 @@ export function useLogout() {
     try {
       // This device stops hearing pushes, and what they prefetched goes (issue 25); never holds the sign-out up.
       await import('./push/push-client.ts').then((m) => m.forgetPushOnSignOut()).catch(() => undefined);
-      const res = await apiRequest<Answer>(SESSION_API.logout, { method: 'POST', body: {} });
+      const res = await apiRequest<Answer>(API.logout, { method: 'POST', body: {} });
       await endSession(`/${lng}`);
       handleAnswer({ status: res.status, data: { ...res.data, redirect: undefined } }, ui);
     } catch (err) {

@@ -6,7 +6,8 @@
  * wizard refused them offline and lost them on a reload while the sync page said everything was sent).
  * The outbox code is imported on first use.
  */
-import { MEDIA_API, UPLOAD_FIELDS } from '#contract/media.ts';
+import { UPLOAD_FIELDS } from '#contract/media.ts';
+import { API } from '#contract/routes.ts';
 import type { ParkedPhoto } from '#src/components/photo-uploader/photo-queue.ts';
 import type { Json } from './types.ts';
 
@@ -22,7 +23,7 @@ export async function queuePhotoUpload(userId: number, photo: ParkedPhoto, inval
     scope: photosScope(photo.adId),
     kind: 'photo.upload',
     method: 'POST',
-    path: MEDIA_API.upload,
+    path: API.uploadImages,
     // The ad first: the server checks who may add photos to it before it reads any file.
     parts: [
       { name: UPLOAD_FIELDS.adId, value: String(photo.adId) },

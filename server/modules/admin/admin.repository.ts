@@ -4,6 +4,7 @@
  * Every list answers `{ rows, total }` for the routes' Laravel-style `meta`.
  */
 import { and, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { API } from '#contract/routes.ts';
 import type { PhotoFilter } from '#contract/admin.ts';
 import type { Db } from '../../db/client.ts';
 import {
@@ -357,7 +358,7 @@ export async function listVerifications(db: Db, storage: Storage, status: string
       submitted_at: iso(r.v.submittedAt),
       decided_at: iso(r.v.decidedAt),
       reasons: r.v.reasons ?? null,
-      selfie_url: r.v.photoKey ? `/api/admin/verifications/${r.v.id}/selfie` : null,
+      selfie_url: r.v.photoKey ? API.adminVerificationSelfie(r.v.id) : null,
       profile: r.profile,
       photos: adRows.filter((a) => a.profileId === r.profile.id).flatMap((a) => photos.get(a.id) ?? []),
     })),

@@ -17,6 +17,7 @@
  *   GET  /api/super-admin/audit                       the audit log, read-only (actor, subject, action, dates)
  */
 import { and, count, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { API, STAFF_PREFIXES } from '#contract/routes.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   adminClientQuerySchema,
@@ -66,39 +67,39 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   const pageOf = (q: { page: number; per_page: number }) => ({ limit: q.per_page, offset: (q.page - 1) * q.per_page });
   // Staff answers are about other people's data: never cached anywhere.
   app.addHook('onSend', async (req, reply) => {
-    if (req.url.startsWith('/api/admin/') || req.url.startsWith('/api/super-admin/')) reply.header('cache-control', 'private, no-store');
+    if (STAFF_PREFIXES.some((p) => req.url.startsWith(p))) reply.header('cache-control', 'private, no-store');
   });
 
-  app.get('/api/admin/counts', { config: STAFF }, async () => ({ data: await adminCounts(db) }));
+  app.get(API.adminCounts, { config: STAFF }, async () => ({ data: await adminCounts(db) }));
 
-  app.get('/api/admin/models', { schema: { querystring: adminListQuerySchema }, config: STAFF }, async (req) => {
+  app.get(API.adminModels, { schema: { querystring: adminListQuerySchema }, config: STAFF }, async (req) => {
     const { rows, total } = await listModels(db, req.query, pageOf(req.query));
     return { data: rows, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
   });
 
-  app.get('/api/admin/models-under-responsibility', { schema: { querystring: adminListQuerySchema }, config: STAFF }, async (req) => {
+  app.get(API.adminModelsUnderResponsibility, { schema: { querystring: adminListQuerySchema }, config: STAFF }, async (req) => {
     const { rows, total } = await listModels(db, req.query, pageOf(req.query), true);
     return { data: rows, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
   });
 
-  app.get('/api/admin/publicists', { schema: { querystring: adminListQuerySchema }, config: STAFF }, async (req) => {
+  app.get(API.adminPublicists, { schema: { querystring: adminListQuerySchema }, config: STAFF }, async (req) => {
     const { rows, total } = await listPublicists(db, req.query, pageOf(req.query));
     return { data: rows, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
   });
 
-  app.get('/api/admin/ads', { schema: { querystring: adminListQuerySchema }, config: STAFF }, async (req) => {
+  app.get(API.adminAds, { schema: { querystring: adminListQuerySchema }, config: STAFF }, async (req) => {
     const { rows, total } = await listAds(db, app.storage, req.query, pageOf(req.query), req.lang);
     return { data: rows, ads: rows, count: total, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
   });
 
-  app.get('/api/admin/clients', { schema: { querystring: adminListQuerySchema }, config: STAFF }, async (req) => {
+  app.get(API.adminClients, { schema: { querystring: adminListQuerySchema }, config: STAFF }, async (req) => {
     const { rows, total } = await listUsers(db, clientsWhere(req.query), pageOf(req.query));
     return { data: rows, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
   });
 
   // The client's record with their statements of reasons (DSA art. 17), so staff see the history before deciding.
   app.get(
-    '/api/admin/clients/:id',
+    API.adminClient(':id'),
     {
       schema: { params: idParamsSchema, querystring: adminClientQuerySchema, response: { 200: adminClientResponseSchema } },
       config: STAFF,
@@ -122,23 +123,23 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/api/admin/users-without-profile', { schema: { querystring: adminListQuerySchema }, config: STAFF }, async (req) => {
+  app.get(API.adminUsersWithoutProfile, { schema: { querystring: adminListQuerySchema }, config: STAFF }, async (req) => {
     const { rows, total } = await listUsers(db, withoutProfileWhere(req.query), pageOf(req.query));
     return { data: rows, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
   });
 
-  app.get('/api/admin/photos', { schema: { querystring: photoQuerySchema }, config: STAFF }, async (req) => {
+  app.get(API.adminPhotos, { schema: { querystring: photoQuerySchema }, config: STAFF }, async (req) => {
     const { rows, total } = await listPhotos(db, app.storage, req.query.status, pageOf(req.query));
     return { data: rows, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
   });
 
-  app.get('/api/admin/verifications', { schema: { querystring: verificationQuerySchema }, config: STAFF }, async (req) => {
+  app.get(API.adminVerifications, { schema: { querystring: verificationQuerySchema }, config: STAFF }, async (req) => {
     const { rows, total } = await listVerifications(db, app.storage, req.query.status ?? 'pending', pageOf(req.query));
     return { data: rows, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
   });
 
   // The selfie lives in private storage (`verification/…`), which /media/* never serves: staff only, never cached.
-  app.get('/api/admin/verifications/:id/selfie', { schema: { params: idParamsSchema }, config: STAFF }, async (req, reply) => {
+  app.get(API.adminVerificationSelfie(':id'), { schema: { params: idParamsSchema }, config: STAFF }, async (req, reply) => {
     const [row] = await db
       .select({ key: verificationRequests.photoKey })
       .from(verificationRequests)
@@ -154,13 +155,13 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       .send(file.stream);
   });
 
-  app.post('/api/admin/decisions', { schema: { body: decisionBodySchema }, config: STAFF }, async (req) => {
+  app.post(API.adminDecisions, { schema: { body: decisionBodySchema }, config: STAFF }, async (req) => {
     const staff = requireUser(req);
     const result = await applyDecision(app, req, staff, req.body);
     return okAnswer(req.t(`admin.decided.${req.body.action}`), result);
   });
 
-  app.get('/api/admin/appeals', { schema: { querystring: appealQuerySchema }, config: STAFF }, async (req) => {
+  app.get(API.adminAppeals, { schema: { querystring: appealQuerySchema }, config: STAFF }, async (req) => {
     const status = req.query.status ?? 'pending';
     const { rows, total } = await listAppeals(db, status, pageOf(req.query));
     const data = [];
@@ -184,17 +185,13 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     return { data, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
   });
 
-  app.post(
-    '/api/admin/appeals/:id/decide',
-    { schema: { params: idParamsSchema, body: appealDecisionSchema }, config: STAFF },
-    async (req) => {
-      const staff = requireUser(req);
-      const out = await decideAppeal(app, req, staff, req.params.id, req.body.outcome, req.body.text);
-      return okAnswer(req.t(`admin.appeal.${req.body.outcome}`), { id: req.params.id, status: req.body.outcome, restored: out.restored });
-    },
-  );
+  app.post(API.adminAppealDecide(':id'), { schema: { params: idParamsSchema, body: appealDecisionSchema }, config: STAFF }, async (req) => {
+    const staff = requireUser(req);
+    const out = await decideAppeal(app, req, staff, req.params.id, req.body.outcome, req.body.text);
+    return okAnswer(req.t(`admin.appeal.${req.body.outcome}`), { id: req.params.id, status: req.body.outcome, restored: out.restored });
+  });
 
-  app.get('/api/super-admin/admins', { schema: { querystring: adminListQuerySchema }, config: SUPER }, async (req) => {
+  app.get(API.superAdminAdmins, { schema: { querystring: adminListQuerySchema }, config: SUPER }, async (req) => {
     const where = and(
       inArray(users.role, ['admin', 'super_admin']),
       req.query.search
@@ -205,7 +202,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     return { data: rows, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
   });
 
-  app.get('/api/super-admin/audit', { schema: { querystring: auditQuerySchema }, config: SUPER }, async (req) => {
+  app.get(API.superAdminAudit, { schema: { querystring: auditQuerySchema }, config: SUPER }, async (req) => {
     const q = req.query;
     const conds: SQL[] = [];
     if (q.actor) {

@@ -98,48 +98,44 @@ async function register(
 }
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.post('/api/user/create', { schema: { body: registerSchema } }, (req, reply) => register(app, req, reply, req.body));
-  app.post('/api/register', { schema: { body: registerSchema } }, (req, reply) => register(app, req, reply, req.body));
-  app.post('/api/publicist/create', { schema: { body: publicistRegisterSchema } }, (req, reply) =>
+  app.post(API.userCreate, { schema: { body: registerSchema } }, (req, reply) => register(app, req, reply, req.body));
+  app.post(API.register, { schema: { body: registerSchema } }, (req, reply) => register(app, req, reply, req.body));
+  app.post(API.publicistCreate, { schema: { body: publicistRegisterSchema } }, (req, reply) =>
     register(app, req, reply, { ...req.body, role: 'publicist' }),
   );
 
-  app.post(
-    '/api/admin/create',
-    { schema: { body: createAdminSchema }, config: { auth: { roles: ['super_admin'] } } },
-    async (req, reply) => {
-      const actor = requireRole(req, 'super_admin');
-      refuseCommon(req, req.body.password);
-      if (await findUserByEmail(app.db, req.body.email)) throw fieldError('email', 'validation.email_taken')(req);
-      const passwordHash = await hashPassword(req.body.password);
-      const admin = await app.db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(users)
-          .values({
-            name: req.body.name,
-            email: req.body.email,
-            passwordHash,
-            role: 'admin',
-            status: 'active',
-            locale: req.lang,
-            emailVerifiedAt: new Date(),
-          })
-          .returning();
-        await recordAudit(tx, {
-          actor,
-          action: 'user.create_admin',
-          subjectType: 'user',
-          subjectId: row!.id,
-          after: { name: row!.name, email: row!.email, role: row!.role },
-          req,
-        });
-        return row;
+  app.post(API.adminCreate, { schema: { body: createAdminSchema }, config: { auth: { roles: ['super_admin'] } } }, async (req, reply) => {
+    const actor = requireRole(req, 'super_admin');
+    refuseCommon(req, req.body.password);
+    if (await findUserByEmail(app.db, req.body.email)) throw fieldError('email', 'validation.email_taken')(req);
+    const passwordHash = await hashPassword(req.body.password);
+    const admin = await app.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(users)
+        .values({
+          name: req.body.name,
+          email: req.body.email,
+          passwordHash,
+          role: 'admin',
+          status: 'active',
+          locale: req.lang,
+          emailVerifiedAt: new Date(),
+        })
+        .returning();
+      await recordAudit(tx, {
+        actor,
+        action: 'user.create_admin',
+        subjectType: 'user',
+        subjectId: row!.id,
+        after: { name: row!.name, email: row!.email, role: row!.role },
+        req,
       });
-      return reply.status(201).send(ok(req, 'accountApi.adminCreated', { data: { user: await toUserDto(app.db, admin!) } }));
-    },
-  );
+      return row;
+    });
+    return reply.status(201).send(ok(req, 'accountApi.adminCreated', { data: { user: await toUserDto(app.db, admin!) } }));
+  });
 
-  app.post('/api/login', { schema: { body: loginSchema } }, async (req, reply) => {
+  app.post(API.login, { schema: { body: loginSchema } }, async (req, reply) => {
     const { email, password, remember } = req.body;
     const attempt = await beginLogin(app, req, reply, email);
     const user = await findUserByEmail(app.db, email);
@@ -161,12 +157,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(req, 'accountApi.loggedIn', { data: { user: await toUserDto(app.db, user) }, redirect: dashboardFor(user.role) });
   });
 
-  app.post('/api/logout', async (req, reply) => {
+  app.post(API.logout, async (req, reply) => {
     await endSession(app.db, req, reply);
     return ok(req, 'accountApi.loggedOut', { redirect: '/' });
   });
 
-  app.get('/api/user', async (req) => ({ data: await toUserDto(app.db, requireUser(req)) }));
+  app.get(API.user, async (req) => ({ data: await toUserDto(app.db, requireUser(req)) }));
 
   // The PWA's session probe: a visitor is an answer (null), not a 401 the browser logs as an error on every page.
   app.get(API.session, async (req, reply) => {
@@ -175,7 +171,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   // The payload is empty by contract (SPEC §7); whatever is sent is ignored.
-  app.post('/api/verification/send', { config: { auth: true } }, async (req, reply) => {
+  app.post(API.sendVerification, { config: { auth: true } }, async (req, reply) => {
     const user = requireUser(req);
     if (user.emailVerifiedAt) return { ...ok(req, 'accountApi.alreadyVerified'), type: 'info' as const };
     await consume(app.authLimits.mailPerIp, req.ip, reply);
@@ -184,7 +180,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(req, 'accountApi.verificationSent', { description: req.t('accountApi.verificationSentDescription', { email: user.email }) });
   });
 
-  app.post('/api/verify-email', { schema: { body: verifyEmailSchema } }, async (req, reply) => {
+  app.post(API.verifyEmail, { schema: { body: verifyEmailSchema } }, async (req, reply) => {
     const check = checkVerificationLink(app.config.appKey, req.body);
     if (check !== 'ok') throw forbidden(`accountApi.${check}`);
     const user = await findUserById(app.db, req.body.id);
@@ -217,7 +213,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     };
   });
 
-  app.post('/api/forgot-password', { schema: { body: forgotPasswordSchema } }, async (req, reply) => {
+  app.post(API.forgotPassword, { schema: { body: forgotPasswordSchema } }, async (req, reply) => {
     // Limited before the lookup, so a known and an unknown address answer alike.
     await consume(app.authLimits.mailPerIp, req.ip, reply);
     await consume(app.authLimits.mailPerAddress, req.body.email, reply);
@@ -229,7 +225,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(req, 'accountApi.resetLinkSent');
   });
 
-  app.post('/api/reset-password', { schema: { body: resetPasswordSchema } }, async (req, reply) => {
+  app.post(API.resetPassword, { schema: { body: resetPasswordSchema } }, async (req, reply) => {
     await consume(app.authLimits.login, emailClientKey(req.body.email, req.ip), reply);
     const user = await findUserByEmail(app.db, req.body.email);
     const invalid = fieldError('email', 'accountApi.resetInvalid');
@@ -258,7 +254,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(req, 'accountApi.passwordReset', { redirect: '/login' });
   });
 
-  app.post('/api/user/confirm-password', { config: { auth: true }, schema: { body: confirmPasswordSchema } }, async (req, reply) => {
+  app.post(API.confirmPassword, { config: { auth: true }, schema: { body: confirmPasswordSchema } }, async (req, reply) => {
     const user = requireUser(req);
     await consume(app.authLimits.confirmPassword, String(user.id), reply);
     if (!(await verifyPassword(user.passwordHash, req.body.password))) throw fieldError('password', 'accountApi.wrongPassword')(req);
@@ -266,12 +262,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.status(201).send(ok(req, 'accountApi.passwordConfirmed'));
   });
 
-  app.get('/api/user/confirmed-password-status', { config: { auth: true } }, async (req) => {
+  app.get(API.confirmedPasswordStatus, { config: { auth: true } }, async (req) => {
     requireUser(req);
     return { confirmed: passwordRecentlyConfirmed(req) };
   });
 
-  app.put('/api/user/password', { config: { auth: true }, schema: { body: updatePasswordSchema } }, async (req, reply) => {
+  app.put(API.userPassword, { config: { auth: true }, schema: { body: updatePasswordSchema } }, async (req, reply) => {
     const user = requireUser(req);
     await consume(app.authLimits.confirmPassword, String(user.id), reply);
     if (!(await verifyPassword(user.passwordHash, req.body.current_password)))
@@ -282,7 +278,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(req, 'notices.updated');
   });
 
-  app.put('/api/user/profile-information', { config: { auth: true }, schema: { body: profileInformationSchema } }, async (req) => {
+  app.put(API.userProfileInformation, { config: { auth: true }, schema: { body: profileInformationSchema } }, async (req) => {
     const user = requireUser(req);
     if (req.body.email !== user.email.toLowerCase()) {
       const taken = await findUserByEmail(app.db, req.body.email);
@@ -294,7 +290,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   });
 
-  app.delete('/api/profile/delete/:id', { config: { auth: true }, schema: { params: idParamsSchema } }, async (req, reply) => {
+  app.delete(API.accountDelete(':id'), { config: { auth: true }, schema: { params: idParamsSchema } }, async (req, reply) => {
     const actor = requireUser(req);
     const target = await findUserById(app.db, req.params.id);
     if (actor.id === req.params.id) {

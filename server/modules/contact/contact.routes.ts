@@ -5,6 +5,7 @@
  *   PATCH /api/admin/contact-messages/{id}    staff: mark read or archived (audited when the status changes)
  */
 import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
+import { API } from '#contract/routes.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { adminMessageSchema, contactQuerySchema, contactSchema, contactStatusSchema, type ContactMessage } from '#contract/contact.ts';
 import { idParamsSchema } from '#contract/locations.ts';
@@ -46,7 +47,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     description: req.t('contact.api.sentDescription'),
   });
 
-  app.post('/api/contact', { schema: { body: contactSchema } }, async (req, reply) => {
+  app.post(API.contact, { schema: { body: contactSchema } }, async (req, reply) => {
     const input = req.body;
     const hash = ipHash(app.config.appKey, req.ip);
     if (input.website || (input.opened_at !== undefined && Date.now() - input.opened_at < MIN_FILL_MS)) {
@@ -67,7 +68,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.status(201).send(sent(req));
   });
 
-  app.post('/api/contact/sendMessageToAdmin', { schema: { body: adminMessageSchema }, config: { auth: true } }, async (req, reply) => {
+  app.post(API.contactToAdmin, { schema: { body: adminMessageSchema }, config: { auth: true } }, async (req, reply) => {
     const user = requireUser(req);
     await consume(limits.perUser, String(user.id), reply);
     await recordContactMessage(app, {
@@ -83,7 +84,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.status(201).send(sent(req));
   });
 
-  app.get('/api/admin/contact-messages', { schema: { querystring: contactQuerySchema }, config: STAFF }, async (req, reply) => {
+  app.get(API.adminContactMessages, { schema: { querystring: contactQuerySchema }, config: STAFF }, async (req, reply) => {
     reply.header('cache-control', 'private, no-store');
     const { page } = req.query;
     const status = req.query.status ?? 'all';
@@ -109,7 +110,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.patch(
-    '/api/admin/contact-messages/:id',
+    API.adminContactMessage(':id'),
     { schema: { params: idParamsSchema, body: contactStatusSchema }, config: STAFF },
     async (req) => {
       const updated = await setMessageStatus(db, requireUser(req), req.params.id, req.body.status, req);

@@ -1,11 +1,12 @@
 /** GET /api/language/{lng}: the translation object of one language (SPEC §7), as the client's i18next backend loads it. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { API } from '#contract/routes.ts';
 import { z } from 'zod';
 import { isLanguage } from '#contract/languages.ts';
 import { notFound } from '../../errors.ts';
 
 export const i18nRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/api/language/:lng', { schema: { params: z.object({ lng: z.string().max(16) }) } }, async (req, reply) => {
+  app.get(API.language(':lng'), { schema: { params: z.object({ lng: z.string().max(16) }) } }, async (req, reply) => {
     const { lng } = req.params;
     if (!isLanguage(lng)) throw notFound();
     // Short cache plus revalidation: a deploy with new strings must reach users quickly.

@@ -58,7 +58,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const cardCache = createCardCache(app.storage, app.config.listingCardsCached, (hit) => app.metrics.cacheLookup('listing-cards', hit));
 
   app.get(
-    '/api/models',
+    API.models,
     {
       // The schema documents the answer; the body is sent as bytes assembled from the cards' JSON (card-cache.ts),
       // past any serializer.
@@ -131,7 +131,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
     return sendJsonBytes(reply, bytes);
   });
 
-  app.get('/api/models/:id', { schema: { params: idParamsSchema, response: { 200: modelDetailSchema } } }, async (req) => {
+  app.get(API.model(':id'), { schema: { params: idParamsSchema, response: { 200: modelDetailSchema } } }, async (req) => {
     const row = await findVisibleAd(app.db, req.params.id);
     if (!row) throw notFound();
     const card = toCard(app.storage, row, req.lang);
@@ -149,7 +149,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get(
-    '/api/getImagesByAd/:id',
+    API.imagesByAd(':id'),
     { schema: { params: idParamsSchema, response: { 200: z.object({ data: z.array(imageSchema) }) } } },
     async (req, reply) => {
       const listed = await findVisibleAd(app.db, req.params.id);
@@ -167,7 +167,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
-    '/api/getCoverImage/:id',
+    API.coverImage(':id'),
     { schema: { params: idParamsSchema, response: { 200: z.object({ data: imageSchema.nullable() }) } } },
     async (req) => {
       const ad = await findVisibleAdOfUser(app.db, req.params.id);
@@ -176,33 +176,29 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get(
-    '/api/fetchAllPublicityAds',
-    { schema: { response: { 200: z.object({ data: z.array(publicityAdSchema) }) } } },
-    async (_req, reply) => {
-      const now = new Date();
-      const rows = await app.db
-        .select()
-        .from(publicityAds)
-        .where(
-          and(
-            eq(publicityAds.isActive, true),
-            lte(publicityAds.startsAt, now),
-            or(isNull(publicityAds.endsAt), gt(publicityAds.endsAt, now)),
-          ),
-        )
-        .orderBy(asc(publicityAds.position), asc(publicityAds.id));
-      reply.header('cache-control', 'public, max-age=60');
-      return {
-        data: rows.map((p) => ({
-          id: p.id,
-          title: p.title,
-          body: p.body,
-          advertiser: p.advertiser,
-          image_url: p.imageKey ? app.storage.url(p.imageKey) : null,
-          target_url: p.targetUrl,
-        })),
-      };
-    },
-  );
+  app.get(API.publicityAds, { schema: { response: { 200: z.object({ data: z.array(publicityAdSchema) }) } } }, async (_req, reply) => {
+    const now = new Date();
+    const rows = await app.db
+      .select()
+      .from(publicityAds)
+      .where(
+        and(
+          eq(publicityAds.isActive, true),
+          lte(publicityAds.startsAt, now),
+          or(isNull(publicityAds.endsAt), gt(publicityAds.endsAt, now)),
+        ),
+      )
+      .orderBy(asc(publicityAds.position), asc(publicityAds.id));
+    reply.header('cache-control', 'public, max-age=60');
+    return {
+      data: rows.map((p) => ({
+        id: p.id,
+        title: p.title,
+        body: p.body,
+        advertiser: p.advertiser,
+        image_url: p.imageKey ? app.storage.url(p.imageKey) : null,
+        target_url: p.targetUrl,
+      })),
+    };
+  });
 };

@@ -5,11 +5,11 @@
  * audited, in the same transaction as the change.
  */
 import fastifyMultipart from '@fastify/multipart';
+import { API } from '#contract/routes.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   changeCoverParamsSchema,
   deleteMediaBodySchema,
-  MEDIA_API,
   mediaChangeAnswerSchema,
   UPLOAD_MAX_FILES,
   uploadAnswerSchema,
@@ -46,7 +46,7 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post(
-    MEDIA_API.upload,
+    API.uploadImages,
     { config: { auth: { verified: true } }, schema: { response: { 201: uploadAnswerSchema } } },
     async (req, reply) => {
       if (!req.isMultipart()) throw unsupportedMediaType();
@@ -62,7 +62,7 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    MEDIA_API.delete,
+    API.mediaDelete,
     { config: { auth: { verified: true } }, schema: { body: deleteMediaBodySchema, response: { 200: mediaChangeAnswerSchema } } },
     async (req, reply) => {
       const once = answerOnce(req, reply, 200, async (adId: number, reader: Db) => ({
@@ -97,7 +97,7 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.put(
-    '/api/change-cover-picture/:id',
+    API.changeCover(':id'),
     { config: { auth: { verified: true } }, schema: { params: changeCoverParamsSchema, response: { 200: mediaChangeAnswerSchema } } },
     async (req, reply) => {
       const once = answerOnce(req, reply, 200, async (adId: number, reader: Db) => ({

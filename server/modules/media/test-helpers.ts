@@ -2,6 +2,7 @@
  * Tests only: signing in as a factory-made user, and multipart bodies for app.inject().
  */
 import crypto from 'node:crypto';
+import { API } from '#contract/routes.ts';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '#server/db/client.ts';
@@ -21,7 +22,7 @@ export async function loginAs(app: FastifyInstance, db: Db, userId: number): Pro
     .where(eq(users.id, userId))
     .returning({ email: users.email });
   const agent = await newAgent(app);
-  const res = await agent.post('/api/login', { email: user!.email, password: PASSWORD });
+  const res = await agent.post(API.login, { email: user!.email, password: PASSWORD });
   if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
   return agent;
 }

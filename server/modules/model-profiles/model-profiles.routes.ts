@@ -7,6 +7,7 @@
  * the profile's owner or staff, nobody else. What staff change on someone else's profile or ad is audited.
  */
 import { and, eq } from 'drizzle-orm';
+import { API } from '#contract/routes.ts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -143,11 +144,11 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: { body: modelWithAdSchema },
     config: { auth: { roles: ['model' as const], verified: true } },
   };
-  app.post('/api/profile/model-with-ad/create', createOptions, async (req, reply) => reply.status(201).send(await createWithAd(req)));
-  app.post('/api/model/create', createOptions, async (req, reply) => reply.status(201).send(await createWithAd(req)));
+  app.post(API.modelWithAdCreate, createOptions, async (req, reply) => reply.status(201).send(await createWithAd(req)));
+  app.post(API.modelCreate, createOptions, async (req, reply) => reply.status(201).send(await createWithAd(req)));
 
   app.get(
-    '/api/profile/model',
+    API.modelProfile,
     { schema: { response: { 200: modelProfileResponseSchema } }, config: { auth: { roles: ['model'] } } },
     async (req) => {
       const user = requireUser(req);
@@ -158,7 +159,7 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.put(
-    '/api/profile/model-with-ad/update/:id',
+    API.modelWithAdUpdate(':id'),
     { schema: { params: idParamsSchema, body: modelWithAdUpdateSchema }, config: { auth: true } },
     async (req, reply) => {
       const user = requireUser(req);
@@ -235,7 +236,7 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.put(
-    '/api/profile/model/activate/:id/:value',
+    API.modelAdActivate(':id', ':value'),
     { schema: { params: activateParamsSchema }, config: { auth: true } },
     async (req, reply) => {
       const user = requireUser(req);
@@ -252,7 +253,7 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    '/api/ad/create',
+    API.adCreate,
     { schema: { body: adCreateSchema }, config: { auth: { roles: ['model'], verified: true } } },
     async (req, reply) => {
       const user = requireVerified(req);
@@ -284,7 +285,7 @@ export const modelProfilesRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.delete(
-    '/api/ad/:id',
+    API.adDelete(':id'),
     {
       schema: { params: idParamsSchema, response: { 200: z.object({ channel: z.string(), type: z.string(), message: z.string() }) } },
       config: { auth: true },

@@ -6,6 +6,7 @@
  * path — and the request waits in the staff queue; the profile's status becomes `pending` (SPEC §4).
  */
 import crypto from 'node:crypto';
+import { API } from '#contract/routes.ts';
 import fastifyMultipart from '@fastify/multipart';
 import { and, desc, eq, gt } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -31,7 +32,7 @@ export const verificationRoutes: FastifyPluginAsyncZod = async (app) => {
   };
 
   app.get(
-    '/api/profile/model/verification',
+    API.modelVerification,
     { schema: { response: { 200: verificationStateSchema } }, config: { auth: { roles: ['model'] } } },
     async (req) => {
       const user = requireVerified(req);
@@ -59,7 +60,7 @@ export const verificationRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    '/api/profile/model/verification/code',
+    API.modelVerificationCode,
     { schema: { response: { 201: verificationCodeAnswerSchema } }, config: { auth: { roles: ['model'], verified: true } } },
     async (req, reply) => {
       const user = requireVerified(req);
@@ -69,7 +70,7 @@ export const verificationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post('/api/profile/model/verification', { config: { auth: { roles: ['model'], verified: true } } }, async (req, reply) => {
+  app.post(API.modelVerification, { config: { auth: { roles: ['model'], verified: true } } }, async (req, reply) => {
     const user = requireVerified(req);
     if (!req.isMultipart()) throw unsupportedMediaType();
     const profile = await ownProfile(user.id);

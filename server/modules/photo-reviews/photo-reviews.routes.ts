@@ -60,7 +60,7 @@ export const photoReviewsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   // Kept photos live under `held/…`, which /media/* never serves: staff only, never cached.
-  app.get('/api/admin/photo-reviews/:id/image', { config: STAFF, schema: { params: idParamsSchema } }, async (req, reply) => {
+  app.get(API.adminPhotoReviewImage(':id'), { config: STAFF, schema: { params: idParamsSchema } }, async (req, reply) => {
     const key = await heldImageKey(app.db, req.params.id);
     const file = key ? await app.storage.read(key) : null;
     if (!file) throw notFound();
@@ -73,7 +73,7 @@ export const photoReviewsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post(
-    '/api/admin/photo-reviews/:id/decision',
+    API.adminPhotoReviewDecision(':id'),
     {
       config: STAFF,
       schema: { params: idParamsSchema, body: photoReviewDecisionSchema, response: { 200: photoReviewDecisionAnswerSchema } },

@@ -14,6 +14,7 @@
  *    the kept files are removed. The model hears it as every appeal outcome: notification and mail.
  */
 import crypto from 'node:crypto';
+import { API } from '#contract/routes.ts';
 import { and, asc, count, desc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AD_MAX_PHOTOS } from '#contract/media.ts';
@@ -338,7 +339,7 @@ export async function listPhotoReviews(db: Db, status: PhotoReviewFilter, page: 
     const classes = (m.details as { classes?: Record<string, number> } | undefined)?.classes ?? null;
     return {
       ...toPhotoReview(r),
-      image_url: `/api/admin/photo-reviews/${r.id}/image`,
+      image_url: API.adminPhotoReviewImage(r.id),
       width: r.width,
       height: r.height,
       provider: m.provider,

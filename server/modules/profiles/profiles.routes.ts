@@ -7,6 +7,7 @@
  * signs in again with their password (docs/decisions/0004).
  */
 import { and, eq } from 'drizzle-orm';
+import { API } from '#contract/routes.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { modelProfileCreateSchema } from '#contract/auth.ts';
 import { idParamsSchema } from '#contract/locations.ts';
@@ -33,7 +34,7 @@ function publicistValues(input: PublicistProfileValues) {
 
 export const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
-    '/api/profile/create',
+    API.profileCreate,
     { schema: { body: modelProfileCreateSchema }, config: { auth: { roles: ['model'], verified: true } } },
     async (req, reply) => {
       const user = requireVerified(req);
@@ -56,7 +57,7 @@ export const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    '/api/publicist/profile/create',
+    API.publicistProfileCreate,
     { schema: { body: publicistProfileInputSchema }, config: { auth: { roles: ['publicist'], verified: true } } },
     async (req, reply) => {
       const user = requireVerified(req);
@@ -81,7 +82,7 @@ export const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/api/profile/publicist', { config: { auth: { roles: ['publicist'] } } }, async (req) => {
+  app.get(API.publicistProfile, { config: { auth: { roles: ['publicist'] } } }, async (req) => {
     const user = requireUser(req);
     if (user.role !== 'publicist') throw forbidden();
     const profile = await publicistOfUser(app.db, user.id);
@@ -91,7 +92,7 @@ export const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   /** Trader details change with the version they were based on; a stale one answers 409 with the current record. */
   app.put(
-    '/api/publicist/profile/update/:id',
+    API.publicistProfileUpdate(':id'),
     {
       schema: { params: idParamsSchema, body: publicistProfileUpdateSchema },
       config: { auth: { roles: ['publicist', 'admin', 'super_admin'] } },

@@ -4,6 +4,7 @@
  * unlists the model's ads at once (ads trigger). Expired or used links answer 410-like states with a translated message.
  */
 import crypto from 'node:crypto';
+import { API } from '#contract/routes.ts';
 import { and, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -81,7 +82,7 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
    * six-digit code is hopeless even from many addresses. A correct code is burnt too: the token stands in for it.
    */
   app.post(
-    '/api/consent/code',
+    API.consentCode,
     {
       schema: { body: consentCodeSchema, response: { 200: consentCodeAnswerSchema } },
       config: { rateLimit: { max: 10, timeWindow: 60_000 } },
@@ -129,7 +130,7 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
-    '/api/consent/:token',
+    API.consentRequest(':token'),
     { schema: { params: consentTokenParamsSchema, response: { 200: consentRequestSchema } }, config: limit },
     async (req, reply) => {
       const row = await byToken(req.params.token);
@@ -140,7 +141,7 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    '/api/consent/:token',
+    API.consentRequest(':token'),
     { schema: { params: consentTokenParamsSchema, body: consentDecisionSchema }, config: limit },
     async (req) => {
       const found = await byToken(req.params.token);
@@ -158,7 +159,7 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
-    '/api/consent/withdraw/:token',
+    API.consentWithdraw(':token'),
     { schema: { params: consentTokenParamsSchema, response: { 200: consentRequestSchema } }, config: limit },
     async (req, reply) => {
       const row = await byWithdrawToken(req.params.token);
@@ -168,7 +169,7 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post('/api/consent/withdraw/:token', { schema: { params: consentTokenParamsSchema }, config: limit }, async (req) => {
+  app.post(API.consentWithdraw(':token'), { schema: { params: consentTokenParamsSchema }, config: limit }, async (req) => {
     const found = await byWithdrawToken(req.params.token);
     if (!found) throw notFound('consent.errors.unknown');
     const { row, notice } = await db.transaction(async (tx) => {

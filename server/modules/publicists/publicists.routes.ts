@@ -6,6 +6,7 @@
  * unknown one 404. Changes staff make are audited.
  */
 import { and, asc, desc, eq } from 'drizzle-orm';
+import { API } from '#contract/routes.ts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -177,7 +178,7 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { auth: PUBLICIST_OR_STAFF },
   };
 
-  app.get('/api/publicist/models/:id', { ...listOptions, schema: { ...listOptions.schema, params: idParamsSchema } }, async (req) => {
+  app.get(API.publicistModelsOf(':id'), { ...listOptions, schema: { ...listOptions.schema, params: idParamsSchema } }, async (req) => {
     const user = requireUser(req);
     const publicist = await publicistById(db, req.params.id);
     if (!publicist) throw notFound();
@@ -188,19 +189,19 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
     return listPublicistModels(db, publicist.id, req.query, req.lang);
   });
 
-  for (const path of ['/api/publicist/models-under-responsibility', '/api/publicist/modelsUnderResponsibility']) {
+  for (const path of [API.publicistModels, API.publicistModelsLegacy]) {
     app.get(path, { ...listOptions, config: { auth: { roles: ['publicist' as const] } } }, async (req) => {
       const publicist = await ownPublicist(db, requireUser(req));
       return listPublicistModels(db, publicist.id, req.query, req.lang);
     });
   }
 
-  app.get('/api/publicist/model/:id', { schema: { params: idParamsSchema }, config: { auth: PUBLICIST_OR_STAFF } }, async (req) => {
+  app.get(API.publicistModel(':id'), { schema: { params: idParamsSchema }, config: { auth: PUBLICIST_OR_STAFF } }, async (req) => {
     const { model } = await managedModel(db, requireUser(req), req.params.id);
     return { data: await toPublicistModel(db, model, req.lang) };
   });
 
-  for (const path of ['/api/publicist/model/create', '/api/publicist/model-under-responsibility/create']) {
+  for (const path of [API.publicistModelCreate, API.publicistModelUnderResponsibilityCreate]) {
     app.post(path, { schema: { body: publicistModelSchema }, config: { auth: { roles: ['publicist' as const] } } }, async (req, reply) => {
       const [model] = await createModels(req, [req.body], () => '');
       return reply.status(201).send(okAnswer(req, 'publicist.notices.modelCreated', model));
@@ -208,7 +209,7 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   app.post(
-    '/api/publicist/models-under-responsibility/create',
+    API.publicistModelsCreate,
     { schema: { body: publicistModelsBulkSchema }, config: { auth: { roles: ['publicist' as const] } } },
     async (req, reply) => {
       const models = await createModels(req, req.body.models, (i) => `models.${i}.`);
@@ -219,7 +220,7 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.put(
-    '/api/publicist/model/update/:id',
+    API.publicistModelUpdate(':id'),
     { schema: { params: idParamsSchema, body: publicistModelUpdateSchema }, config: { auth: PUBLICIST_OR_STAFF } },
     async (req, reply) => {
       const user = requireUser(req);
@@ -284,7 +285,7 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.put(
-    '/api/publicist/model/activate/:id/:value',
+    API.publicistModelActivate(':id', ':value'),
     { schema: { params: activateParamsSchema }, config: { auth: PUBLICIST_OR_STAFF } },
     async (req, reply) => {
       const user = requireUser(req);
@@ -305,7 +306,7 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete('/api/publicist/model/:id/ad', { schema: { params: idParamsSchema }, config: { auth: PUBLICIST_OR_STAFF } }, async (req) => {
+  app.delete(API.publicistModelAd(':id'), { schema: { params: idParamsSchema }, config: { auth: PUBLICIST_OR_STAFF } }, async (req) => {
     const user = requireUser(req);
     const { model } = await managedModel(db, user, req.params.id);
     const ad = await firstAdOf(db, model.id);
@@ -321,7 +322,7 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete(
-    '/api/publicist/model/:id',
+    API.publicistModel(':id'),
     {
       schema: { params: idParamsSchema, response: { 200: z.object({ channel: z.string(), type: z.string(), message: z.string() }) } },
       config: { auth: PUBLICIST_OR_STAFF },
@@ -350,7 +351,7 @@ export const publicistsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    '/api/publicist/model/:id/consent/resend',
+    API.publicistModelConsentResend(':id'),
     { schema: { params: idParamsSchema }, config: { auth: { roles: ['publicist' as const] } } },
     async (req) => {
       const { model, publicist } = await managedModel(db, requireUser(req), req.params.id);

@@ -19,7 +19,6 @@ import { toLanguage } from '#contract/languages.ts';
 import type { NotificationData, NotificationKind } from '#contract/notifications.ts';
 import { chatPushTopic, endpointAllowed, pushCategoryOf, PUSH_TTL_SECONDS, PUSH_URGENCY, type PushPayload } from '#contract/push.ts';
 import { API } from '#contract/routes.ts';
-import { STATEMENTS_API } from '#contract/statements.ts';
 import type { Db } from '../../db/client.ts';
 import { notifications, pushSubscriptions, supportConversations, supportMessages, users } from '../../db/schema.ts';
 import { scheduleJob } from '../jobs/jobs.ts';
@@ -133,7 +132,7 @@ export async function buildPushPayload(app: FastifyInstance, notificationId: num
     conversationId !== undefined
       ? [API.supportConversations, API.supportConversation(conversationId), API.supportMessages(conversationId)]
       : data.statement_id
-        ? [STATEMENTS_API.show(data.statement_id)]
+        ? [API.statement(data.statement_id)]
         : [];
   return {
     web_push: 8030,

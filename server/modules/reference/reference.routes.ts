@@ -75,7 +75,7 @@ export const referenceRoutes: FastifyPluginAsyncZod = async (app) => {
     };
   });
 
-  app.get('/api/country/:id', { schema: { params: idParamsSchema, response: { 200: countryWithStatesSchema } } }, async (req, reply) => {
+  app.get(API.country(':id'), { schema: { params: idParamsSchema, response: { 200: countryWithStatesSchema } } }, async (req, reply) => {
     const country = await findCountry(app.db, req.params.id);
     if (!country) throw notFound();
     const rows = await listStates(app.db, country.id);
@@ -95,7 +95,7 @@ export const referenceRoutes: FastifyPluginAsyncZod = async (app) => {
     };
   });
 
-  app.get('/api/cities/:id', { schema: { params: idParamsSchema, response: { 200: cityListSchema } } }, async (req, reply) => {
+  app.get(API.cities(':id'), { schema: { params: idParamsSchema, response: { 200: cityListSchema } } }, async (req, reply) => {
     const state = await findState(app.db, req.params.id);
     if (!state) throw notFound();
     const rows = await listCities(app.db, state.id);
@@ -108,7 +108,7 @@ export const referenceRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get(
-    '/api/cities/search',
+    API.citiesSearch,
     { schema: { querystring: citySearchQuerySchema, response: { 200: cityOptionListSchema } } },
     async (req, reply) => {
       reply.header('cache-control', CACHE);
@@ -116,7 +116,7 @@ export const referenceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/api/city/:id', { schema: { params: idParamsSchema, response: { 200: cityOptionResponseSchema } } }, async (req, reply) => {
+  app.get(API.city(':id'), { schema: { params: idParamsSchema, response: { 200: cityOptionResponseSchema } } }, async (req, reply) => {
     const city = await findCityOption(app.db, req.params.id);
     if (!city) throw notFound();
     reply.header('cache-control', CACHE);

@@ -6,6 +6,7 @@
  * Restricting the ad itself is a decision in the admin review tools (statement of reasons and all).
  */
 import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
+import { API } from '#contract/routes.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParamsSchema } from '#contract/locations.ts';
 import { reportCreateSchema, reportDecisionSchema, reportQuerySchema, URGENT_REPORT_REASONS } from '#contract/reports.ts';
@@ -27,7 +28,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     perIpAd: app.limiter({ keyPrefix: 'report-ip-ad', points: 3, duration: 24 * 3600 }),
   };
 
-  app.post('/api/reports', { schema: { body: reportCreateSchema } }, async (req, reply) => {
+  app.post(API.reports, { schema: { body: reportCreateSchema } }, async (req, reply) => {
     const input = req.body;
     const hash = ipHash(app.config.appKey, req.ip);
     const received = (receipt: string) =>
@@ -75,7 +76,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     return received(row!.receipt);
   });
 
-  app.get('/api/admin/reports', { schema: { querystring: reportQuerySchema }, config: STAFF }, async (req, reply) => {
+  app.get(API.adminReports, { schema: { querystring: reportQuerySchema }, config: STAFF }, async (req, reply) => {
     reply.header('cache-control', 'private, no-store');
     const q = req.query;
     const where: SQL[] = [];
@@ -98,24 +99,20 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     return { data: rows.map(toReport), meta: pageMeta(q.page, q.per_page, Number(total?.n ?? 0), rows.length) };
   });
 
-  app.get('/api/admin/reports/:id', { schema: { params: idParamsSchema }, config: STAFF }, async (req, reply) => {
+  app.get(API.adminReport(':id'), { schema: { params: idParamsSchema }, config: STAFF }, async (req, reply) => {
     reply.header('cache-control', 'private, no-store');
     const [row] = await db.select().from(reports).where(eq(reports.id, req.params.id));
     if (!row) throw notFound();
     return { data: toReport(row) };
   });
 
-  app.post(
-    '/api/admin/reports/:id/decide',
-    { schema: { params: idParamsSchema, body: reportDecisionSchema }, config: STAFF },
-    async (req) => {
-      const decided = await decideReport(app, req, requireUser(req), req.params.id, req.body);
-      return {
-        channel: 'notification' as const,
-        type: 'success' as const,
-        message: req.t('reports.api.decided'),
-        data: toReport(decided),
-      };
-    },
-  );
+  app.post(API.adminReportDecide(':id'), { schema: { params: idParamsSchema, body: reportDecisionSchema }, config: STAFF }, async (req) => {
+    const decided = await decideReport(app, req, requireUser(req), req.params.id, req.body);
+    return {
+      channel: 'notification' as const,
+      type: 'success' as const,
+      message: req.t('reports.api.decided'),
+      data: toReport(decided),
+    };
+  });
 };

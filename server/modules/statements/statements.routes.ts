@@ -5,6 +5,7 @@
  *   POST /api/statements/{id}/appeal      `{ text }` once per statement (409 the second time, or after `appeal_until`)
  */
 import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { API } from '#contract/routes.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParamsSchema } from '#contract/locations.ts';
 import { appealBodySchema, statementListSchema, statementSchema, statementsQuerySchema, type Statement } from '#contract/statements.ts';
@@ -143,7 +144,7 @@ export const statementsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
 
   app.get(
-    '/api/statements',
+    API.statements,
     { schema: { querystring: statementsQuerySchema, response: { 200: statementListSchema } }, config: { auth: true } },
     async (req, reply) => {
       const user = requireUser(req);
@@ -154,7 +155,7 @@ export const statementsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
-    '/api/statements/:id',
+    API.statement(':id'),
     { schema: { params: idParamsSchema, response: { 200: z.object({ data: statementSchema }) } }, config: { auth: true } },
     async (req, reply) => {
       const user = requireUser(req);
@@ -165,7 +166,7 @@ export const statementsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    '/api/statements/:id/appeal',
+    API.statementAppeal(':id'),
     { schema: { params: idParamsSchema, body: appealBodySchema }, config: { auth: true } },
     async (req, reply) => {
       const user = requireUser(req);

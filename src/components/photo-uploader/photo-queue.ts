@@ -15,7 +15,7 @@
  * over as the pixelated JPEG that would have been sent (never the original) with a small thumbnail and the same
  * Idempotency-Key, and leaves the queue as 'queued': the outbox sends it when the network returns.
  */
-import { MEDIA_API, UPLOAD_FIELDS, type RefusedFile, type UploadAnswer, type UploadedImage } from '#contract/media.ts';
+import { UPLOAD_FIELDS, type RefusedFile, type UploadAnswer, type UploadedImage } from '#contract/media.ts';
 import type { PhotoReview } from '#contract/photo-reviews.ts';
 import { API } from '#contract/routes.ts';
 import { ApiError, apiRequest, OfflineError } from '#src/lib/api-client.ts';
@@ -135,7 +135,7 @@ export type Uploader = (
 ) => Promise<{ status: number; data: UploadAnswer }>;
 
 const defaultUploader: Uploader = (body, onProgress, idempotencyKey) =>
-  apiUpload<UploadAnswer>(MEDIA_API.upload, body, { onProgress, ...(idempotencyKey ? { idempotencyKey } : {}) });
+  apiUpload<UploadAnswer>(API.uploadImages, body, { onProgress, ...(idempotencyKey ? { idempotencyKey } : {}) });
 
 const UPLOAD_CONCURRENCY = 2;
 

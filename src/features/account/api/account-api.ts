@@ -14,32 +14,22 @@ import { apiGet, apiRequest } from '#src/lib/api-client.ts';
 
 export const DATA_EXPORT_KEY = ['account', 'data-export'] as const;
 
-export const ACCOUNT_API = {
-  profileInformation: '/api/user/profile-information',
-  password: '/api/user/password',
-  deleteAccount: (id: number) => `/api/profile/delete/${id}`,
-  /** `{ confirmed }`: whether this session confirmed its password lately (deletion needs it, else 423). */
-  confirmedPasswordStatus: '/api/user/confirmed-password-status',
-  createModelProfile: '/api/profile/create',
-  createPublicistProfile: '/api/publicist/profile/create',
-} as const;
-
 export const updateProfileInformation = (body: z.output<typeof profileInformationSchema>) =>
-  apiRequest<Answer>(ACCOUNT_API.profileInformation, { method: 'PUT', body });
+  apiRequest<Answer>(API.userProfileInformation, { method: 'PUT', body });
 
 export const updatePassword = (body: z.output<typeof updatePasswordSchema>) =>
-  apiRequest<Answer>(ACCOUNT_API.password, { method: 'PUT', body });
+  apiRequest<Answer>(API.userPassword, { method: 'PUT', body });
 
-export const deleteAccount = (id: number) => apiRequest<Answer>(ACCOUNT_API.deleteAccount(id), { method: 'DELETE' });
+export const deleteAccount = (id: number) => apiRequest<Answer>(API.accountDelete(id), { method: 'DELETE' });
 
 export const passwordConfirmedLately = async (): Promise<boolean> =>
-  (await apiGet<{ confirmed: boolean }>(ACCOUNT_API.confirmedPasswordStatus)).confirmed;
+  (await apiGet<{ confirmed: boolean }>(API.confirmedPasswordStatus)).confirmed;
 
 export const createModelProfile = (body: z.output<typeof modelProfileCreateSchema>) =>
-  apiRequest<Answer>(ACCOUNT_API.createModelProfile, { method: 'POST', body });
+  apiRequest<Answer>(API.profileCreate, { method: 'POST', body });
 
 export const createPublicistProfile = (body: z.output<typeof publicistProfileCreateSchema>) =>
-  apiRequest<Answer>(ACCOUNT_API.createPublicistProfile, { method: 'POST', body });
+  apiRequest<Answer>(API.publicistProfileCreate, { method: 'POST', body });
 
 /** The user's data export (GDPR arts. 15, 20): its state, polled while it is being built. */
 export const dataExportQueryOptions = () =>

@@ -1,6 +1,7 @@
 /** Staff calls (lists, queues, decisions, appeals, audit) as TanStack Query options. */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { ADMIN_API, type AdminClient, type AdminCounts, type DecisionInput } from '#contract/admin.ts';
+import { API } from '#contract/routes.ts';
+import { type AdminClient, type AdminCounts, type DecisionInput } from '#contract/admin.ts';
 import type { Answer } from '#contract/answers.ts';
 import type { Image, PaginationMeta } from '#contract/listings.ts';
 import type { Status } from '#contract/statuses.ts';
@@ -32,7 +33,7 @@ export const adminListOptions = <T>(path: string, params: Params) =>
 export const adminCountsOptions = () =>
   queryOptions({
     queryKey: [...ADMIN_KEY, 'counts'],
-    queryFn: ({ signal }) => apiGet<{ data: AdminCounts }>(ADMIN_API.counts, signal).then((r) => r.data),
+    queryFn: ({ signal }) => apiGet<{ data: AdminCounts }>(API.adminCounts, signal).then((r) => r.data),
   });
 
 /** One client record with a page of their statements of reasons (the page lives in the screen's URL). */
@@ -40,16 +41,16 @@ export const adminClientOptions = (id: number, page: number) =>
   queryOptions({
     queryKey: [...ADMIN_KEY, 'client', id, page],
     queryFn: ({ signal }) =>
-      apiGet<{ data: AdminClient }>(withParams(ADMIN_API.client(id), { page: page > 1 ? page : undefined }), signal).then((r) => r.data),
+      apiGet<{ data: AdminClient }>(withParams(API.adminClient(id), { page: page > 1 ? page : undefined }), signal).then((r) => r.data),
     // Paging through the statements keeps the record on screen; another client never shows the previous one's data.
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[2] === id ? previous : undefined),
   });
 
-export const decide = (body: DecisionInput) => apiRequest<Answer>(ADMIN_API.decisions, { method: 'POST', body });
+export const decide = (body: DecisionInput) => apiRequest<Answer>(API.adminDecisions, { method: 'POST', body });
 export const decideAppeal = (id: number, body: { outcome: 'upheld' | 'reversed'; text: string }) =>
-  apiRequest<Answer>(ADMIN_API.decideAppeal(id), { method: 'POST', body });
+  apiRequest<Answer>(API.adminAppealDecide(id), { method: 'POST', body });
 export const createAdmin = (body: { name: string; email: string; password: string; password_confirmation: string }) =>
-  apiRequest<Answer>(ADMIN_API.createAdmin, { method: 'POST', body });
+  apiRequest<Answer>(API.adminCreate, { method: 'POST', body });
 
 export interface UserRef {
   id: number;

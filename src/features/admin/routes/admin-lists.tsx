@@ -1,10 +1,10 @@
 /** Staff listings: models, models under responsibility, publicists (and their review queue), clients, users without profile. */
 import { Alert, Anchor, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { API } from '#contract/routes.ts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { ADMIN_API } from '#contract/admin.ts';
 import { STATUSES } from '#contract/statuses.ts';
 import { ApiError } from '#src/lib/api-client.ts';
 import { useLng } from '#src/lib/paths.ts';
@@ -27,7 +27,7 @@ function ModelsList({ underResponsibility }: { underResponsibility: boolean }) {
   const lng = useLng();
   const [params, update] = useListParams();
   const [target, setTarget] = useState<DecisionTarget | null>(null);
-  const path = underResponsibility ? ADMIN_API.modelsUnderResponsibility : ADMIN_API.models;
+  const path = underResponsibility ? API.adminModelsUnderResponsibility : API.adminModels;
   const { data, isPending, isError } = useQuery(adminListOptions<AdminModel>(path, params));
   const columns: Column<AdminModel>[] = [
     { key: 'name', label: t('admin.columns.name'), render: (m) => m.display_name },
@@ -114,7 +114,7 @@ function PublicistsList({ queue }: { queue: boolean }) {
   const { t } = useTranslation();
   const [params, update] = useListParams(queue ? 'pending' : 'all');
   const [target, setTarget] = useState<DecisionTarget | null>(null);
-  const { data, isPending, isError } = useQuery(adminListOptions<AdminPublicist>(ADMIN_API.publicists, params));
+  const { data, isPending, isError } = useQuery(adminListOptions<AdminPublicist>(API.adminPublicists, params));
   const columns: Column<AdminPublicist>[] = [
     { key: 'name', label: t('admin.columns.name'), render: (p) => p.display_name },
     { key: 'status', label: t('admin.columns.status'), render: (p) => <StatusBadge status={p.status} /> },
@@ -175,7 +175,7 @@ function UsersList({ kind }: { kind: 'clients' | 'withoutProfile' }) {
   const { t } = useTranslation();
   const lng = useLng();
   const [params, update] = useListParams();
-  const path = kind === 'clients' ? ADMIN_API.clients : ADMIN_API.usersWithoutProfile;
+  const path = kind === 'clients' ? API.adminClients : API.adminUsersWithoutProfile;
   const { data, isPending, isError } = useQuery(adminListOptions<AdminUser>(path, params));
   const columns: Column<AdminUser>[] = [
     {

@@ -1,4 +1,5 @@
 /** Review queues: new and edited ads, photos (riskiest first), verification requests, appeals. */
+import { API } from '#contract/routes.ts';
 import {
   Alert,
   Badge,
@@ -18,7 +19,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ADMIN_API, APPEAL_FILTERS, appealDecisionSchema, PHOTO_FILTERS, VERIFICATION_FILTERS } from '#contract/admin.ts';
+import { APPEAL_FILTERS, appealDecisionSchema, PHOTO_FILTERS, VERIFICATION_FILTERS } from '#contract/admin.ts';
 import { useApiForm } from '#src/lib/forms.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';
 import {
@@ -113,7 +114,7 @@ export function AdminReviewAdsRoute() {
   const { t } = useTranslation();
   const [params, update] = useListParams('pending');
   const [target, setTarget] = useState<DecisionTarget | null>(null);
-  const { data, isPending, isError } = useQuery(adminListOptions<AdminAd>(ADMIN_API.ads, params));
+  const { data, isPending, isError } = useQuery(adminListOptions<AdminAd>(API.adminAds, params));
   return (
     <AdminPage title={t('admin.ads.title')} heading={t('admin.ads.heading')}>
       <ListFilters params={params} update={update} statuses={statusOptions(t)} />
@@ -134,7 +135,7 @@ export function AdminReviewPhotosRoute() {
   const [params, update] = useListParams('pending', PHOTO_FILTERS);
   const [target, setTarget] = useState<DecisionTarget | null>(null);
   const { data, isPending, isError } = useQuery(
-    adminListOptions<RecentPhoto>(ADMIN_API.photos, { status: params.status, page: params.page }),
+    adminListOptions<RecentPhoto>(API.adminPhotos, { status: params.status, page: params.page }),
   );
   return (
     <AdminPage title={t('admin.photos.title')} heading={t('admin.photos.heading')}>
@@ -187,7 +188,7 @@ export function AdminReviewVerificationsRoute() {
   const [params, update] = useListParams('pending', VERIFICATION_FILTERS);
   const [target, setTarget] = useState<DecisionTarget | null>(null);
   const { data, isPending, isError } = useQuery(
-    adminListOptions<AdminVerification>(ADMIN_API.verifications, { status: params.status, page: params.page }),
+    adminListOptions<AdminVerification>(API.adminVerifications, { status: params.status, page: params.page }),
   );
   return (
     <AdminPage title={t('admin.verifications.title')} heading={t('admin.verifications.heading')}>
@@ -337,7 +338,7 @@ export function AdminAppealsRoute() {
   const narrow = useMediaQuery('(max-width: 47.99em)', false, { getInitialValueInEffect: false });
   const [target, setTarget] = useState<{ id: number; outcome: 'upheld' | 'reversed' } | null>(null);
   const { data, isPending, isError } = useQuery(
-    adminListOptions<AdminAppeal>(ADMIN_API.appeals, { status: params.status, page: params.page }),
+    adminListOptions<AdminAppeal>(API.adminAppeals, { status: params.status, page: params.page }),
   );
   return (
     <AdminPage title={t('admin.appeals.title')} heading={t('admin.appeals.heading')}>

@@ -1,11 +1,11 @@
 /** Super admin: administrators (list + create) and the read-only audit log viewer. */
 import { Button, Code, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { API } from '#contract/routes.ts';
 import { PasswordField } from '#src/components/password-field.tsx';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { ADMIN_API } from '#contract/admin.ts';
 import { createAdminSchema } from '#contract/auth.ts';
 import { useApiForm } from '#src/lib/forms.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';
@@ -82,7 +82,7 @@ export function SuperAdminAdminsRoute() {
   const { t } = useTranslation();
   const [params, update] = useListParams();
   const { data, isPending, isError } = useQuery(
-    adminListOptions<AdminUser>(ADMIN_API.admins, { search: params.search, page: params.page }),
+    adminListOptions<AdminUser>(API.superAdminAdmins, { search: params.search, page: params.page }),
   );
   const columns: Column<AdminUser>[] = [
     { key: 'name', label: t('admin.columns.name'), render: (u) => u.name },
@@ -181,7 +181,7 @@ export function SuperAdminAuditRoute() {
   const [draft, setDraft] = useState(current);
   useEffect(() => setDraft(current), [params]); // eslint-disable-line react-hooks/exhaustive-deps
   const query = { ...current, page };
-  const { data, isPending, isError } = useQuery(adminListOptions<AuditEntry>(ADMIN_API.audit, query));
+  const { data, isPending, isError } = useQuery(adminListOptions<AuditEntry>(API.superAdminAudit, query));
   const apply = (next: Record<string, string>, nextPage = 1) => {
     const p = new URLSearchParams();
     for (const [k, v] of Object.entries(next)) if (v.trim()) p.set(k, v.trim());

@@ -1,16 +1,9 @@
 /** The account calls of the auth screens (SPEC §7). Bodies are the contract's schema outputs. */
 import type { z } from 'zod';
+import { API } from '#contract/routes.ts';
 import type { Answer } from '#contract/answers.ts';
 import type { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema, User, verifyEmailSchema } from '#contract/auth.ts';
 import { apiRequest } from '#src/lib/api-client.ts';
-
-export const AUTH_API = {
-  register: '/api/user/create',
-  login: '/api/login',
-  verifyEmail: '/api/verify-email',
-  forgotPassword: '/api/forgot-password',
-  resetPassword: '/api/reset-password',
-} as const;
 
 /** The login answer: the envelope plus the user (in `data.user`) and the dashboard in `redirect`. */
 export type LoginAnswer = Answer & { data?: { user?: User } };
@@ -27,8 +20,8 @@ export type VerifyAnswer = Answer & {
 
 const post = <T = Answer>(path: string, body: unknown) => apiRequest<T>(path, { method: 'POST', body });
 
-export const registerUser = (body: z.output<typeof registerSchema>) => post(AUTH_API.register, body);
-export const login = (body: z.output<typeof loginSchema>) => post<LoginAnswer>(AUTH_API.login, body);
-export const verifyEmail = (body: z.output<typeof verifyEmailSchema>) => post<VerifyAnswer>(AUTH_API.verifyEmail, body);
-export const forgotPassword = (body: z.output<typeof forgotPasswordSchema>) => post(AUTH_API.forgotPassword, body);
-export const resetPassword = (body: z.output<typeof resetPasswordSchema>) => post(AUTH_API.resetPassword, body);
+export const registerUser = (body: z.output<typeof registerSchema>) => post(API.userCreate, body);
+export const login = (body: z.output<typeof loginSchema>) => post<LoginAnswer>(API.login, body);
+export const verifyEmail = (body: z.output<typeof verifyEmailSchema>) => post<VerifyAnswer>(API.verifyEmail, body);
+export const forgotPassword = (body: z.output<typeof forgotPasswordSchema>) => post(API.forgotPassword, body);
+export const resetPassword = (body: z.output<typeof resetPasswordSchema>) => post(API.resetPassword, body);

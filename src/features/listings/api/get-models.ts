@@ -20,9 +20,9 @@ export function modelsQueryString(p: ListingParams): string {
 export const modelsQueryOptions = (p: ListingParams, lng: string) =>
   queryOptions({
     queryKey: ['models', lng, { search: p.search, literal: p.literal, city: p.city, section: p.section, page: p.page }],
-    queryFn: ({ signal }) => apiGet<ModelList>(`/api/models?${modelsQueryString(p)}`, signal),
+    queryFn: ({ signal }) => apiGet<ModelList>(`${API.models}?${modelsQueryString(p)}`, signal),
     // A first visit's page may come with this answer in it (the home without a query).
-    initialData: () => firstScreenAnswer<ModelList>(`/api/models?${modelsQueryString(p)}`),
+    initialData: () => firstScreenAnswer<ModelList>(`${API.models}?${modelsQueryString(p)}`),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });
@@ -54,15 +54,15 @@ export const modelsMapQueryOptions = (p: ListingParams) =>
 export const publicityQueryOptions = () =>
   queryOptions({
     queryKey: ['publicity-ads'],
-    queryFn: ({ signal }) => apiGet<{ data: PublicityAd[] }>('/api/fetchAllPublicityAds', signal).then((r) => r.data),
-    initialData: () => firstScreenAnswer<{ data: PublicityAd[] }>('/api/fetchAllPublicityAds')?.data,
+    queryFn: ({ signal }) => apiGet<{ data: PublicityAd[] }>(API.publicityAds, signal).then((r) => r.data),
+    initialData: () => firstScreenAnswer<{ data: PublicityAd[] }>(API.publicityAds)?.data,
     staleTime: 5 * 60_000,
   });
 
 export const citySearchQueryOptions = (q: string) =>
   queryOptions({
     queryKey: ['city-search', q.toLowerCase()],
-    queryFn: ({ signal }) => apiGet<{ data: CityOption[] }>(`/api/cities/search?q=${encodeURIComponent(q)}`, signal).then((r) => r.data),
+    queryFn: ({ signal }) => apiGet<{ data: CityOption[] }>(`${API.citiesSearch}?q=${encodeURIComponent(q)}`, signal).then((r) => r.data),
     enabled: q.trim().length >= 2,
     staleTime: Infinity,
   });
@@ -70,7 +70,7 @@ export const citySearchQueryOptions = (q: string) =>
 export const cityQueryOptions = (id: number | undefined) =>
   queryOptions({
     queryKey: ['city', id],
-    queryFn: ({ signal }) => apiGet<{ data: CityOption }>(`/api/city/${id}`, signal).then((r) => r.data),
+    queryFn: ({ signal }) => apiGet<{ data: CityOption }>(API.city(id ?? ''), signal).then((r) => r.data),
     enabled: !!id,
     staleTime: Infinity,
   });

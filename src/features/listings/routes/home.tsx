@@ -4,6 +4,7 @@
  * per city on a map. The URL holds the query and the view, so links and Back work.
  */
 import { ListingEmpty } from '../components/listing-empty.tsx';
+import { API } from '#contract/routes.ts';
 import { Alert, Box, Button, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconPhotoSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -104,7 +105,7 @@ export function HomeRoute() {
               </Text>
             ) : null}
           </Group>
-          <SavedCopyNote updatedAt={models.dataUpdatedAt} error={models.error} url={`/api/models?${modelsQueryString(params)}`} />
+          <SavedCopyNote updatedAt={models.dataUpdatedAt} error={models.error} url={`${API.models}?${modelsQueryString(params)}`} />
 
           {meta?.corrected_search && !models.isPlaceholderData ? (
             <Suspense fallback={null}>

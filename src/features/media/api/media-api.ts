@@ -5,8 +5,8 @@
  * lib/photo-outbox.ts (they may wait in the outbox).
  */
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { API } from '#contract/routes.ts';
 import type { Image } from '#contract/listings.ts';
-import { MEDIA_API } from '#contract/media.ts';
 import type { ModelProfile } from '#contract/profiles.ts';
 import { apiGet } from '#src/lib/api-client.ts';
 
@@ -15,14 +15,14 @@ export const adPhotosQueryKey = (adId: number) => ['ad-photos', adId] as const;
 export const adPhotosQueryOptions = (adId: number) =>
   queryOptions({
     queryKey: adPhotosQueryKey(adId),
-    queryFn: ({ signal }) => apiGet<{ data: Image[] }>(MEDIA_API.imagesByAd(adId), signal).then((r) => r.data),
+    queryFn: ({ signal }) => apiGet<{ data: Image[] }>(API.imagesByAd(adId), signal).then((r) => r.data),
   });
 
 /** The signed-in model's profile with its ad; null when she has no profile yet (the server answers `{ data: null }`). */
 export const ownModelProfileQueryOptions = () =>
   queryOptions({
     queryKey: ['profile', 'model'],
-    queryFn: async ({ signal }) => (await apiGet<{ data: ModelProfile | null }>('/api/profile/model', signal)).data,
+    queryFn: async ({ signal }) => (await apiGet<{ data: ModelProfile | null }>(API.modelProfile, signal)).data,
   });
 
 /**

@@ -1,7 +1,7 @@
 /** An ad's photo writes in the outbox: the stored upload, and a cover change of a photo that is not uploaded yet. */
 import 'fake-indexeddb/auto';
+import { API } from '#contract/routes.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MEDIA_API } from '#contract/media.ts';
 import { openOutboxDb, setOutboxDbForTests, type OutboxDb } from '#src/offline/outbox-db.ts';
 import { replayOnce, type SendResult } from '#src/offline/replay.ts';
 import type { OutboxOp } from '#src/offline/types.ts';
@@ -33,7 +33,7 @@ describe('photo writes in the outbox', () => {
     await parkUpload(3, photo());
     const [op] = await db.ops.toArray();
     expect(op).toMatchObject({ id: 'upload-key-0001', userId: 3, scope: photosScope(12), kind: 'photo.upload', method: 'POST' });
-    expect(op!.path).toBe(MEDIA_API.upload);
+    expect(op!.path).toBe(API.uploadImages);
     expect(op!.parts!.map((p) => p.name)).toEqual(['ad_id', 'images']);
     // (fake-indexeddb keeps Blobs as plain clones in jsdom: their bytes are checked in the queue's test and the e2e.)
     expect(op!.parts![1]).toMatchObject({ name: 'images', filename: 'playa.jpg' });
@@ -73,7 +73,7 @@ describe('photo writes in the outbox', () => {
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     expect(await changePhoto(3, 12, 44, 'delete')).toBe('queued');
     const [op] = await db.ops.toArray();
-    expect(op).toMatchObject({ kind: 'photo.delete', path: MEDIA_API.delete, body: { media_id: 44 }, scope: photosScope(12) });
+    expect(op).toMatchObject({ kind: 'photo.delete', path: API.mediaDelete, body: { media_id: 44 }, scope: photosScope(12) });
     expect(metaOf(op!).mediaId).toBe(44);
   });
 });

@@ -9,7 +9,8 @@
  *   (the outbox's `after`).
  * Everything of src/offline is imported on first use: this screen's first paint does not need Dexie.
  */
-import { MEDIA_API, type MediaChangeAnswer } from '#contract/media.ts';
+import { type MediaChangeAnswer } from '#contract/media.ts';
+import { API } from '#contract/routes.ts';
 import { apiRequest, type ApiResponse } from '#src/lib/api-client.ts';
 import type { ParkedPhoto } from '#src/components/photo-uploader/photo-uploader.tsx';
 import { photosScope, queuePhotoUpload } from '#src/offline/photo-upload.ts';
@@ -71,7 +72,7 @@ export async function changePhoto(
           scope: photosScope(adId),
           kind: 'photo.cover',
           method: 'PUT',
-          path: MEDIA_API.changeCover(mediaId),
+          path: API.changeCover(mediaId),
           label: 'outbox.kind.photoCover',
         }
       : {
@@ -79,7 +80,7 @@ export async function changePhoto(
           scope: photosScope(adId),
           kind: 'photo.delete',
           method: 'POST',
-          path: MEDIA_API.delete,
+          path: API.mediaDelete,
           body: { media_id: mediaId },
           label: 'outbox.kind.photoDelete',
         };
@@ -101,7 +102,7 @@ export async function coverQueuedUpload(userId: number, adId: number, uploadOp: 
     scope: photosScope(adId),
     kind: 'photo.cover',
     method: 'PUT',
-    path: MEDIA_API.changeCover(AFTER_TOKEN),
+    path: API.changeCover(AFTER_TOKEN),
     label: 'outbox.kind.photoCover',
     meta: { adId, uploadOp } satisfies PhotoMeta,
     invalidate: invalidate(adId),

@@ -2,18 +2,9 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Answer } from '#contract/answers.ts';
 import type { Image } from '#contract/listings.ts';
-import { MEDIA_API } from '#contract/media.ts';
 import { API } from '#contract/routes.ts';
 import type { AdSummary, ModelProfile, ModelWithAd } from '#contract/profiles.ts';
 import { apiGet, apiRequest } from '#src/lib/api-client.ts';
-
-export const MODEL_PROFILE_API = {
-  profile: API.modelProfile,
-  create: API.modelWithAdCreate,
-  update: (id: number) => API.modelWithAdUpdate(id),
-  activate: (adId: number, on: boolean) => API.modelAdActivate(adId, on),
-  deleteAd: (adId: number) => API.adDelete(adId),
-} as const;
 
 export const MODEL_PROFILE_KEY = ['profile', 'model'] as const;
 
@@ -21,7 +12,7 @@ export const MODEL_PROFILE_KEY = ['profile', 'model'] as const;
 export const modelProfileQueryOptions = () =>
   queryOptions({
     queryKey: MODEL_PROFILE_KEY,
-    queryFn: async ({ signal }) => (await apiGet<{ data: ModelProfile | null }>(MODEL_PROFILE_API.profile, signal)).data,
+    queryFn: async ({ signal }) => (await apiGet<{ data: ModelProfile | null }>(API.modelProfile, signal)).data,
   });
 
 /**
@@ -31,19 +22,19 @@ export const modelProfileQueryOptions = () =>
 export const adPhotosQueryOptions = (adId: number) =>
   queryOptions({
     queryKey: ['ad-photos', adId] as const,
-    queryFn: ({ signal }) => apiGet<{ data: Image[] }>(MEDIA_API.imagesByAd(adId), signal).then((r) => r.data),
+    queryFn: ({ signal }) => apiGet<{ data: Image[] }>(API.imagesByAd(adId), signal).then((r) => r.data),
   });
 
 export { citiesQueryOptions, countriesQueryOptions, sectionsQueryOptions, statesQueryOptions } from '#src/lib/reference-data.ts';
 
 export type ProfileAnswer = Answer & { data: ModelProfile };
 
-export const createModelWithAd = (body: ModelWithAd) => apiRequest<ProfileAnswer>(MODEL_PROFILE_API.create, { method: 'POST', body });
+export const createModelWithAd = (body: ModelWithAd) => apiRequest<ProfileAnswer>(API.modelWithAdCreate, { method: 'POST', body });
 
 export const updateModelWithAd = (id: number, body: ModelWithAd & { version: number }) =>
-  apiRequest<ProfileAnswer>(MODEL_PROFILE_API.update(id), { method: 'PUT', body });
+  apiRequest<ProfileAnswer>(API.modelWithAdUpdate(id), { method: 'PUT', body });
 
 export const setAdActive = (adId: number, on: boolean) =>
-  apiRequest<Answer & { data: AdSummary }>(MODEL_PROFILE_API.activate(adId, on), { method: 'PUT' });
+  apiRequest<Answer & { data: AdSummary }>(API.modelAdActivate(adId, on), { method: 'PUT' });
 
-export const deleteAd = (adId: number) => apiRequest<Answer>(MODEL_PROFILE_API.deleteAd(adId), { method: 'DELETE' });
+export const deleteAd = (adId: number) => apiRequest<Answer>(API.adDelete(adId), { method: 'DELETE' });

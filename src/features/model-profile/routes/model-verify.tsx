@@ -1,4 +1,5 @@
 import { Alert, Button, Container, FileButton, Group, Image, Paper, Stack, Text, Title } from '@mantine/core';
+import { API } from '#contract/routes.ts';
 import { IconCamera, IconCircleCheck, IconClockHour4, IconRefresh } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -16,12 +17,6 @@ import { handleAnswer } from '#src/lib/response-handler.ts';
 import { MODEL_PROFILE_KEY } from '../api/model-profile-api.ts';
 import { MODEL_PATHS } from '../lib/model-paths.ts';
 
-const VERIFY_API = {
-  state: '/api/profile/model/verification',
-  code: '/api/profile/model/verification/code',
-  submit: '/api/profile/model/verification',
-} as const;
-
 const FIELDS = ['code', 'photo'] as const;
 
 /**
@@ -37,7 +32,7 @@ export function ModelVerifyRoute() {
   const form = useApiForm(FIELDS);
   const state = useQuery({
     queryKey: ['profile', 'model', 'verification'],
-    queryFn: ({ signal }) => apiGet<{ data: VerificationState }>(VERIFY_API.state, signal).then((r) => r.data),
+    queryFn: ({ signal }) => apiGet<{ data: VerificationState }>(API.modelVerification, signal).then((r) => r.data),
   });
   const [code, setCode] = useState<VerificationCode | null>(null);
   const [photo, setPhoto] = useState<File | null>(null);
@@ -56,7 +51,7 @@ export function ModelVerifyRoute() {
   const active = current?.profile_status === 'active';
 
   const getCode = async () => {
-    const res = await form.run(() => apiRequest<{ data: VerificationCode }>(VERIFY_API.code, { method: 'POST' }));
+    const res = await form.run(() => apiRequest<{ data: VerificationCode }>(API.modelVerificationCode, { method: 'POST' }));
     if (res) setCode(res.data.data);
   };
 
@@ -69,7 +64,7 @@ export function ModelVerifyRoute() {
     const body = new FormData();
     body.append('code', code.code);
     body.append('photo', photo, photo.name || 'selfie.jpg');
-    const res = await form.run(() => apiRequest<Answer>(VERIFY_API.submit, { method: 'POST', body }));
+    const res = await form.run(() => apiRequest<Answer>(API.modelVerification, { method: 'POST', body }));
     if (!res) return;
     handleAnswer({ status: res.status, data: res.data }, form.ui);
     await queryClient.invalidateQueries({ queryKey: MODEL_PROFILE_KEY });

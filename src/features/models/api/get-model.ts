@@ -1,13 +1,9 @@
 /** A model's page (SPEC §7): the ad (GET /api/models/{id}) and its gallery (GET /api/getImagesByAd/{id}). */
 import { queryOptions } from '@tanstack/react-query';
+import { API } from '#contract/routes.ts';
 import type { Image, ModelDetail } from '#contract/listings.ts';
 import { apiGet } from '#src/lib/api-client.ts';
 import { firstScreenAnswer } from '#src/lib/first-screen.ts';
-
-export const MODEL_API = {
-  model: (id: string) => `/api/models/${encodeURIComponent(id)}`,
-  images: (id: string) => `/api/getImagesByAd/${encodeURIComponent(id)}`,
-} as const;
 
 /** Ad ids in URLs are positive integers; anything else is a 404 without asking the server. */
 export function isAdId(value: string | undefined): value is string {
@@ -18,16 +14,16 @@ export function isAdId(value: string | undefined): value is string {
 export const modelQueryOptions = (id: string, lng: string) =>
   queryOptions({
     queryKey: ['model', id, lng],
-    queryFn: ({ signal }) => apiGet<{ data: ModelDetail }>(MODEL_API.model(id), signal).then((r) => r.data),
+    queryFn: ({ signal }) => apiGet<{ data: ModelDetail }>(API.model(id), signal).then((r) => r.data),
     // A first visit's page comes with the ad and its gallery in it (server/plugins/first-screen.ts).
-    initialData: () => firstScreenAnswer<{ data: ModelDetail }>(MODEL_API.model(id))?.data,
+    initialData: () => firstScreenAnswer<{ data: ModelDetail }>(API.model(id))?.data,
     staleTime: 60_000,
   });
 
 export const modelImagesQueryOptions = (id: string) =>
   queryOptions({
     queryKey: ['model-images', id],
-    queryFn: ({ signal }) => apiGet<{ data: Image[] }>(MODEL_API.images(id), signal).then((r) => r.data),
-    initialData: () => firstScreenAnswer<{ data: Image[] }>(MODEL_API.images(id))?.data,
+    queryFn: ({ signal }) => apiGet<{ data: Image[] }>(API.imagesByAd(id), signal).then((r) => r.data),
+    initialData: () => firstScreenAnswer<{ data: Image[] }>(API.imagesByAd(id))?.data,
     staleTime: 60_000,
   });

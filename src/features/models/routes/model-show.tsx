@@ -4,6 +4,7 @@
  * get the not-found page.
  */
 import { Alert, Badge, Button, Container, Group, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { API } from '#contract/routes.ts';
 import { IconAlertTriangle, IconMapPin, IconRosetteDiscountCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -16,7 +17,7 @@ import { SavedCopyNote } from '#src/components/saved-copy.tsx';
 import { ApiError } from '#src/lib/api-client.ts';
 import { formatDate } from '#src/lib/format.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
-import { isAdId, MODEL_API, modelImagesQueryOptions, modelQueryOptions } from '../api/get-model.ts';
+import { isAdId, modelImagesQueryOptions, modelQueryOptions } from '../api/get-model.ts';
 import { BackLink } from '../components/back-link.tsx';
 import { ModelAreaMap } from '../components/model-area-map.tsx';
 import { ContactBar } from '../components/contact-bar.tsx';
@@ -40,7 +41,7 @@ export function ModelShowRoute() {
     <Container size="lg" py="md">
       <Stack gap="md">
         <BackLink lng={lng} />
-        <SavedCopyNote updatedAt={model.dataUpdatedAt} error={model.error} url={MODEL_API.model(id ?? '')} />
+        <SavedCopyNote updatedAt={model.dataUpdatedAt} error={model.error} url={API.model(id ?? '')} />
         {/* A refresh that failed keeps what was shown (a saved copy offline). */}
         {isOfflineWithoutData(model) ? (
           <OfflineState order={1} onRetry={() => void model.refetch()} retrying={model.isFetching} />

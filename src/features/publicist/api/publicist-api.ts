@@ -12,20 +12,6 @@ import type {
 } from '#contract/publicists.ts';
 import { ApiError, apiGet, apiRequest } from '#src/lib/api-client.ts';
 
-export const PUBLICIST_API = {
-  profile: '/api/profile/publicist',
-  createProfile: '/api/publicist/profile/create',
-  updateProfile: (id: number) => `/api/publicist/profile/update/${id}`,
-  models: '/api/publicist/models-under-responsibility',
-  model: (id: number) => API.publicistModel(id),
-  createMany: '/api/publicist/models-under-responsibility/create',
-  updateModel: (id: number) => API.publicistModelUpdate(id),
-  activate: (id: number, on: boolean) => API.publicistModelActivate(id, on),
-  deleteAd: (id: number) => `/api/publicist/model/${id}/ad`,
-  deleteModel: (id: number) => `/api/publicist/model/${id}`,
-  resend: (id: number) => `/api/publicist/model/${id}/consent/resend`,
-} as const;
-
 export const PUBLICIST_KEY = ['publicist'] as const;
 export const PUBLICIST_PROFILE_KEY = [...PUBLICIST_KEY, 'profile'] as const;
 export const PUBLICIST_MODELS_KEY = [...PUBLICIST_KEY, 'models'] as const;
@@ -36,7 +22,7 @@ export const publicistProfileQueryOptions = () =>
     queryKey: PUBLICIST_PROFILE_KEY,
     queryFn: async ({ signal }) => {
       try {
-        return (await apiGet<{ data: PublicistProfile }>(PUBLICIST_API.profile, signal)).data;
+        return (await apiGet<{ data: PublicistProfile }>(API.publicistProfile, signal)).data;
       } catch (err) {
         if (err instanceof ApiError && err.status === 404) return null;
         throw err;
@@ -57,7 +43,7 @@ export const publicistModelsQueryOptions = (q: ModelsQuery) =>
         per_page: String(q.per_page ?? 10),
       });
       if (q.search) params.set('search', q.search);
-      return apiGet<PublicistModelList>(`${PUBLICIST_API.models}?${params}`, signal);
+      return apiGet<PublicistModelList>(`${API.publicistModels}?${params}`, signal);
     },
     placeholderData: keepPreviousData,
   });
@@ -65,7 +51,7 @@ export const publicistModelsQueryOptions = (q: ModelsQuery) =>
 export const publicistModelQueryOptions = (id: number) =>
   queryOptions({
     queryKey: [...PUBLICIST_MODELS_KEY, 'one', id],
-    queryFn: ({ signal }) => apiGet<{ data: PublicistModel }>(PUBLICIST_API.model(id), signal).then((r) => r.data),
+    queryFn: ({ signal }) => apiGet<{ data: PublicistModel }>(API.publicistModel(id), signal).then((r) => r.data),
   });
 
 export { citiesQueryOptions, countriesQueryOptions, sectionsQueryOptions, statesQueryOptions } from '#src/lib/reference-data.ts';
@@ -74,19 +60,19 @@ export type ProfileAnswer = Answer & { data: PublicistProfile };
 export type ModelAnswer = Answer & { data: PublicistModel };
 
 export const createPublicistProfile = (body: PublicistProfileInput) =>
-  apiRequest<Answer & { redirect?: string }>(PUBLICIST_API.createProfile, { method: 'POST', body });
+  apiRequest<Answer & { redirect?: string }>(API.publicistProfileCreate, { method: 'POST', body });
 
 export const updatePublicistProfile = (id: number, body: PublicistProfileInput & { version: number }) =>
-  apiRequest<ProfileAnswer>(PUBLICIST_API.updateProfile(id), { method: 'PUT', body });
+  apiRequest<ProfileAnswer>(API.publicistProfileUpdate(id), { method: 'PUT', body });
 
 /** The raw form values (the server parses them with the same contract schema); errors come back as `models.{i}.{field}`. */
 export const createModels = (models: PublicistModelInput[]) =>
-  apiRequest<Answer & { data: PublicistModel[] }>(PUBLICIST_API.createMany, { method: 'POST', body: { models } });
+  apiRequest<Answer & { data: PublicistModel[] }>(API.publicistModelsCreate, { method: 'POST', body: { models } });
 
 export const updateModel = (id: number, body: PublicistModelInput & { version: number }) =>
-  apiRequest<ModelAnswer>(PUBLICIST_API.updateModel(id), { method: 'PUT', body });
+  apiRequest<ModelAnswer>(API.publicistModelUpdate(id), { method: 'PUT', body });
 
-export const setModelAdActive = (id: number, on: boolean) => apiRequest<ModelAnswer>(PUBLICIST_API.activate(id, on), { method: 'PUT' });
-export const deleteModelAd = (id: number) => apiRequest<ModelAnswer>(PUBLICIST_API.deleteAd(id), { method: 'DELETE' });
-export const deleteModel = (id: number) => apiRequest<Answer>(PUBLICIST_API.deleteModel(id), { method: 'DELETE' });
-export const resendConsent = (id: number) => apiRequest<ModelAnswer>(PUBLICIST_API.resend(id), { method: 'POST' });
+export const setModelAdActive = (id: number, on: boolean) => apiRequest<ModelAnswer>(API.publicistModelActivate(id, on), { method: 'PUT' });
+export const deleteModelAd = (id: number) => apiRequest<ModelAnswer>(API.publicistModelAd(id), { method: 'DELETE' });
+export const deleteModel = (id: number) => apiRequest<Answer>(API.publicistModel(id), { method: 'DELETE' });
+export const resendConsent = (id: number) => apiRequest<ModelAnswer>(API.publicistModelConsentResend(id), { method: 'POST' });
