@@ -34,7 +34,8 @@ import { idParamsSchema } from '#contract/locations.ts';
 import { auditLog, users, verificationRequests } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import { requireUser } from '../../plugins/session.ts';
-import { listUserStatements, pageMeta, subjectLabel, toAppeal } from '../statements/statements.routes.ts';
+import { pageMeta } from '../../answers.ts';
+import { listUserStatements, subjectLabel, toAppeal } from '../statements/statement-views.ts';
 import {
   adminCounts,
   clientsWhere,

@@ -13,7 +13,7 @@ import { contactMessages } from '../../db/schema.ts';
 import { requireUser } from '../../plugins/session.ts';
 import { consume } from '../auth/auth.limits.ts';
 import { ipHash, MIN_FILL_MS } from '../reports/reports.ts';
-import { pageMeta } from '../statements/statements.routes.ts';
+import { pageMeta } from '../../answers.ts';
 import { recordContactMessage, setMessageStatus } from './contact-messages.ts';
 
 const STAFF = { auth: { roles: ['admin' as const, 'super_admin' as const] } };

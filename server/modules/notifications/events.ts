@@ -12,7 +12,7 @@ import type { NotificationKind, RefreshScope } from '#contract/notifications.ts'
 import { dashboardFor, type Role } from '#contract/roles.ts';
 import { ads, modelProfiles, publicistProfiles, users } from '../../db/schema.ts';
 import { recipientFor } from '../statements/statements.ts';
-import { subjectLabel } from '../statements/statements.routes.ts';
+import { subjectLabel } from '../statements/statement-views.ts';
 import type { Db } from '../../db/client.ts';
 import { storeNotification, type PendingNotification } from './notifications.ts';
 

@@ -19,7 +19,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import { notifications, users } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
-import { pageMeta } from '../statements/statements.routes.ts';
+import { pageMeta } from '../../answers.ts';
 import { schedulePush } from '../push/push-delivery.ts';
 
 export type NotificationRow = typeof notifications.$inferSelect;

@@ -20,7 +20,7 @@ import { notFound } from '../../errors.ts';
 import { answerOnce } from '../../plugins/idempotency.ts';
 import { requireUser } from '../../plugins/session.ts';
 import { decidePhotoReview } from '../admin/photo-review-decision.ts';
-import { pageMeta } from '../statements/statements.routes.ts';
+import { pageMeta } from '../../answers.ts';
 import { heldImageKey, listPhotoReviews, requestPhotoReview, type toPhotoReview } from './photo-reviews.ts';
 
 const STAFF = { auth: { roles: ['admin' as const, 'super_admin' as const] } };

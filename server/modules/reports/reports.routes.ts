@@ -14,7 +14,7 @@ import { reports } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import { requireUser } from '../../plugins/session.ts';
 import { consume } from '../auth/auth.limits.ts';
-import { pageMeta } from '../statements/statements.routes.ts';
+import { pageMeta } from '../../answers.ts';
 import { adSnapshot, decideReport, findDuplicate, ipHash, mailReporter, MIN_FILL_MS, newReceipt, priorityOf, toReport } from './reports.ts';
 
 const STAFF = { auth: { roles: ['admin' as const, 'super_admin' as const] } };

@@ -38,7 +38,7 @@ import {
   storeNotification,
   type PendingNotification,
 } from '../notifications/notifications.ts';
-import { pageMeta } from '../statements/statements.routes.ts';
+import { pageMeta } from '../../answers.ts';
 import { schedulePush, unreadReplyNotificationId } from '../push/push-delivery.ts';
 
 export type ConversationRow = typeof supportConversations.$inferSelect;
