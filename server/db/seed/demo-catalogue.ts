@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import { inArray, like, sql } from 'drizzle-orm';
 import type { Storage } from '../../plugins/storage.ts';
-import { mediaKey } from '../../modules/listings/images.ts';
+import { mediaKey } from '../../modules/media/images.ts';
 import { hashPassword } from '../../modules/auth/passwords.ts';
 import type { Db } from '../client.ts';
 import { ads, cities, media, modelProfiles, publicityAds, sections, states, users } from '../schema.ts';

@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Storage } from '../../plugins/storage.ts';
-import { mediaKey } from '../../modules/listings/images.ts';
+import { mediaKey } from '../../modules/media/images.ts';
 import type { Db } from '../client.ts';
 import { ads, cities, countries, media, modelProfiles, sections, users } from '../schema.ts';
 import { ASPECT, renderIllustration, VARIANT_WIDTHS } from './illustrations.ts';

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { CONSENT_TTL_DAYS } from '#contract/publicists.ts';
 import type { Storage } from '../../plugins/storage.ts';
 import { hashToken } from '../../plugins/session.ts';
-import { mediaKey } from '../../modules/listings/images.ts';
+import { mediaKey } from '../../modules/media/images.ts';
 import type { Db } from '../client.ts';
 import { ads, cities, countries, media, modelConsents, modelProfiles, publicistProfiles, sections, users } from '../schema.ts';
 import { ASPECT, renderIllustration, VARIANT_WIDTHS } from './illustrations.ts';

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import type { Storage } from '../../plugins/storage.ts';
 import { hashPassword } from '../../modules/auth/passwords.ts';
 import { findUserByEmail } from '../../modules/auth/users.repository.ts';
-import { mediaKey } from '../../modules/listings/images.ts';
+import { mediaKey } from '../../modules/media/images.ts';
 import type { Db } from '../client.ts';
 import { ads, cities, countries, media, modelProfiles, publicistProfiles, sections, users, verificationRequests } from '../schema.ts';
 import { ASPECT, renderIllustration, VARIANT_WIDTHS } from './illustrations.ts';

@@ -23,7 +23,7 @@ import {
   verificationRequests,
 } from '../../db/schema.ts';
 import type { Storage } from '../../plugins/storage.ts';
-import { toImage } from '../listings/images.ts';
+import { toImage } from '../media/images.ts';
 
 export interface Page {
   limit: number;

@@ -8,7 +8,7 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_EXPORT_JSON, DATA_EXPORTS_PER_DAY, type DataExportState } from '#contract/data-rights.ts';
 import { dataExports, media, photoReviews } from '#server/db/schema.ts';
-import { mediaKey } from '#server/modules/listings/images.ts';
+import { mediaKey } from '#server/modules/media/images.ts';
 import { newAgent, signedIn } from '../../../tests/agent.ts';
 import { buildModel } from '../../../tests/factories.ts';
 import { createTestApp, type TestApp } from '../../../tests/test-app.ts';

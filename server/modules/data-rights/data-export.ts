@@ -34,7 +34,7 @@ import {
 } from '../../db/schema.ts';
 import { notFound, tooManyRequests } from '../../errors.ts';
 import type { Storage, StoredFile } from '../../plugins/storage.ts';
-import { mediaKey } from '../listings/images.ts';
+import { mediaKey } from '../media/images.ts';
 import { heldKey } from '../photo-reviews/photo-reviews.ts';
 import { accountScope, subjectsOf } from './account-scope.ts';
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ads, auditLog, media, modelConsents, modelProfiles, photoReviews, users, verificationRequests } from '#server/db/schema.ts';
-import { mediaKey } from '#server/modules/listings/images.ts';
+import { mediaKey } from '#server/modules/media/images.ts';
 import { hashPassword } from '#server/modules/auth/passwords.ts';
 import { ERASED, redact } from './erasure.ts';
 import { recordAudit } from '#server/modules/audit/audit.ts';

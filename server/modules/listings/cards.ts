@@ -5,7 +5,7 @@ import type { ModelCard } from '#contract/listings.ts';
 import type { Language } from '#contract/languages.ts';
 import type { SectionSlug } from '#contract/sections.ts';
 import type { Storage } from '../../plugins/storage.ts';
-import { toImage } from './images.ts';
+import { toImage } from '../media/images.ts';
 import type { ListingRow } from './listings.repository.ts';
 
 const EXCERPT = 160;

@@ -26,7 +26,7 @@ import { z } from 'zod';
 import { media, publicityAds } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import { findEditableAd } from '../media/ad-access.ts';
-import { toImage } from './images.ts';
+import { toImage } from '../media/images.ts';
 import { toCard } from './cards.ts';
 import { createCardCache } from './card-cache.ts';
 import { countByCity, findVisibleAd, findVisibleAdOfUser, listModels, sectionIdBySlug } from './listings.repository.ts';

@@ -12,7 +12,7 @@ import type { UploadAnswer } from '#contract/media.ts';
 import { readyAnswerSchema } from '#contract/system.ts';
 import { API } from '#contract/routes.ts';
 import { ads, media, verificationRequests } from '#server/db/schema.ts';
-import { mediaKey } from '#server/modules/listings/images.ts';
+import { mediaKey } from '#server/modules/media/images.ts';
 import { readBytes, type Storage } from '#server/plugins/storage.ts';
 import { newAgent, signedIn } from '#tests/agent.ts';
 import { buildModel, CITY } from '#tests/factories.ts';

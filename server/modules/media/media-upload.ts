@@ -24,7 +24,7 @@ import type { RefusalReview } from '#contract/photo-reviews.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError, validationFailed } from '../../errors.ts';
 import { recordAudit, staffActsForOthers } from '../audit/audit.ts';
-import { mediaKey, toImage } from '../listings/images.ts';
+import { mediaKey, toImage } from './images.ts';
 import type { ModerationRule } from '../moderation/moderation.ts';
 import { holdRefusedPhoto } from '../photo-reviews/photo-reviews.ts';
 import { loadEditableAd, type EditableAd } from './ad-access.ts';

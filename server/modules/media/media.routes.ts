@@ -18,7 +18,7 @@ import type { Db } from '../../db/client.ts';
 import { unsupportedMediaType } from '../../errors.ts';
 import { answerOnce } from '../../plugins/idempotency.ts';
 import { recordAudit, staffActsForOthers } from '../audit/audit.ts';
-import { toImage } from '../listings/images.ts';
+import { toImage } from './images.ts';
 import { loadEditableMedia } from './ad-access.ts';
 import { registerMediaFiles } from './media-files.routes.ts';
 import { receivePhotos, type UploadOutcome } from './media-upload.ts';

@@ -30,7 +30,7 @@ import { ads, appeals, media, modelProfiles, photoReviews, type MediaModeration 
 import { conflict, forbidden, notFound } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { recordAudit, staffActsForOthers } from '../audit/audit.ts';
-import { mediaKey } from '../listings/images.ts';
+import { mediaKey } from '../media/images.ts';
 import { loadEditableAd } from '../media/ad-access.ts';
 import type { ProcessedImage } from '../media/image-pipeline.ts';
 import { countAdPhotos, insertPhoto } from '../media/media.repository.ts';
