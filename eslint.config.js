@@ -5,6 +5,8 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import boundaries from './eslint/module-boundaries.js';
 
 const features = fs
   .readdirSync('src/features', { withFileTypes: true })
@@ -14,6 +16,12 @@ const features = fs
 // Regexes, not gitignore globs: in a glob a leading `#` starts a comment, which would silently match nothing.
 const serverSide = { regex: '^(#server/|(\\.\\./)+server/)', message: 'The browser never imports server code.' };
 const browserSide = { regex: '^(#src/|(\\.\\./)+(src|sw)/)', message: 'The server never imports browser code.' };
+// Route files are registered by server/app.ts alone: what another module needs lives in a service.
+const routeFile = {
+  regex: '\\.routes(\\.ts)?$',
+  message: "A route file is registered by server/app.ts only; import the module's service.",
+};
+const tests = ['**/*.test.{ts,tsx}', 'e2e/**', 'tests/**', 'bench/**', 'server/fuzz/**'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'coverage/**', 'public/**'] },
@@ -44,6 +52,40 @@ export default tseslint.config(
     },
   },
   { files: ['server/**'], rules: { 'no-restricted-imports': ['error', { patterns: [browserSide] }] } },
+  { files: ['server/modules/**'], ignores: tests, rules: { 'no-restricted-imports': ['error', { patterns: [browserSide, routeFile] }] } },
+  {
+    // Boundaries that need resolved paths: no runtime import cycle between files, and a feature (any file in it,
+    // the folder's root included) never reaches into another feature.
+    files: ['server/**/*.ts', 'src/**/*.{ts,tsx}', 'sw/**/*.ts', 'contract/**/*.ts'],
+    plugins: { 'import-x': importX, vitrina: boundaries },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+      // The dependency graph is read by import-x's own parser pass: it must parse TypeScript.
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true, allowUnsafeDynamicCyclicDependency: false }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: features.map((feature) => ({
+            target: `./src/features/${feature}`,
+            from: './src/features',
+            except: [`./${feature}`],
+            message: 'A feature never imports another feature.',
+          })),
+        },
+      ],
+      'vitrina/no-module-cycle': 'error',
+    },
+  },
+  {
+    files: ['server/**/*.ts', 'src/**/*.{ts,tsx}', 'sw/**/*.ts'],
+    ignores: tests,
+    plugins: { vitrina: boundaries },
+    rules: { 'vitrina/no-api-path-literal': 'error' },
+  },
   {
     files: ['sw/**'],
     rules: {
@@ -99,7 +141,7 @@ export default tseslint.config(
     },
   })),
   {
-    files: ['**/*.test.{ts,tsx}', 'e2e/**', 'tests/**', 'bench/**'],
+    files: tests,
     rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/unbound-method': 'off' },
   },
 );

@@ -49,7 +49,7 @@ import {
   supportStatusSchema,
   unreadSchema,
 } from '#contract/support-chat.ts';
-import { SESSION_COOKIE } from './session.ts';
+import { SESSION_COOKIE } from './cookies.ts';
 
 /** Schemas shown once under components and referenced from every route that uses them. */
 const components = z.registry<{ id: string }>();

@@ -19,9 +19,9 @@ import { API, API_PREFIX, BROADCASTING_PREFIX } from '#contract/routes.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendError } from './errors.ts';
-import { SESSION_COOKIE } from './session.ts';
+import { SESSION_COOKIE, XSRF_COOKIE } from './cookies.ts';
 
-export const XSRF_COOKIE = 'XSRF-TOKEN';
+export { XSRF_COOKIE };
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Routes a monitor, a load balancer or a browser opening the API reference may call without the header (all GET). */
 const XHR_EXEMPT = new Set<string>([API.health, API.ready, API.openapi, API.docs]);

@@ -12,10 +12,11 @@ import type { Role } from '#contract/auth.ts';
 import type { Db } from '../db/client.ts';
 import { sessions, users } from '../db/schema.ts';
 import { accountSuspended, emailUnverified, forbidden, unauthenticated } from '../errors.ts';
+import { SESSION_COOKIE } from './cookies.ts';
 import { issueCsrfToken } from './security.ts';
 import { suspendedMayCall } from './suspended-access.ts';
 
-export const SESSION_COOKIE = 'vitrina_session';
+export { SESSION_COOKIE };
 const IDLE_MS = 2 * 60 * 60 * 1000;
 const REMEMBER_MS = 30 * 24 * 60 * 60 * 1000;
 /** How long a password confirmation lasts (Fortify's default: 3 hours). */
