@@ -1,5 +1,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { z } from 'zod';
+import { successOf } from './answers.ts';
 import { intParam } from './params.ts';
 import { paginationMetaSchema } from './listings.ts';
 
@@ -49,6 +50,7 @@ export const reportCreateSchema = z
   })
   .strict();
 export type ReportCreateInput = z.input<typeof reportCreateSchema>;
+export type ReportCreate = z.output<typeof reportCreateSchema>;
 
 export const REPORT_STATUSES = ['open', 'actioned', 'dismissed'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
@@ -63,6 +65,7 @@ export const reportQuerySchema = z
   })
   .strict();
 export type ReportQuery = z.input<typeof reportQuerySchema>;
+export type ReportFilters = z.output<typeof reportQuerySchema>;
 
 export const reportDecisionSchema = z
   .object({
@@ -93,3 +96,6 @@ export type Report = z.infer<typeof reportSchema>;
 
 export const reportListSchema = z.object({ data: z.array(reportSchema), meta: paginationMetaSchema });
 export type ReportList = z.infer<typeof reportListSchema>;
+
+/** POST /api/reports: the receipt, in the toast's description too (a bot's notice gets the same answer, unstored). */
+export const reportReceivedSchema = successOf(z.object({ receipt: z.string() })).extend({ description: z.string() });

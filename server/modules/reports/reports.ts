@@ -4,9 +4,17 @@
  * repeated identical notice into the first one (same receipt). The reporter's IP is kept only as an HMAC.
  */
 import crypto from 'node:crypto';
-import { and, eq, gte } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { URGENT_REPORT_REASONS, type Report, type ReportDecisionInput, type ReportReason } from '#contract/reports.ts';
+import { and, asc, count, desc, eq, gte, type SQL } from 'drizzle-orm';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  URGENT_REPORT_REASONS,
+  type Report,
+  type ReportCreate,
+  type ReportDecisionInput,
+  type ReportFilters,
+  type ReportReason,
+} from '#contract/reports.ts';
+import { page } from '../../answers.ts';
 import type { Db } from '../../db/client.ts';
 import { media, reports } from '../../db/schema.ts';
 import { conflict, notFound } from '../../errors.ts';
@@ -166,4 +174,81 @@ export async function decideReport(
     );
     return after!;
   });
+}
+
+/** Who filed a notice, as far as we keep it, and the per-IP limits to spend once it is worth storing. */
+export interface Filing {
+  ipHash: string;
+  language: string;
+  reporterUserId: number | null;
+  log: FastifyBaseLogger;
+  /** Throws 429 when the address has sent too many notices (in general, or about this ad). */
+  throttle: () => Promise<void>;
+}
+
+/**
+ * Files a notice and gives its receipt. A bot (honeypot filled, or sent faster than a person can read the form) gets
+ * a receipt too but nothing is stored; an identical repeat gets the first notice's receipt. The notice and its
+ * receipt mail (a queued job) commit together.
+ */
+export async function fileReport(app: FastifyInstance, input: ReportCreate, filing: Filing): Promise<string> {
+  if (input.website || (input.opened_at !== undefined && Date.now() - input.opened_at < MIN_FILL_MS)) {
+    filing.log.info({ ipHash: filing.ipHash }, 'report dropped as automated');
+    return newReceipt();
+  }
+  const snapshot = await adSnapshot(app.db, input.ad_id);
+  if (!snapshot) throw notFound();
+  const duplicate = await findDuplicate(app.db, { adId: input.ad_id, reason: input.reason, details: input.details, ipHash: filing.ipHash });
+  if (duplicate) return duplicate.receipt;
+  await filing.throttle();
+  const urgent = URGENT_REPORT_REASONS.includes(input.reason);
+  const row = await app.db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(reports)
+      .values({
+        adId: input.ad_id,
+        adSnapshot: snapshot,
+        reason: input.reason,
+        details: input.details,
+        contact: input.contact ?? null,
+        language: filing.language,
+        priority: priorityOf(input.reason),
+        escalate: urgent,
+        receipt: newReceipt(),
+        reporterUserId: filing.reporterUserId,
+        ipHash: filing.ipHash,
+      })
+      .returning();
+    await mailReporter(app, inserted!, 'received', {}, tx);
+    return inserted!;
+  });
+  if (urgent) filing.log.warn({ reportId: row.id, adId: input.ad_id, reason: input.reason }, 'urgent report: flagged for escalation');
+  return row.receipt;
+}
+
+/** Staff's queue: open before decided, urgent before the rest, then oldest first (nothing waits behind newer notices). */
+export async function listReports(db: Db, q: ReportFilters) {
+  const where: SQL[] = [];
+  const status = q.status ?? 'open';
+  if (status !== 'all') where.push(eq(reports.status, status));
+  if (q.reason) where.push(eq(reports.reason, q.reason));
+  if (q.escalate) where.push(eq(reports.escalate, q.escalate === '1'));
+  const cond = where.length ? and(...where) : undefined;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(reports)
+      .where(cond)
+      .orderBy(desc(eq(reports.status, 'open')), asc(reports.priority), asc(reports.createdAt), asc(reports.id))
+      .limit(q.per_page)
+      .offset((q.page - 1) * q.per_page),
+    db.select({ n: count() }).from(reports).where(cond),
+  ]);
+  return page(rows.map(toReport), { page: q.page, perPage: q.per_page, total: Number(total?.n ?? 0) });
+}
+
+export async function getReport(db: Db, id: number): Promise<Report> {
+  const [row] = await db.select().from(reports).where(eq(reports.id, id));
+  if (!row) throw notFound();
+  return toReport(row);
 }
