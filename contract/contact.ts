@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { successSchema } from './answers.ts';
 import { paginationMetaSchema } from './listings.ts';
 
 /** The contact form (visitors) and the message to the admins (signed-in users), listed for staff. */
@@ -42,6 +43,7 @@ export const contactQuerySchema = z
       .default(1),
   })
   .strict();
+export type ContactFilters = z.output<typeof contactQuerySchema>;
 
 export const contactStatusSchema = z.object({ status: z.enum(['read', 'archived']) }).strict();
 
@@ -60,3 +62,6 @@ export const contactMessageSchema = z.object({
 export type ContactMessage = z.infer<typeof contactMessageSchema>;
 export const contactListSchema = z.object({ data: z.array(contactMessageSchema), meta: paginationMetaSchema });
 export type ContactList = z.infer<typeof contactListSchema>;
+
+/** Both contact forms' answer: a toast whose description says an acknowledgement is on its way (bots get it too). */
+export const contactSentSchema = successSchema.extend({ description: z.string() });

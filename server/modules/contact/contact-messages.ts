@@ -1,9 +1,11 @@
 /**
- * What happens to contact messages besides storing them: the acknowledgement mail and staff's status changes.
+ * Contact messages: taking them in (the visitors' form with its honeypot, the signed-in users' message to the admins),
+ * the acknowledgement mail, and staff's list and status changes.
  */
-import { eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ContactStatus } from '#contract/contact.ts';
+import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { ContactFilters, ContactInput, ContactMessage, ContactStatus } from '#contract/contact.ts';
+import { page } from '../../answers.ts';
 import type { Db } from '../../db/client.ts';
 import { contactMessages } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
@@ -11,6 +13,9 @@ import { renderMail } from '../../plugins/mail.ts';
 import { queueMail } from '../jobs/mail-job.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { MIN_FILL_MS } from '../reports/reports.ts';
+
+const PER_PAGE = 20;
 
 export type ContactMessageRow = typeof contactMessages.$inferSelect;
 
@@ -39,6 +44,70 @@ export async function recordContactMessage(
     const [row] = await tx.insert(contactMessages).values(values).returning();
     await acknowledge(app, row!, tx);
   });
+}
+
+/**
+ * The visitors' form: stored and acknowledged, unless a bot sent it (honeypot filled, or faster than a person types),
+ * which is dropped without a trace but answered alike. `throttle` spends the per-address limit (429 when used up).
+ */
+export async function receiveContactForm(
+  app: FastifyInstance,
+  input: ContactInput,
+  from: { ipHash: string; userId: number | null; language: string; log: FastifyBaseLogger; throttle: () => Promise<void> },
+): Promise<void> {
+  if (input.website || (input.opened_at !== undefined && Date.now() - input.opened_at < MIN_FILL_MS)) {
+    from.log.info({ ipHash: from.ipHash }, 'contact message dropped as automated');
+    return;
+  }
+  await from.throttle();
+  await recordContactMessage(app, {
+    kind: 'contact',
+    userId: from.userId,
+    name: input.name,
+    email: input.email,
+    subject: input.subject,
+    message: input.message,
+    language: from.language,
+    ipHash: from.ipHash,
+  });
+}
+
+export function toMessage(m: ContactMessageRow): ContactMessage {
+  return {
+    id: m.id,
+    kind: m.kind,
+    user_id: m.userId,
+    name: m.name,
+    email: m.email,
+    subject: m.subject,
+    message: m.message,
+    language: m.language,
+    status: m.status,
+    created_at: m.createdAt.toISOString(),
+  };
+}
+
+/** Staff's page of messages: new ones first, archived last, newest first within each. */
+export async function listContactMessages(db: Db, q: ContactFilters) {
+  const status = q.status ?? 'all';
+  const where: SQL[] = status === 'all' ? [] : [eq(contactMessages.status, status)];
+  const cond = where.length ? and(...where) : undefined;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(contactMessages)
+      .where(cond)
+      .orderBy(
+        desc(eq(contactMessages.status, 'new')),
+        asc(eq(contactMessages.status, 'archived')),
+        desc(contactMessages.createdAt),
+        desc(contactMessages.id),
+      )
+      .limit(PER_PAGE)
+      .offset((q.page - 1) * PER_PAGE),
+    db.select({ n: count() }).from(contactMessages).where(cond),
+  ]);
+  return page(rows.map(toMessage), { page: q.page, perPage: PER_PAGE, total: Number(total?.n ?? 0) });
 }
 
 /**
