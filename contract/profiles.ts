@@ -1,5 +1,6 @@
 import { isValidPhoneNumber, parsePhoneNumberWithError, type CountryCode } from 'libphonenumber-js/min';
 import { z } from 'zod';
+import { dataOf, successOf, successSchema } from './answers.ts';
 import { idParam } from './params.ts';
 import { SECTION_SLUGS } from './section-slugs.ts';
 import { STATUSES } from './statuses.ts';
@@ -151,6 +152,17 @@ export type ModelProfile = z.infer<typeof modelProfileSchema>;
  */
 export const modelProfileResponseSchema = z.object({ data: modelProfileSchema.nullable() });
 
+/** Creating (201) or saving (200) the profile with its ad answers the record as it now is. */
+export const modelProfileAnswerSchema = successOf(modelProfileSchema);
+/** POST /api/profile/create (the minimal profile made after sign-up): its id, and back to /login. */
+export const profileCreatedAnswerSchema = successOf(z.object({ id: z.number().int() }));
+/** Switching an ad on or off answers the ad. */
+export const adAnswerSchema = successOf(adSummarySchema);
+/** POST /api/ad/create answers the new ad, its public URL also at the top (the old app read it there). */
+export const adCreatedAnswerSchema = adAnswerSchema.extend({ url: z.string() });
+/** Deleting an ad answers a toast and nothing else. */
+export const adDeletedAnswerSchema = successSchema;
+
 /** PUT /api/profile/model/activate/{id}/{value}: value 1/0 or true/false (the old app sent both). */
 export const activateParamsSchema = z.object({
   id: idParam,
@@ -163,7 +175,7 @@ export const adCreateSchema = z.object({ ...locationStepSchema.shape, ...adStepS
 /** Profile/Model Verify: how long the code shown on screen stays valid. */
 export const VERIFICATION_CODE_TTL_MINUTES = 30;
 
-export const verificationCodeAnswerSchema = z.object({ data: z.object({ code: z.string(), expires_at: z.string() }) });
+export const verificationCodeAnswerSchema = dataOf(z.object({ code: z.string(), expires_at: z.string() }));
 export type VerificationCode = z.infer<typeof verificationCodeAnswerSchema>['data'];
 
 export const VERIFICATION_STATUSES = ['awaiting_photo', 'pending', 'approved', 'rejected'] as const;
@@ -181,3 +193,6 @@ export const verificationStateSchema = z.object({
   }),
 });
 export type VerificationState = z.infer<typeof verificationStateSchema>['data'];
+
+/** POST /api/profile/model/verification (multipart `photo` + `code`): the request now waits for staff. */
+export const verificationSubmittedSchema = successOf(z.object({ status: z.literal('pending') }));

@@ -157,6 +157,30 @@ export function sendConsentConfirmation(
   );
 }
 
+/**
+ * Opens a consent request for `model` (openConsent) and queues its mail, both in `tx`, the transaction that creates or
+ * changes the model: rolled back, nothing is sent. Null when the model has no e-mail to ask.
+ */
+export async function requestConsent(
+  app: FastifyInstance,
+  tx: Db,
+  model: ProfileRow,
+  publicist: PublicistRow,
+  lng: string,
+): Promise<IssuedConsent | null> {
+  const issued = await openConsent(tx, model, publicist);
+  if (issued) {
+    await sendConsentRequest(
+      app,
+      issued,
+      lng,
+      { model: model.displayName, publicist: publicist.displayName, legal: publicist.legalName },
+      tx,
+    );
+  }
+  return issued;
+}
+
 export type ConsentRow = typeof modelConsents.$inferSelect;
 type State = ConsentRequest['state'];
 
