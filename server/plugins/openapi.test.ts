@@ -19,7 +19,7 @@ import { newAgent, signedIn } from '#tests/agent.ts';
 import { buildModel, buildPublicist, CITY, findCity } from '#tests/factories.ts';
 import { routesOf } from '#tests/routes.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
-import { DOCUMENTED_ANSWERS, DOCUMENTED_STATUS, openapiCollector, scriptCompressions } from './openapi.ts';
+import { DOCUMENTED_ANSWERS, DOCUMENTED_STATUS, NOT_JSON, openapiCollector, scriptCompressions } from './openapi.ts';
 
 interface Operation {
   parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown }>;
@@ -393,6 +393,26 @@ describe('the write routes answer as documented', () => {
  * a declared response schema) fails here.
  */
 const STILL_GENERIC = new Map<string, string>([]);
+
+describe('every route declares its answer schema (issue 26)', () => {
+  it('in its own options, apart from the answers that are not JSON', () => {
+    const notJson = new Set(Object.entries(NOT_JSON).filter(([, v]) => v.response).map(([k]) => k));
+    const undeclared = t.app.routesWithoutAnswerSchema.filter((r) => !notJson.has(r) && !NOT_API.has(r));
+    expect(undeclared).toEqual([]);
+  });
+
+  it('the check finds a route that declares none', async () => {
+    const app = Fastify();
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    await app.register(openapiCollector);
+    app.get('/api/declared', { schema: { response: { 200: z.object({ ok: z.boolean() }) } } }, async () => ({ ok: true }));
+    app.get('/api/undeclared', async () => ({}));
+    await app.ready();
+    expect(app.routesWithoutAnswerSchema).toEqual(['GET /api/undeclared']);
+    await app.close();
+  });
+});
 
 describe('no route left with a generic answer', () => {
   it('every 2xx answer has its own schema, apart from the listed ones', () => {

@@ -57,6 +57,19 @@ const eventSchema = z.object({
 });
 const batchSchema = z.object({ batch: z.array(eventSchema).min(1).max(MAX_BATCH_EVENTS) });
 
+/** Pusher's answers, as its HTTP API defines them (declared on the routes: the OpenAPI document and the serializer). */
+const pusherEmpty = z.object({}).strict();
+/** A channel's `info` attributes, those asked for (user_count: presence channels only). */
+const pusherChannelInfo = z.object({ user_count: z.number().int().optional(), subscription_count: z.number().int().optional() }).strict();
+const answers = {
+  events: { 200: pusherEmpty.or(z.object({ channels: z.record(z.string(), pusherChannelInfo) }).strict()) },
+  batch: { 200: pusherEmpty.or(z.object({ batch: z.array(pusherChannelInfo) }).strict()) },
+  channels: { 200: z.object({ channels: z.record(z.string(), pusherChannelInfo) }).strict() },
+  channel: { 200: pusherChannelInfo.extend({ occupied: z.boolean() }).strict() },
+  users: { 200: z.object({ users: z.array(z.object({ id: z.string() })) }) },
+  terminate: { 200: pusherEmpty },
+};
+
 type Verdict = 'ok' | 'unauthorized';
 
 /** Checks a request's signature against the app's secret (raw body: the one body_md5 was computed over). */
@@ -129,7 +142,7 @@ export async function realtimeHttpApi(app: FastifyInstance, opts: { pusherApp: P
     return out;
   };
 
-  app.post<{ Params: { appId: string } }>('/apps/:appId/events', async (req, reply) => {
+  app.post<{ Params: { appId: string } }>('/apps/:appId/events', { schema: { response: answers.events } }, async (req, reply) => {
     if (!authorized(req, reply)) return reply;
     const parsed = eventSchema.safeParse(parseJson(typeof req.body === 'string' ? req.body : ''));
     const event = parsed.success ? readEvent(parsed.data) : undefined;
@@ -142,7 +155,7 @@ export async function realtimeHttpApi(app: FastifyInstance, opts: { pusherApp: P
     return { channels };
   });
 
-  app.post<{ Params: { appId: string } }>('/apps/:appId/batch_events', async (req, reply) => {
+  app.post<{ Params: { appId: string } }>('/apps/:appId/batch_events', { schema: { response: answers.batch } }, async (req, reply) => {
     if (!authorized(req, reply)) return reply;
     const parsed = batchSchema.safeParse(parseJson(typeof req.body === 'string' ? req.body : ''));
     if (!parsed.success) return sendError(req, reply, 400, 'validation_failed');
@@ -158,6 +171,7 @@ export async function realtimeHttpApi(app: FastifyInstance, opts: { pusherApp: P
 
   app.get<{ Params: { appId: string }; Querystring: { filter_by_prefix?: unknown; info?: unknown } }>(
     '/apps/:appId/channels',
+    { schema: { response: answers.channels } },
     async (req, reply) => {
       if (!authorized(req, reply)) return reply;
       const prefix = req.query.filter_by_prefix ?? '';
@@ -174,6 +188,7 @@ export async function realtimeHttpApi(app: FastifyInstance, opts: { pusherApp: P
 
   app.get<{ Params: { appId: string; channel: string }; Querystring: { info?: unknown } }>(
     '/apps/:appId/channels/:channel',
+    { schema: { response: answers.channel } },
     async (req, reply) => {
       if (!authorized(req, reply)) return reply;
       const { channel } = req.params;
@@ -186,18 +201,26 @@ export async function realtimeHttpApi(app: FastifyInstance, opts: { pusherApp: P
     },
   );
 
-  app.get<{ Params: { appId: string; channel: string } }>('/apps/:appId/channels/:channel/users', async (req, reply) => {
-    if (!authorized(req, reply)) return reply;
-    if (!validChannelName(req.params.channel) || channelKind(req.params.channel) !== 'presence')
-      return sendError(req, reply, 400, 'validation_failed');
-    const members = await server.members(req.params.channel);
-    return { users: members.map((m) => ({ id: m.user_id })) };
-  });
+  app.get<{ Params: { appId: string; channel: string } }>(
+    '/apps/:appId/channels/:channel/users',
+    { schema: { response: answers.users } },
+    async (req, reply) => {
+      if (!authorized(req, reply)) return reply;
+      if (!validChannelName(req.params.channel) || channelKind(req.params.channel) !== 'presence')
+        return sendError(req, reply, 400, 'validation_failed');
+      const members = await server.members(req.params.channel);
+      return { users: members.map((m) => ({ id: m.user_id })) };
+    },
+  );
 
-  app.post<{ Params: { appId: string; userId: string } }>('/apps/:appId/users/:userId/terminate_connections', async (req, reply) => {
-    if (!authorized(req, reply)) return reply;
-    if (!/^[A-Za-z0-9_\-=@,.;]{1,200}$/.test(req.params.userId)) return sendError(req, reply, 400, 'validation_failed');
-    await server.terminateUser(req.params.userId);
-    return {};
-  });
+  app.post<{ Params: { appId: string; userId: string } }>(
+    '/apps/:appId/users/:userId/terminate_connections',
+    { schema: { response: answers.terminate } },
+    async (req, reply) => {
+      if (!authorized(req, reply)) return reply;
+      if (!/^[A-Za-z0-9_\-=@,.;]{1,200}$/.test(req.params.userId)) return sendError(req, reply, 400, 'validation_failed');
+      await server.terminateUser(req.params.userId);
+      return {};
+    },
+  );
 }
