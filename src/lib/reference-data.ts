@@ -1,6 +1,7 @@
 /** Reference data for location and section pickers (countries → states → cities, sections) as TanStack Query options. */
 import { queryOptions } from '@tanstack/react-query';
-import type { City, Country, State } from '#contract/locations.ts';
+import type { City, Country, countryWithStatesSchema } from '#contract/locations.ts';
+import type { z } from 'zod';
 import { API } from '#contract/routes.ts';
 import type { Section } from '#contract/sections.ts';
 import { apiGet } from './api-client.ts';
@@ -18,7 +19,7 @@ export const countriesQueryOptions = () =>
 export const statesQueryOptions = (countryId: number | undefined) =>
   queryOptions({
     queryKey: ['country', countryId],
-    queryFn: ({ signal }) => apiGet<{ data: Country & { states: State[] } }>(API.country(countryId!), signal).then((r) => r.data.states),
+    queryFn: ({ signal }) => apiGet<z.infer<typeof countryWithStatesSchema>>(API.country(countryId!), signal).then((r) => r.data.states),
     enabled: !!countryId,
     staleTime: DAY,
   });

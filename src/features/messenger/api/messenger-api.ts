@@ -10,8 +10,11 @@ import type {
   ConversationList,
   Message,
   MessagePage,
+  staffListSchema,
   SupportStatus,
+  unreadSchema,
 } from '#contract/support-chat.ts';
+import type { z } from 'zod';
 import { apiGet, apiRequest } from '#src/lib/api-client.ts';
 
 /** Every query of the Messenger starts with this: a notification's `support_chat` scope refreshes them all. */
@@ -40,7 +43,7 @@ export const conversationsQueryOptions = (params: ConversationsParams = {}) =>
 export const unreadQueryOptions = () =>
   queryOptions({
     queryKey: [...MESSENGER_KEY, 'unread'],
-    queryFn: ({ signal }) => apiGet<{ unread: number }>(API.supportUnread, signal),
+    queryFn: ({ signal }) => apiGet<z.infer<typeof unreadSchema>>(API.supportUnread, signal),
     staleTime: 30_000,
   });
 
@@ -54,7 +57,7 @@ export const supportStatusQueryOptions = () =>
 export const staffQueryOptions = () =>
   queryOptions({
     queryKey: [...MESSENGER_KEY, 'staff'],
-    queryFn: ({ signal }) => apiGet<{ data: { id: number; name: string; online: boolean }[] }>(API.supportStaff, signal),
+    queryFn: ({ signal }) => apiGet<z.infer<typeof staffListSchema>>(API.supportStaff, signal),
   });
 
 export const userPanelQueryOptions = (conversationId: number) =>
