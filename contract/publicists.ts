@@ -1,7 +1,7 @@
 import { isValidPhoneNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import { z } from 'zod';
 import { intParam } from './params.ts';
-import { paginationMetaSchema } from './listings.ts';
+import { dataOf, pageOf, successOf, successSchema } from './answers.ts';
 import { adStepSchema, adSummarySchema, locationStepSchema, normalisePhone, personalStepSchema } from './profiles.ts';
 import { STATUSES } from './statuses.ts';
 
@@ -61,6 +61,10 @@ export const publicistProfileSchema = z.object({
   user: z.object({ id: z.number().int() }),
 });
 export type PublicistProfile = z.infer<typeof publicistProfileSchema>;
+/** GET /api/profile/publicist: the signed-in publicist's profile. */
+export const publicistProfileReadSchema = dataOf(publicistProfileSchema);
+/** Saving the trader details answers the profile as it now is. */
+export const publicistProfileAnswerSchema = successOf(publicistProfileSchema);
 
 /** The model's consent to be listed by the publicist. */
 export const CONSENT_STATUSES = ['not_required', 'pending', 'given', 'withdrawn'] as const;
@@ -172,8 +176,16 @@ export const publicistModelSchemaOut = z.object({
 });
 export type PublicistModel = z.infer<typeof publicistModelSchemaOut>;
 
-export const publicistModelListSchema = z.object({ data: z.array(publicistModelSchemaOut), meta: paginationMetaSchema });
+export const publicistModelListSchema = pageOf(publicistModelSchemaOut);
 export type PublicistModelList = z.infer<typeof publicistModelListSchema>;
+/** GET /api/publicist/model/{id}: one managed model. */
+export const publicistModelReadSchema = dataOf(publicistModelSchemaOut);
+/** Creating (201), saving, switching its ad, deleting its ad or re-sending its consent request: the model as it now is. */
+export const publicistModelAnswerSchema = successOf(publicistModelSchemaOut);
+/** POST /api/publicist/models/create: the models created, all of them. */
+export const publicistModelsAnswerSchema = successOf(z.array(publicistModelSchemaOut));
+/** Deleting a model answers a toast and nothing else. */
+export const publicistModelDeletedSchema = successSchema;
 
 /** GET /api/consent/{token}: what the model is asked to agree to (no account needed). */
 export const consentRequestSchema = z.object({
@@ -186,6 +198,8 @@ export const consentRequestSchema = z.object({
   }),
 });
 export type ConsentRequest = z.infer<typeof consentRequestSchema>['data'];
+/** The model's answer (agree, decline) or withdrawal: the request as it now is. */
+export const consentAnswerSchema = successOf(consentRequestSchema.shape.data);
 
 export const consentDecisionSchema = z.object({ decision: z.enum(['agree', 'decline']) });
 export type ConsentDecision = z.infer<typeof consentDecisionSchema>['decision'];
@@ -225,7 +239,7 @@ export const consentCodeSchema = z.object({
     .refine((v) => new RegExp(`^\\d{${CONSENT_CODE_LENGTH}}$`).test(v), { params: { key: 'consent.validation.code' } }),
 });
 export type ConsentCodeInput = z.input<typeof consentCodeSchema>;
-export const consentCodeAnswerSchema = z.object({ data: z.object({ token: z.string() }) });
+export const consentCodeAnswerSchema = dataOf(z.object({ token: z.string() }));
 
 /** Consent tokens are 43-character base64url strings; anything else is a plain 404. */
 export const consentTokenParamsSchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/) });

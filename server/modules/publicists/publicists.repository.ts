@@ -8,6 +8,7 @@ import {
   type PublicistModelsQuery,
   type PublicistProfile,
 } from '#contract/publicists.ts';
+import { page } from '../../answers.ts';
 import type { Db } from '../../db/client.ts';
 import { ads, modelConsents, modelProfiles, publicistProfiles } from '../../db/schema.ts';
 import { conflict, forbidden } from '../../errors.ts';
@@ -136,17 +137,5 @@ export async function listPublicistModels(db: Db, publicistId: number, q: Public
     rows.map((r) => r.id),
   );
   const data = await Promise.all(rows.map((r) => toPublicistModel(db, r, lng, requests.get(r.id) ?? null)));
-  const n = Number(total?.n ?? 0);
-  const from = rows.length ? (q.page - 1) * q.per_page + 1 : null;
-  return {
-    data,
-    meta: {
-      current_page: q.page,
-      last_page: Math.max(1, Math.ceil(n / q.per_page)),
-      per_page: q.per_page,
-      total: n,
-      from,
-      to: from === null ? null : from + rows.length - 1,
-    },
-  };
+  return page(data, { page: q.page, perPage: q.per_page, total: Number(total?.n ?? 0) });
 }
