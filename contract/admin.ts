@@ -145,12 +145,36 @@ export const decisionBodySchema = z
 export type DecisionInput = z.input<typeof decisionBodySchema>;
 export type DecisionValues = z.output<typeof decisionBodySchema>;
 
+/** What a decision changed (POST API.adminDecisions' `data`), and the statement of reasons it issued, if any. */
+export const decisionResultSchema = z.object({
+  subject_type: z.enum(DECISION_SUBJECTS),
+  subject_id: z.number().int(),
+  action: z.enum(DECISION_ACTIONS),
+  before: z.record(z.string(), z.unknown()),
+  after: z.record(z.string(), z.unknown()),
+  statement_id: z.number().int().nullable(),
+});
+
+/**
+ * A row of a staff moderation list (models, publicists, ads, photos, verifications, appeals). The PWA types these rows
+ * with its own interfaces and the contract does not define them yet: every key is passed through, only `id` is checked.
+ */
+export const staffRowSchema = z.looseObject({ id: z.number().int() });
+/** A row of the photo queue (GET API.adminPhotos): a photo is known by its `media_id`, the rest passes through. */
+export const staffPhotoRowSchema = z.looseObject({ media_id: z.number().int() });
+
 export const APPEAL_OUTCOMES = ['upheld', 'reversed'] as const;
 export const appealDecisionSchema = z.object({
   outcome: z.enum(APPEAL_OUTCOMES),
   text: z.string().trim().min(DECISION_TEXT_MIN).max(DECISION_TEXT_MAX),
 });
 export type AppealDecisionInput = z.infer<typeof appealDecisionSchema>;
+/** POST API.adminAppealDecide's `data`: the outcome and what a reversal restored. */
+export const appealDecidedSchema = z.object({
+  id: z.number().int(),
+  status: z.enum(APPEAL_OUTCOMES),
+  restored: z.record(z.string(), z.unknown()),
+});
 
 /** A calendar date that exists (`2026-99-99` is refused here, not by the database). */
 const dateParam = z.iso.date();
@@ -176,6 +200,21 @@ export const auditQuerySchema = z
   })
   .strict();
 export type AuditQuery = z.input<typeof auditQuerySchema>;
+
+/** One entry of the audit log as the super admin reads it (GET API.superAdminAudit). */
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  actor: z.object({ id: z.number().int().nullable(), role: z.string().nullable(), email: z.string().nullable() }),
+  action: z.string(),
+  subject_type: z.string(),
+  subject_id: z.number().int().nullable(),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+  reason: z.looseObject({ codes: z.array(z.string()).optional(), text: z.string().optional() }).nullable(),
+  ip: z.string().nullable(),
+  created_at: z.string(),
+});
+export type AuditEntryView = z.infer<typeof auditEntrySchema>;
 
 const count = z.number().int();
 /** The staff dashboard's counts (GET API.adminCounts). */

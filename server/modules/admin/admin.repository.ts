@@ -251,7 +251,7 @@ export function toAdminUser(u: typeof users.$inferSelect) {
     status: u.status,
     locale: u.locale,
     email_verified_at: iso(u.emailVerifiedAt),
-    created_at: iso(u.createdAt),
+    created_at: u.createdAt.toISOString(),
   };
 }
 

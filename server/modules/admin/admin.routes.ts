@@ -16,138 +16,127 @@
  *   GET  /api/super-admin/admins                      staff accounts (admins are created by POST /api/admin/create)
  *   GET  /api/super-admin/audit                       the audit log, read-only (actor, subject, action, dates)
  */
-import { and, count, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
-import { API, STAFF_PREFIXES } from '#contract/routes.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   adminClientQuerySchema,
   adminClientResponseSchema,
+  adminCountsSchema,
   adminListQuerySchema,
+  adminUserSchema,
+  appealDecidedSchema,
   appealDecisionSchema,
   appealQuerySchema,
+  auditEntrySchema,
   auditQuerySchema,
   decisionBodySchema,
+  decisionResultSchema,
   photoQuerySchema,
+  staffPhotoRowSchema,
+  staffRowSchema,
   verificationQuerySchema,
 } from '#contract/admin.ts';
+import { dataOf, pageOf, successOf } from '#contract/answers.ts';
 import { idParamsSchema } from '#contract/locations.ts';
-import { auditLog, users, verificationRequests } from '../../db/schema.ts';
-import { notFound } from '../../errors.ts';
+import { API, STAFF_PREFIXES } from '#contract/routes.ts';
+import { z } from 'zod';
+import { ok } from '../../answers.ts';
 import { requireUser } from '../../plugins/session.ts';
-import { pageMeta } from '../../answers.ts';
-import { listUserStatements, subjectLabel, toAppeal } from '../statements/statement-views.ts';
+import { listAuditLog } from '../audit/audit.ts';
+import { adminCounts } from './admin.repository.ts';
 import {
-  adminCounts,
-  clientsWhere,
-  listAds,
-  listAppeals,
-  listModels,
-  listPublicists,
-  listPhotos,
-  listUsers,
-  listVerifications,
-  toAdminUser,
-  withoutProfileWhere,
-} from './admin.repository.ts';
+  adminsPage,
+  adsPage,
+  appealsPage,
+  clientRecord,
+  clientsPage,
+  modelsPage,
+  photosPage,
+  publicistsPage,
+  usersWithoutProfilePage,
+  verificationSelfie,
+  verificationsPage,
+} from './admin.service.ts';
 import { applyDecision, decideAppeal } from './decisions.ts';
 
 const STAFF = { auth: { roles: ['admin' as const, 'super_admin' as const] } };
 const SUPER = { auth: { roles: ['super_admin' as const] } };
 
-const okAnswer = (message: string, data?: unknown) => ({
-  channel: 'notification' as const,
-  type: 'success' as const,
-  message,
-  ...(data === undefined ? {} : { data }),
-});
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const staffPage = pageOf(staffRowSchema);
+const userPage = pageOf(adminUserSchema);
 
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
-  const pageOf = (q: { page: number; per_page: number }) => ({ limit: q.per_page, offset: (q.page - 1) * q.per_page });
   // Staff answers are about other people's data: never cached anywhere.
   app.addHook('onSend', async (req, reply) => {
     if (STAFF_PREFIXES.some((p) => req.url.startsWith(p))) reply.header('cache-control', 'private, no-store');
   });
 
-  app.get(API.adminCounts, { config: STAFF }, async () => ({ data: await adminCounts(db) }));
+  app.get(API.adminCounts, { schema: { response: { 200: dataOf(adminCountsSchema) } }, config: STAFF }, async () => ({
+    data: await adminCounts(db),
+  }));
 
-  app.get(API.adminModels, { schema: { querystring: adminListQuerySchema }, config: STAFF }, async (req) => {
-    const { rows, total } = await listModels(db, req.query, pageOf(req.query));
-    return { data: rows, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
-  });
+  app.get(API.adminModels, { schema: { querystring: adminListQuerySchema, response: { 200: staffPage } }, config: STAFF }, async (req) =>
+    modelsPage(db, req.query),
+  );
 
-  app.get(API.adminModelsUnderResponsibility, { schema: { querystring: adminListQuerySchema }, config: STAFF }, async (req) => {
-    const { rows, total } = await listModels(db, req.query, pageOf(req.query), true);
-    return { data: rows, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
-  });
+  app.get(
+    API.adminModelsUnderResponsibility,
+    { schema: { querystring: adminListQuerySchema, response: { 200: staffPage } }, config: STAFF },
+    async (req) => modelsPage(db, req.query, true),
+  );
 
-  app.get(API.adminPublicists, { schema: { querystring: adminListQuerySchema }, config: STAFF }, async (req) => {
-    const { rows, total } = await listPublicists(db, req.query, pageOf(req.query));
-    return { data: rows, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
-  });
+  app.get(
+    API.adminPublicists,
+    { schema: { querystring: adminListQuerySchema, response: { 200: staffPage } }, config: STAFF },
+    async (req) => publicistsPage(db, req.query),
+  );
 
-  app.get(API.adminAds, { schema: { querystring: adminListQuerySchema }, config: STAFF }, async (req) => {
-    const { rows, total } = await listAds(db, app.storage, req.query, pageOf(req.query), req.lang);
-    return { data: rows, ads: rows, count: total, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
-  });
+  app.get(
+    API.adminAds,
+    {
+      schema: {
+        querystring: adminListQuerySchema,
+        response: { 200: staffPage.extend({ ads: staffPage.shape.data, count: z.number().int() }) },
+      },
+      config: STAFF,
+    },
+    async (req) => adsPage(db, app.storage, req.query, req.lang),
+  );
 
-  app.get(API.adminClients, { schema: { querystring: adminListQuerySchema }, config: STAFF }, async (req) => {
-    const { rows, total } = await listUsers(db, clientsWhere(req.query), pageOf(req.query));
-    return { data: rows, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
-  });
+  app.get(API.adminClients, { schema: { querystring: adminListQuerySchema, response: { 200: userPage } }, config: STAFF }, async (req) =>
+    clientsPage(db, req.query),
+  );
 
-  // The client's record with their statements of reasons (DSA art. 17), so staff see the history before deciding.
   app.get(
     API.adminClient(':id'),
     {
       schema: { params: idParamsSchema, querystring: adminClientQuerySchema, response: { 200: adminClientResponseSchema } },
       config: STAFF,
     },
-    async (req) => {
-      const [user] = await db
-        .select()
-        .from(users)
-        .where(and(eq(users.id, req.params.id), eq(users.role, 'client')));
-      if (!user) throw notFound();
-      const list = await listUserStatements(db, user.id, req.query.page, req.query.per_page);
-      return {
-        data: {
-          ...toAdminUser(user),
-          created_at: user.createdAt.toISOString(),
-          updated_at: user.updatedAt.toISOString(),
-          statements: list.meta.total,
-          statement_list: list,
-        },
-      };
-    },
+    async (req) => ({ data: await clientRecord(db, req.params.id, req.query) }),
   );
 
-  app.get(API.adminUsersWithoutProfile, { schema: { querystring: adminListQuerySchema }, config: STAFF }, async (req) => {
-    const { rows, total } = await listUsers(db, withoutProfileWhere(req.query), pageOf(req.query));
-    return { data: rows, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
-  });
+  app.get(
+    API.adminUsersWithoutProfile,
+    { schema: { querystring: adminListQuerySchema, response: { 200: userPage } }, config: STAFF },
+    async (req) => usersWithoutProfilePage(db, req.query),
+  );
 
-  app.get(API.adminPhotos, { schema: { querystring: photoQuerySchema }, config: STAFF }, async (req) => {
-    const { rows, total } = await listPhotos(db, app.storage, req.query.status, pageOf(req.query));
-    return { data: rows, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
-  });
+  app.get(
+    API.adminPhotos,
+    { schema: { querystring: photoQuerySchema, response: { 200: pageOf(staffPhotoRowSchema) } }, config: STAFF },
+    async (req) => photosPage(db, app.storage, req.query),
+  );
 
-  app.get(API.adminVerifications, { schema: { querystring: verificationQuerySchema }, config: STAFF }, async (req) => {
-    const { rows, total } = await listVerifications(db, app.storage, req.query.status ?? 'pending', pageOf(req.query));
-    return { data: rows, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
-  });
+  app.get(
+    API.adminVerifications,
+    { schema: { querystring: verificationQuerySchema, response: { 200: staffPage } }, config: STAFF },
+    async (req) => verificationsPage(db, app.storage, req.query),
+  );
 
-  // The selfie lives in private storage (`verification/…`), which /media/* never serves: staff only, never cached.
+  // An image, not JSON: no answer schema.
   app.get(API.adminVerificationSelfie(':id'), { schema: { params: idParamsSchema }, config: STAFF }, async (req, reply) => {
-    const [row] = await db
-      .select({ key: verificationRequests.photoKey })
-      .from(verificationRequests)
-      .where(eq(verificationRequests.id, req.params.id));
-    if (!row?.key) throw notFound();
-    const file = await app.storage.read(row.key);
-    if (!file) throw notFound();
+    const file = await verificationSelfie(db, app.storage, req.params.id);
     return reply
       .header('cache-control', 'private, no-store')
       .header('x-content-type-options', 'nosniff')
@@ -156,87 +145,34 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       .send(file.stream);
   });
 
-  app.post(API.adminDecisions, { schema: { body: decisionBodySchema }, config: STAFF }, async (req) => {
-    const staff = requireUser(req);
-    const result = await applyDecision(app, req, staff, req.body);
-    return okAnswer(req.t(`admin.decided.${req.body.action}`), result);
-  });
+  app.post(
+    API.adminDecisions,
+    { schema: { body: decisionBodySchema, response: { 200: successOf(decisionResultSchema) } }, config: STAFF },
+    async (req) => ok(req, `admin.decided.${req.body.action}`, await applyDecision(app, req, requireUser(req), req.body)),
+  );
 
-  app.get(API.adminAppeals, { schema: { querystring: appealQuerySchema }, config: STAFF }, async (req) => {
-    const status = req.query.status ?? 'pending';
-    const { rows, total } = await listAppeals(db, status, pageOf(req.query));
-    const data = [];
-    for (const r of rows) {
-      data.push({
-        ...toAppeal(r.a),
-        user: r.user?.id ? r.user : null,
-        statement: {
-          id: r.s.id,
-          subject_type: r.s.subjectType,
-          subject_id: r.s.subjectId,
-          subject_label: await subjectLabel(db, r.s.subjectType, r.s.subjectId),
-          decision: r.s.decision,
-          reason_codes: r.s.reasonCodes,
-          ground: r.s.ground,
-          facts: r.s.facts,
-          created_at: r.s.createdAt.toISOString(),
-        },
-      });
-    }
-    return { data, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
-  });
+  app.get(API.adminAppeals, { schema: { querystring: appealQuerySchema, response: { 200: staffPage } }, config: STAFF }, async (req) =>
+    appealsPage(db, req.query),
+  );
 
-  app.post(API.adminAppealDecide(':id'), { schema: { params: idParamsSchema, body: appealDecisionSchema }, config: STAFF }, async (req) => {
-    const staff = requireUser(req);
-    const out = await decideAppeal(app, req, staff, req.params.id, req.body.outcome, req.body.text);
-    return okAnswer(req.t(`admin.appeal.${req.body.outcome}`), { id: req.params.id, status: req.body.outcome, restored: out.restored });
-  });
+  app.post(
+    API.adminAppealDecide(':id'),
+    { schema: { params: idParamsSchema, body: appealDecisionSchema, response: { 200: successOf(appealDecidedSchema) } }, config: STAFF },
+    async (req) => {
+      const { restored } = await decideAppeal(app, req, requireUser(req), req.params.id, req.body.outcome, req.body.text);
+      return ok(req, `admin.appeal.${req.body.outcome}`, { id: req.params.id, status: req.body.outcome, restored });
+    },
+  );
 
-  app.get(API.superAdminAdmins, { schema: { querystring: adminListQuerySchema }, config: SUPER }, async (req) => {
-    const where = and(
-      inArray(users.role, ['admin', 'super_admin']),
-      req.query.search
-        ? or(ilike(users.name, `%${escapeLike(req.query.search)}%`), ilike(users.email, `%${escapeLike(req.query.search)}%`))
-        : undefined,
-    );
-    const { rows, total } = await listUsers(db, where, pageOf(req.query));
-    return { data: rows, meta: pageMeta(req.query.page, req.query.per_page, total, rows.length) };
-  });
+  app.get(
+    API.superAdminAdmins,
+    { schema: { querystring: adminListQuerySchema, response: { 200: userPage } }, config: SUPER },
+    async (req) => adminsPage(db, req.query),
+  );
 
-  app.get(API.superAdminAudit, { schema: { querystring: auditQuerySchema }, config: SUPER }, async (req) => {
-    const q = req.query;
-    const conds: SQL[] = [];
-    if (q.actor) {
-      conds.push(/^\d+$/.test(q.actor) ? eq(auditLog.actorId, Number(q.actor)) : ilike(auditLog.actorEmail, `%${escapeLike(q.actor)}%`));
-    }
-    if (q.subject_type) conds.push(eq(auditLog.subjectType, q.subject_type));
-    if (q.subject_id) conds.push(eq(auditLog.subjectId, q.subject_id));
-    if (q.action) conds.push(ilike(auditLog.action, `${escapeLike(q.action)}%`));
-    if (q.from) conds.push(gte(auditLog.createdAt, new Date(`${q.from}T00:00:00Z`)));
-    if (q.to) conds.push(lt(auditLog.createdAt, sql`${`${q.to}T00:00:00Z`}::timestamptz + interval '1 day'`));
-    const where = conds.length ? and(...conds) : undefined;
-    const [{ n }] = (await db.select({ n: count() }).from(auditLog).where(where)) as [{ n: number }];
-    const rows = await db
-      .select()
-      .from(auditLog)
-      .where(where)
-      .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
-      .limit(q.per_page)
-      .offset((q.page - 1) * q.per_page);
-    return {
-      data: rows.map((r) => ({
-        id: r.id,
-        actor: { id: r.actorId, role: r.actorRole, email: r.actorEmail },
-        action: r.action,
-        subject_type: r.subjectType,
-        subject_id: r.subjectId,
-        before: r.before ?? null,
-        after: r.after ?? null,
-        reason: r.reason ?? null,
-        ip: r.ip,
-        created_at: r.createdAt.toISOString(),
-      })),
-      meta: pageMeta(q.page, q.per_page, Number(n), rows.length),
-    };
-  });
+  app.get(
+    API.superAdminAudit,
+    { schema: { querystring: auditQuerySchema, response: { 200: pageOf(auditEntrySchema) } }, config: SUPER },
+    async (req) => listAuditLog(db, req.query),
+  );
 };

@@ -1,9 +1,14 @@
 /**
- * The audit log's one writer. Call it inside the same transaction as the change it records, so an entry exists if and
- * only if the change happened. Rows cannot be updated or deleted (trigger in migration 0007).
+ * The audit log's one writer, and its one reader (the super admin's read-only view). Call `recordAudit` inside the
+ * same transaction as the change it records, so an entry exists if and only if the change happened. Rows cannot be
+ * updated or deleted (trigger in migration 0007).
  */
+import { and, count, desc, eq, gte, ilike, lt, sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import type { AuditEntryView, auditQuerySchema } from '#contract/admin.ts';
 import { STAFF_ROLES } from '#contract/roles.ts';
+import type { z } from 'zod';
+import { page } from '../../answers.ts';
 import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 import type { SessionUser } from '../../plugins/session.ts';
@@ -79,4 +84,44 @@ export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
     reason: entry.reason ?? null,
     ip: entry.req?.ip ?? null,
   });
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * One page of the log, newest first, filtered as the super admin's form asks: an actor by id (all digits) or by a
+ * part of the e-mail, an action by its beginning (`ad.` finds every ad decision), and whole days from–to.
+ */
+export async function listAuditLog(db: Db, q: z.output<typeof auditQuerySchema>) {
+  const conds: SQL[] = [];
+  if (q.actor) {
+    conds.push(/^\d+$/.test(q.actor) ? eq(auditLog.actorId, Number(q.actor)) : ilike(auditLog.actorEmail, `%${escapeLike(q.actor)}%`));
+  }
+  if (q.subject_type) conds.push(eq(auditLog.subjectType, q.subject_type));
+  if (q.subject_id) conds.push(eq(auditLog.subjectId, q.subject_id));
+  if (q.action) conds.push(ilike(auditLog.action, `${escapeLike(q.action)}%`));
+  if (q.from) conds.push(gte(auditLog.createdAt, new Date(`${q.from}T00:00:00Z`)));
+  if (q.to) conds.push(lt(auditLog.createdAt, sql`${`${q.to}T00:00:00Z`}::timestamptz + interval '1 day'`));
+  const where = conds.length ? and(...conds) : undefined;
+  const [{ n }] = (await db.select({ n: count() }).from(auditLog).where(where)) as [{ n: number }];
+  const rows = await db
+    .select()
+    .from(auditLog)
+    .where(where)
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+    .limit(q.per_page)
+    .offset((q.page - 1) * q.per_page);
+  const entries: AuditEntryView[] = rows.map((r) => ({
+    id: r.id,
+    actor: { id: r.actorId, role: r.actorRole, email: r.actorEmail },
+    action: r.action,
+    subject_type: r.subjectType,
+    subject_id: r.subjectId,
+    before: r.before ?? null,
+    after: r.after ?? null,
+    reason: r.reason ?? null,
+    ip: r.ip,
+    created_at: r.createdAt.toISOString(),
+  }));
+  return page(entries, { page: q.page, perPage: q.per_page, total: Number(n) });
 }
