@@ -10,7 +10,12 @@
  * Both routes are rate limited per user: pusher-js asks once per channel and connection.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { broadcastingAuthBodySchema, broadcastingUserAuthBodySchema } from '#contract/notifications.ts';
+import {
+  broadcastingAuthBodySchema,
+  broadcastingUserAuthBodySchema,
+  channelAuthAnswerSchema,
+  userAuthAnswerSchema,
+} from '#contract/notifications.ts';
 import { API } from '#contract/routes.ts';
 import { forbidden } from '../../errors.ts';
 import { requireUser } from '../../plugins/session.ts';
@@ -36,7 +41,10 @@ export const broadcastingRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     API.broadcastingAuth,
-    { schema: { body: broadcastingAuthBodySchema }, config: { auth: true, rateLimit: authRateLimit } },
+    {
+      schema: { body: broadcastingAuthBodySchema, response: { 200: channelAuthAnswerSchema } },
+      config: { auth: true, rateLimit: authRateLimit },
+    },
     async (req, reply) => {
       const user = requireUser(req);
       const { socket_id: socketId, channel_name: channel } = req.body;
@@ -47,7 +55,10 @@ export const broadcastingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  const userAuthOptions = { schema: { body: broadcastingUserAuthBodySchema }, config: { auth: true, rateLimit: authRateLimit } } as const;
+  const userAuthOptions = {
+    schema: { body: broadcastingUserAuthBodySchema, response: { 200: userAuthAnswerSchema } },
+    config: { auth: true, rateLimit: authRateLimit },
+  } as const;
   app.post(API.broadcastingUserAuth, userAuthOptions, async (req, reply) => {
     const user = requireUser(req);
     const member = memberOf(user);

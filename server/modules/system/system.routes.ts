@@ -1,10 +1,27 @@
-/** Health and readiness (operations.routes.ts) and the public runtime configuration of the browser (no secrets). */
+/**
+ * Operations and the browser's runtime configuration.
+ *
+ * For load balancers and orchestrators: GET /api/health says the process is alive (no dependency is touched, so a
+ * slow database never gets a healthy process restarted), GET /api/ready says whether it can serve (readiness.ts):
+ * 200, or 503, in the answer envelope. Neither needs X-Requested-With (security.ts).
+ *
+ * Both answer anyone, so neither says more than a balancer needs (issue 24 D): health says ok/degraded, ready its
+ * status code and status. Which parts were checked, which fail and how long each took go only to operators: with
+ * `Authorization: Bearer $METRICS_TOKEN`, or on the metrics listener (metrics.ts, METRICS_PORT).
+ *
+ * GET /api/config: the public runtime configuration of the browser (no secrets).
+ */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { LANGUAGES } from '#contract/languages.ts';
 import { publicConfigSchema, type PublicConfig } from '#contract/config.ts';
-import type { Config } from '../../config.ts';
+import { LANGUAGES } from '#contract/languages.ts';
 import { API } from '#contract/routes.ts';
-import { operationsRoutes } from './operations.routes.ts';
+import { healthSchema, readyAnswerSchema, type Readiness } from '#contract/system.ts';
+import { ok } from '../../answers.ts';
+import type { Config } from '../../config.ts';
+import { bearerMatches } from '../../plugins/metrics.ts';
+
+/** What anyone is told of the readiness: its status only. */
+const publicReadiness = (r: Readiness) => ({ status: r.status });
 
 /**
  * Where the browser's pusher-js connects: the app's own origin (APP_URL) with the embedded server, the configured
@@ -20,8 +37,47 @@ function browserRealtime(config: Config): PublicConfig['realtime'] {
 }
 
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
-  // GET /api/health and /api/ready.
-  await app.register(operationsRoutes);
+  app.get(
+    API.health,
+    { schema: { summary: 'Liveness: the process answers', tags: ['operations'], response: { 200: healthSchema } } },
+    async (_req, reply) => {
+      reply.header('cache-control', 'no-store');
+      // What the process already knows (its Redis connections' state), so liveness still touches nothing.
+      if (app.sharedRedis && !app.sharedRedis.up) return { status: 'degraded' as const };
+      return { status: 'ok' as const };
+    },
+  );
+
+  app.get(
+    API.ready,
+    {
+      schema: {
+        summary: 'Readiness: database, Redis (when configured) and storage usable',
+        description:
+          'The status code and `data.status` for anyone (load balancers). The parts (`failing`, `degraded`, `checks`) ' +
+          'only with `Authorization: Bearer $METRICS_TOKEN` (or on the metrics port); the reasons are logged, never answered.',
+        tags: ['operations'],
+        response: { 200: readyAnswerSchema, 503: readyAnswerSchema },
+      },
+    },
+    async (req, reply) => {
+      reply.header('cache-control', 'no-store');
+      const readiness = await app.readiness.run(req.log);
+      const token = app.config.metrics.token;
+      const operator = !!token && bearerMatches(req.headers.authorization, token);
+      const data = operator ? readiness : publicReadiness(readiness);
+      if (readiness.status !== 'unavailable') return ok(req, 'operations.ready', data);
+      // Built here, not thrown: serviceUnavailable() takes neither the readiness as data nor the failing parts' names.
+      return reply.status(503).send({
+        channel: 'notification' as const,
+        type: 'error' as const,
+        message: operator ? req.t('operations.notReady', { parts: readiness.failing.join(', ') }) : req.t('errors.service_unavailable'),
+        error: 'service_unavailable',
+        data,
+      });
+    },
+  );
+
   app.get(API.config, { schema: { response: { 200: publicConfigSchema } } }, async () => ({
     app_name: 'Vitrina',
     languages: [...LANGUAGES],
