@@ -3,6 +3,7 @@
  * and the limits both sides show. The archive itself is a zip of `vitrina-data.json` plus the stored photo files.
  */
 import { z } from 'zod';
+import { successOf } from './answers.ts';
 
 export const DATA_EXPORT_STATUSES = ['none', 'pending', 'ready', 'failed'] as const;
 export type DataExportStatus = (typeof DATA_EXPORT_STATUSES)[number];
@@ -26,3 +27,6 @@ export type DataExportState = z.infer<typeof dataExportStateSchema>;
 
 /** The file name inside the archive that holds everything but the photos. */
 export const DATA_EXPORT_JSON = 'vitrina-data.json';
+
+/** POST /api/user/data-export (202): an `info` toast (the archive is not there yet) with the export's state. */
+export const dataExportRequestedSchema = successOf(dataExportStateSchema).extend({ type: z.literal('info') });

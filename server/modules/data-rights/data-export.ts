@@ -506,3 +506,9 @@ export async function openDownload(
   if (!file) return { status: 410 };
   return { status: 200, file, filename: `vitrina-data-${row.createdAt.toISOString().slice(0, 10)}.zip` };
 }
+
+/** A user's request for their archive: expired ones leave storage first, then the request is recorded (or refused). */
+export async function requestDataExport(deps: Pick<ExportDeps, 'db' | 'storage' | 'log'>, userId: number): Promise<ExportRow> {
+  await purgeExpiredExports(deps);
+  return requestExport(deps.db, userId);
+}

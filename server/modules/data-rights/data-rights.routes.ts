@@ -11,11 +11,20 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { dataExportStateSchema } from '#contract/data-rights.ts';
+import { dataExportRequestedSchema, dataExportStateSchema } from '#contract/data-rights.ts';
 import { API } from '#contract/routes.ts';
+import { ok } from '../../answers.ts';
 import { AppError } from '../../errors.ts';
 import { authenticate, requireUser } from '../../plugins/session.ts';
-import { buildExport, latestExport, openDownload, purgeExpiredExports, requestExport, toState, type ExportDeps } from './data-export.ts';
+import {
+  buildExport,
+  latestExport,
+  openDownload,
+  purgeExpiredExports,
+  requestDataExport,
+  toState,
+  type ExportDeps,
+} from './data-export.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -68,28 +77,23 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     return toState(app.config.appKey, await latestExport(app.db, user.id));
   });
 
-  app.post(API.dataExport, { config: { auth: true } }, async (req, reply) => {
+  app.post(API.dataExport, { config: { auth: true }, schema: { response: { 202: dataExportRequestedSchema } } }, async (req, reply) => {
     const user = requireUser(req);
     noStore(reply);
-    await purgeExpiredExports(exportDeps(app));
     let row;
     try {
-      row = await requestExport(app.db, user.id);
+      row = await requestDataExport(exportDeps(app), user.id);
     } catch (err) {
+      // The error answer says how long to wait in `data.retry_after`; the header says it to HTTP clients.
       const wait = err instanceof AppError ? (err.data as { retry_after?: number } | undefined)?.retry_after : undefined;
       if (wait) reply.header('retry-after', wait);
       throw err;
     }
     startBuild(app, reply, row.id);
-    return reply.status(202).send({
-      channel: 'notification' as const,
-      type: 'info' as const,
-      message: req.t('dataRights.export.requested'),
-      data: toState(app.config.appKey, row),
-    });
+    return reply.status(202).send({ ...ok(req, 'dataRights.export.requested', toState(app.config.appKey, row)), type: 'info' as const });
   });
 
-  app.get('/data-export/:id/:expires/:file', async (req, reply) => {
+  app.get(API.dataExportDownloadPattern, async (req, reply) => {
     const gone = (status: number) =>
       reply
         .status(status)
