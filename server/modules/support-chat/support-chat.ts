@@ -27,10 +27,9 @@ import {
   type SupportStatus,
 } from '#contract/support-chat.ts';
 import type { Db } from '../../db/client.ts';
-import { ads, cities, supportConversations, supportMessages, users } from '../../db/schema.ts';
+import { ads, cities, modelProfiles, publicistProfiles, supportConversations, supportMessages, users } from '../../db/schema.ts';
 import { forbidden, notFound, validationFailed } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import { accountScope } from '../data-rights/account-scope.ts';
 import { cancelJob, scheduleJob } from '../jobs/jobs.ts';
 import {
   broadcast,
@@ -123,6 +122,12 @@ export async function conversationFor(db: Db, viewerIsStaff: boolean, id: number
   const [c] = await selectConversations(db, viewerIsStaff, eq(supportConversations.id, id));
   if (!c) throw notFound();
   return c;
+}
+
+/** One conversation as `viewer` sees it, if they may (404 otherwise). */
+export async function readConversation(db: Db, viewer: Viewer, id: number): Promise<Conversation> {
+  await loadConversation(db, viewer, id);
+  return conversationFor(db, isStaff(viewer.role), id);
 }
 
 /** The conversation if `viewer` may see it (its user, or staff); 404 otherwise, so ids reveal nothing. */
@@ -539,12 +544,30 @@ export async function supportStatus(app: FastifyInstance): Promise<SupportStatus
   };
 }
 
+/**
+ * What an account publishes: its publicist profile, its own model profile and an agency's models, with their ads (the
+ * same records data-rights' accountScope reads; kept here so the chat does not depend on that module, which depends
+ * on this one).
+ */
+async function publishedBy(db: Db, userId: number) {
+  const [publicist] = await db.select().from(publicistProfiles).where(eq(publicistProfiles.userId, userId));
+  const profiles = await db
+    .select()
+    .from(modelProfiles)
+    .where(
+      publicist ? or(eq(modelProfiles.userId, userId), eq(modelProfiles.publicistId, publicist.id)) : eq(modelProfiles.userId, userId),
+    );
+  const profileIds = profiles.map((p) => p.id);
+  const adRows = profileIds.length ? await db.select().from(ads).where(inArray(ads.modelProfileId, profileIds)) : [];
+  return { publicist, profiles, adRows, adIds: adRows.map((a) => a.id) };
+}
+
 /** Staff: the user's account, profiles and ads beside the conversation. */
 export async function userPanel(db: Db, conversationId: number): Promise<ChatUserPanel> {
   const [c] = await db.select().from(supportConversations).where(eq(supportConversations.id, conversationId));
   if (!c) throw notFound();
   const [u] = await db.select().from(users).where(eq(users.id, c.userId));
-  const scope = await accountScope(db, c.userId);
+  const scope = await publishedBy(db, c.userId);
   // A profile's city is where its ads are (the first one's).
   const adCities = scope.adIds.length
     ? await db
