@@ -2,19 +2,20 @@
  * The model's consent to be listed by a publicist (issue 6 point 2). A request is a row in model_consents holding
  * only the SHA-256 of its one-time link token and of a six-digit code; the link goes to the model's e-mail. Agreeing
  * sets model_profiles.consent_status = 'given' (the ads trigger then lists approved ads) and mails a withdrawal link;
- * withdrawing sets 'withdrawn' and the trigger unlists the ads in the same statement.
+ * withdrawing sets 'withdrawn' and the trigger unlists the ads in the same statement. The public pages' work (what a
+ * link or a code shows, the answer, the withdrawal) is here too; consent.routes.ts only parses and answers.
  */
 import crypto from 'node:crypto';
-import { and, count, eq, gt } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { CONSENT_MESSAGES_PER_DAY, CONSENT_TTL_DAYS, type ConsentRequest } from '#contract/publicists.ts';
+import { and, count, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CONSENT_CODE_ATTEMPTS, CONSENT_MESSAGES_PER_DAY, CONSENT_TTL_DAYS, type ConsentRequest } from '#contract/publicists.ts';
 import type { Db } from '../../db/client.ts';
-import { modelConsents, modelProfiles, publicistProfiles } from '../../db/schema.ts';
-import { conflict, tooManyRequests } from '../../errors.ts';
+import { cities, modelConsents, modelProfiles, publicistProfiles, sections } from '../../db/schema.ts';
+import { conflict, notFound, tooManyRequests, validationFailed } from '../../errors.ts';
 import { renderMail } from '../../plugins/mail.ts';
 import { queueMail } from '../jobs/mail-job.ts';
 import { hashToken } from '../../plugins/session.ts';
-import type { ProfileRow } from '../model-profiles/model-profiles.repository.ts';
+import { firstAdOf, type ProfileRow } from '../model-profiles/model-profiles.repository.ts';
 import type { PublicistRow } from './publicists.repository.ts';
 import { notifyConsent } from '../notifications/events.ts';
 
@@ -234,4 +235,138 @@ export async function answerConsent(app: FastifyInstance, consentId: number, agr
   });
   await notice.publish();
   return row;
+}
+
+/** What the model is asked to agree to (or may withdraw), in `lng`: who asks, for whom, and the ad. */
+export async function describeConsent(db: Db, lng: string, row: ConsentRow, kind: 'give' | 'withdraw'): Promise<ConsentRequest> {
+  const [model] = await db.select().from(modelProfiles).where(eq(modelProfiles.id, row.modelProfileId));
+  const [publicist] = await db.select().from(publicistProfiles).where(eq(publicistProfiles.id, row.publicistId));
+  const ad = model ? await firstAdOf(db, model.id) : undefined;
+  let adInfo: ConsentRequest['ad'] = null;
+  if (ad) {
+    const [place] = await db
+      .select({ city: cities.name, names: sections.names })
+      .from(cities)
+      .innerJoin(sections, eq(sections.id, ad.sectionId))
+      .where(eq(cities.id, ad.cityId));
+    const names = place?.names as Record<string, string> | undefined;
+    adInfo = { title: ad.title, description: ad.description, city: place?.city ?? '', section: names?.[lng] ?? names?.es ?? '' };
+  }
+  return {
+    state: stateOf(row, kind),
+    publicist: { display_name: publicist?.displayName ?? '', legal_name: publicist?.legalName ?? null },
+    model: { display_name: model?.displayName ?? '' },
+    ad: adInfo,
+    expires_at: row.expiresAt.toISOString(),
+  };
+}
+
+/** The request of the mailed link's token, or of the one handed out for a correct code; 404 for any other. */
+async function byToken(db: Db, token: string): Promise<ConsentRow> {
+  const hash = hashToken(token);
+  const [row] = await db
+    .select()
+    .from(modelConsents)
+    .where(or(eq(modelConsents.tokenHash, hash), eq(modelConsents.codeTokenHash, hash)));
+  if (!row) throw notFound('consent.errors.unknown');
+  return row;
+}
+
+/** The consent of a withdrawal link's token; 404 for any other. */
+async function byWithdrawToken(db: Db, token: string): Promise<ConsentRow> {
+  const [row] = await db
+    .select()
+    .from(modelConsents)
+    .where(eq(modelConsents.withdrawTokenHash, hashToken(token)));
+  if (!row) throw notFound('consent.errors.unknown');
+  return row;
+}
+
+/** GET /api/consent/{token}: the request as the model sees it. */
+export async function consentRequestOf(db: Db, lng: string, token: string): Promise<ConsentRequest> {
+  return describeConsent(db, lng, await byToken(db, token), 'give');
+}
+
+/** GET /api/consent/withdraw/{token}: the consent a withdrawal link can withdraw. */
+export async function consentToWithdraw(db: Db, lng: string, token: string): Promise<ConsentRequest> {
+  return describeConsent(db, lng, await byWithdrawToken(db, token), 'withdraw');
+}
+
+/** The model agrees or declines (answerConsent); answers the request as it now is. */
+export async function decideConsent(app: FastifyInstance, lng: string, token: string, agree: boolean): Promise<ConsentRequest> {
+  const found = await byToken(app.db, token);
+  const row = await answerConsent(app, found.id, agree, lng);
+  return describeConsent(app.db, lng, { ...row, status: agree ? 'given' : 'withdrawn' }, 'give');
+}
+
+/**
+ * The model withdraws a given consent: the ads are unlisted at once (the ads trigger) and the publicist is told (stored
+ * with the withdrawal, broadcast after the commit). Only the consent in force changes the model: a later request (new
+ * contact) is not withdrawn by an old link. Answers the consent as it now is.
+ */
+export async function withdrawConsent(app: FastifyInstance, lng: string, token: string): Promise<ConsentRequest> {
+  const found = await byWithdrawToken(app.db, token);
+  const { row, notice } = await app.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(modelConsents).where(eq(modelConsents.id, found.id)).for('update');
+    const state = stateOf(locked!, 'withdraw');
+    if (state !== 'given') throw gone(state);
+    const now = new Date();
+    await tx.update(modelConsents).set({ status: 'withdrawn', withdrawnAt: now }).where(eq(modelConsents.id, locked!.id));
+    const [model] = await tx.select().from(modelProfiles).where(eq(modelProfiles.id, locked!.modelProfileId)).for('update');
+    if (model && model.consentStatus === 'given') {
+      await tx.update(modelProfiles).set({ consentStatus: 'withdrawn', updatedAt: now }).where(eq(modelProfiles.id, model.id));
+    }
+    const notice = await notifyConsent(app, { publicistId: locked!.publicistId, modelProfileId: locked!.modelProfileId, given: false }, tx);
+    return { row: locked!, notice };
+  });
+  await notice.publish();
+  return describeConsent(app.db, lng, { ...row, status: 'withdrawn' }, 'withdraw');
+}
+
+/**
+ * The code sent with the link, for a model who cannot or will not open links: contact + code → a one-time token for
+ * the same page. Unknown contact and wrong code answer alike (no telling which contacts have requests); wrong codes
+ * count against every open request of the contact and burn their codes at CONSENT_CODE_ATTEMPTS, so guessing a
+ * six-digit code is hopeless even from many addresses. A correct code is burnt too: the token stands in for it.
+ * `input` is consentCodeSchema's output (contact normalised, code digits only).
+ */
+export async function exchangeConsentCode(req: FastifyRequest, input: { contact: string; code: string }): Promise<{ token: string }> {
+  const db = req.server.db;
+  const open = await db
+    .select({ id: modelConsents.id, modelProfileId: modelConsents.modelProfileId, codeHash: modelConsents.codeHash })
+    .from(modelConsents)
+    .where(
+      and(
+        eq(modelConsents.contact, input.contact),
+        eq(modelConsents.status, 'pending'),
+        gt(modelConsents.expiresAt, new Date()),
+        isNotNull(modelConsents.codeHash),
+      ),
+    );
+  const match = open.find((row) =>
+    crypto.timingSafeEqual(Buffer.from(hashToken(`${row.modelProfileId}:${input.code}`)), Buffer.from(row.codeHash!)),
+  );
+  if (!match) {
+    if (open.length) {
+      await db
+        .update(modelConsents)
+        .set({
+          codeAttempts: sql`${modelConsents.codeAttempts} + 1`,
+          codeHash: sql`CASE WHEN ${modelConsents.codeAttempts} + 1 >= ${CONSENT_CODE_ATTEMPTS} THEN NULL ELSE ${modelConsents.codeHash} END`,
+        })
+        .where(
+          inArray(
+            modelConsents.id,
+            open.map((row) => row.id),
+          ),
+        );
+    }
+    throw validationFailed({ code: [req.t('consent.errors.code')] });
+  }
+  const token = newToken();
+  await db
+    .update(modelConsents)
+    .set({ codeHash: null, codeTokenHash: hashToken(token) })
+    .where(eq(modelConsents.id, match.id));
+  return { token };
 }
