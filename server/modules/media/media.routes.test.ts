@@ -10,7 +10,7 @@ import { newAgent, type Agent } from '#tests/agent.ts';
 import { buildModel, buildUser } from '#tests/factories.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
 import { loadEditableAd } from './ad-access.ts';
-import { PUBLIC_MAX_AGE_S } from './media-files.routes.ts';
+import { PUBLIC_MAX_AGE_S } from './media-files.ts';
 import { PLANTED, jpeg, jpegWithGps, pixelFloodPng, png, textFile } from './test-images.ts';
 import { loginAs, multipart, uploadBody } from './test-helpers.ts';
 

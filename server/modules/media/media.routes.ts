@@ -1,11 +1,11 @@
 /**
  * Photos of an ad (issue 5, SPEC §5, §7): POST /api/upload/images (its work in media-upload.ts), POST /api/media/delete,
  * PUT /api/change-cover-picture/{id}, and the files themselves under GET /media/*. The gallery read
- * (GET /api/getImagesByAd/{ad}) lives with the listings. Staff changing the photos of an ad that is not theirs are
- * audited, in the same transaction as the change.
+ * (GET /api/getImagesByAd/{ad}) lives with the listings. The work is in media-upload.ts and media-changes.ts.
  */
 import fastifyMultipart from '@fastify/multipart';
 import { API } from '#contract/routes.ts';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   changeCoverParamsSchema,
@@ -17,12 +17,12 @@ import {
 import type { Db } from '../../db/client.ts';
 import { unsupportedMediaType } from '../../errors.ts';
 import { answerOnce } from '../../plugins/idempotency.ts';
-import { recordAudit, staffActsForOthers } from '../audit/audit.ts';
+import { ok } from '../../answers.ts';
 import { toImage } from './images.ts';
-import { loadEditableMedia } from './ad-access.ts';
-import { registerMediaFiles } from './media-files.routes.ts';
+import { changeCover, deleteMedia } from './media-changes.ts';
+import { registerMediaFiles } from './media-files.ts';
 import { receivePhotos, type UploadOutcome } from './media-upload.ts';
-import { deletePhoto, listAdPhotos, setCover } from './media.repository.ts';
+import { listAdPhotos } from './media.repository.ts';
 import { createVisibilityCache } from './media-visibility.ts';
 
 export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -50,49 +50,27 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { auth: { verified: true } }, schema: { response: { 201: uploadAnswerSchema } } },
     async (req, reply) => {
       if (!req.isMultipart()) throw unsupportedMediaType();
+      // A success, or a warning naming how many files were refused.
       const once = answerOnce(req, reply, 201, ({ data, suspended }: UploadOutcome) => ({
-        channel: 'notification' as const,
-        type: data.refused.length ? ('warning' as const) : ('success' as const),
-        message: req.t(suspended ? 'notices.updated' : 'notices.adPendingReview'),
-        ...(data.refused.length ? { description: req.t('media.upload.someRefused', { count: data.refused.length }) } : {}),
-        data,
+        ...ok(req, suspended ? 'notices.updated' : 'notices.adPendingReview', data),
+        ...(data.refused.length
+          ? { type: 'warning' as const, description: req.t('media.upload.someRefused', { count: data.refused.length }) }
+          : {}),
       }));
       return once.send(await receivePhotos({ app, req, visibility, commit: once.commit }, req.parts()));
     },
   );
 
+  /** The ad's photos after a change, read through the change's transaction when the answer is stored with it. */
+  const photosAnswer = async (req: FastifyRequest, messageKey: string, adId: number, reader: Db) =>
+    ok(req, messageKey, { ad_id: adId, media: (await listAdPhotos(reader, adId)).map((m) => toImage(app.storage, m)) });
+
   app.post(
     API.mediaDelete,
     { config: { auth: { verified: true } }, schema: { body: deleteMediaBodySchema, response: { 200: mediaChangeAnswerSchema } } },
     async (req, reply) => {
-      const once = answerOnce(req, reply, 200, async (adId: number, reader: Db) => ({
-        channel: 'notification' as const,
-        type: 'success' as const,
-        message: req.t('notices.photoDeleted'),
-        data: { ad_id: adId, media: (await listAdPhotos(reader, adId)).map((m) => toImage(app.storage, m)) },
-      }));
-      const removed = await app.db.transaction(async (tx) => {
-        const { ad, media } = await loadEditableMedia(tx, req.user, req.body.media_id, { forUpdate: true });
-        await deletePhoto(tx, media);
-        if (staffActsForOthers(req.user!, ad.ownerUserId, ad.publicistUserId)) {
-          await recordAudit(tx, {
-            actor: req.user,
-            action: 'media.delete',
-            subjectType: 'media',
-            subjectId: media.id,
-            before: { ad_id: ad.id, uid: media.uid, is_cover: media.isCover, position: media.position },
-            req,
-          });
-        }
-        await once.commit?.(tx, ad.id);
-        return { adId: ad.id, uid: media.uid };
-      });
-      visibility.forget(removed.adId);
-      // The row is gone, so nothing links to the files any more; a failure here leaves only unreachable bytes.
-      await app.storage
-        .remove(`ads/${removed.adId}/${removed.uid}`)
-        .catch((err: unknown) => req.log.error({ err }, 'media: removing files failed'));
-      return once.send(removed.adId);
+      const once = answerOnce(req, reply, 200, (adId: number, reader: Db) => photosAnswer(req, 'notices.photoDeleted', adId, reader));
+      return once.send(await deleteMedia({ app, req, commit: once.commit }, visibility, req.body.media_id));
     },
   );
 
@@ -100,35 +78,8 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
     API.changeCover(':id'),
     { config: { auth: { verified: true } }, schema: { params: changeCoverParamsSchema, response: { 200: mediaChangeAnswerSchema } } },
     async (req, reply) => {
-      const once = answerOnce(req, reply, 200, async (adId: number, reader: Db) => ({
-        channel: 'notification' as const,
-        type: 'success' as const,
-        message: req.t('media.coverChanged'),
-        data: { ad_id: adId, media: (await listAdPhotos(reader, adId)).map((m) => toImage(app.storage, m)) },
-      }));
-      const adId = await app.db.transaction(async (tx) => {
-        const { ad, media } = await loadEditableMedia(tx, req.user, req.params.id, { forUpdate: true });
-        if (media.isCover) {
-          await once.commit?.(tx, ad.id);
-          return ad.id;
-        }
-        const previous = (await listAdPhotos(tx, ad.id)).find((m) => m.isCover)?.id ?? null;
-        await setCover(tx, ad.id, media.id);
-        if (staffActsForOthers(req.user!, ad.ownerUserId, ad.publicistUserId)) {
-          await recordAudit(tx, {
-            actor: req.user,
-            action: 'ad.change_cover',
-            subjectType: 'ad',
-            subjectId: ad.id,
-            before: { cover_media_id: previous },
-            after: { cover_media_id: media.id },
-            req,
-          });
-        }
-        await once.commit?.(tx, ad.id);
-        return ad.id;
-      });
-      return once.send(adId);
+      const once = answerOnce(req, reply, 200, (adId: number, reader: Db) => photosAnswer(req, 'media.coverChanged', adId, reader));
+      return once.send(await changeCover({ app, req, commit: once.commit }, req.params.id));
     },
   );
 };

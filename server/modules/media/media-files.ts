@@ -1,5 +1,5 @@
 /**
- * GET /media/* — the stored files. Photos (`ads/{adId}/{uid}/{width}.webp`) are served to everyone only while their
+ * GET /media/* — the stored files (registered by media.routes.ts, which shares its visibility cache). Photos (`ads/{adId}/{uid}/{width}.webp`) are served to everyone only while their
  * ad is publicly listed, cached for PUBLIC_MAX_AGE_S by any cache (docs/decisions/0020: a takedown must reach shared
  * caches within a bound, so not the year a never-rewritten name would allow) and then revalidated by ETag; otherwise only
  * to the ad's owner, the model's publicist and staff, with `private, no-store`, and to anyone else as a plain 404 (a private photo's
