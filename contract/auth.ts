@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dataOf, successOf, successSchema } from './answers.ts';
 import { idField, intParam } from './params.ts';
 import { STATUSES } from './statuses.ts';
 
@@ -65,6 +66,7 @@ export const verifyEmailSchema = z.object({
   signature: z.string().regex(/^[a-f0-9]{64}$/),
 });
 export type VerifyEmailInput = z.input<typeof verifyEmailSchema>;
+export type VerifyEmailLink = z.output<typeof verifyEmailSchema>;
 
 export const userSchema = z.object({
   id: z.number().int(),
@@ -78,6 +80,32 @@ export const userSchema = z.object({
   created_at: z.string(),
 });
 export type User = z.infer<typeof userSchema>;
+
+/* The accounts' answers, as the routes of server/modules/auth send them. */
+/** The signed-in user (401 for a visitor)… */
+export const currentUserAnswerSchema = dataOf(userSchema);
+/** …and the session probe, where a visitor is `null`. */
+export const sessionAnswerSchema = dataOf(userSchema.nullable());
+/** Registering: the same toast whether or not the address was taken, the description naming the address. */
+export const registeredAnswerSchema = successSchema.extend({ description: z.string() });
+/** Signing in: a `warning` for a suspended account, which is sent to its restricted view. */
+export const loggedInAnswerSchema = successOf(z.object({ user: userSchema })).extend({ type: z.enum(['success', 'warning']) });
+/** An account created or changed, with the user as it is now. */
+export const userChangedAnswerSchema = successOf(z.object({ user: userSchema }));
+/** The verification mail sent again (`info` with no description when the address is verified already). */
+export const verificationSentAnswerSchema = successSchema.extend({ type: z.enum(['success', 'info']), description: z.string().optional() });
+/** The verification link followed: a modal saying where to go next. */
+export const emailVerifiedAnswerSchema = z.object({
+  channel: z.literal('modal'),
+  type: z.literal('success'),
+  message: z.string(),
+  description: z.string(),
+  okText: z.string(),
+  redirect: z.string(),
+  verified: z.literal(true),
+  user: userSchema,
+});
+export const passwordConfirmedStatusSchema = z.object({ confirmed: z.boolean() });
 
 /** Minimal profiles created right after verification (the full model form comes with the publish issue). */
 export const modelProfileCreateSchema = z.object({ display_name: z.string().trim().min(2).max(60) });

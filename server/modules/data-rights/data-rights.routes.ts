@@ -1,21 +1,25 @@
 /**
- * Data rights (GDPR arts. 15, 20):
+ * Data rights (GDPR arts. 15, 17, 20):
  *   POST /api/user/data-export          ask for an archive of everything held about the caller (202; 429 while one is
  *                                       being built or after DATA_EXPORTS_PER_DAY in 24 h)
  *   GET  /api/user/data-export          its state: none | pending | ready (with the signed link) | failed
  *   GET  /data-export/{id}/{expires}/{signature}.zip   the archive, to its owner's session only, until it expires
  * The download lives outside /api so a plain link can fetch it (no XHR header); the signature, the expiry and the
- * session are all checked. Erasure (art. 17) is the account deletion in modules/auth, through erasure.ts.
+ * session are all checked.
+ *   DELETE /api/profile/delete/{id}     erasure (art. 17): one's own account, or staff removing one (account-deletion.ts)
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { successSchema } from '#contract/answers.ts';
 import { dataExportRequestedSchema, dataExportStateSchema } from '#contract/data-rights.ts';
+import { idParamsSchema } from '#contract/locations.ts';
 import { API } from '#contract/routes.ts';
 import { ok } from '../../answers.ts';
 import { AppError } from '../../errors.ts';
 import { authenticate, requireUser } from '../../plugins/session.ts';
+import { deleteAccount } from './account-deletion.ts';
 import {
   buildExport,
   latestExport,
@@ -92,6 +96,16 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     startBuild(app, reply, row.id);
     return reply.status(202).send({ ...ok(req, 'dataRights.export.requested', toState(app.config.appKey, row)), type: 'info' as const });
   });
+
+  app.delete(
+    API.accountDelete(':id'),
+    { config: { auth: true }, schema: { params: idParamsSchema, response: { 200: successSchema } } },
+    async (req, reply) => {
+      const whose = await deleteAccount(app, req, reply, req.params.id);
+      // One's own account gone, the session is too: back to the home page.
+      return ok(req, 'accountApi.accountDeleted', undefined, whose === 'own' ? { redirect: '/' } : {});
+    },
+  );
 
   app.get(API.dataExportDownloadPattern, async (req, reply) => {
     const gone = (status: number) =>
