@@ -4,9 +4,10 @@
  * that matches nothing is read as the known words closest to it within its typo budget ("luica" → Lucía, see
  * typos.ts), found in the vocabulary of listed ads (table search_words, kept by triggers on ads).
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { SearchCorrection } from '#contract/listings.ts';
 import type { Db } from '../../db/client.ts';
+import { publicityAds } from '../../db/schema.ts';
 import { corrections, typoBudget, type Candidate, type Correction } from './typos.ts';
 
 export interface ListingFilters {
@@ -422,4 +423,15 @@ export async function countByCity(
   const fixes = misspelt.map((m) => ({ from: m.word, to: m.alternatives[0]!.word }));
   const search = f.search.replace(/[\p{L}\p{N}]+/gu, (t) => fixes.find((c) => c.from === fold(t))?.to ?? t);
   return { cities: corrected, corrected: { corrections: fixes, search } };
+}
+
+/** Promoted placements switched on and running at `now`, in their order. */
+export async function activePublicityAds(db: Db, now: Date) {
+  return db
+    .select()
+    .from(publicityAds)
+    .where(
+      and(eq(publicityAds.isActive, true), lte(publicityAds.startsAt, now), or(isNull(publicityAds.endsAt), gt(publicityAds.endsAt, now))),
+    )
+    .orderBy(asc(publicityAds.position), asc(publicityAds.id));
 }
