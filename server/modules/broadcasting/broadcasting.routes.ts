@@ -17,9 +17,8 @@ import {
   userAuthAnswerSchema,
 } from '#contract/notifications.ts';
 import { API } from '#contract/routes.ts';
-import { forbidden } from '../../errors.ts';
 import { requireUser } from '../../plugins/session.ts';
-import { channelAccess, mayWhisper, memberOf } from './channels.ts';
+import { authorizeSubscription, mayWhisper, memberOf } from './channels.ts';
 
 /** Authorizations one user may ask for per minute (a page subscribes to a few channels; reconnecting asks again). */
 export const AUTH_PER_MINUTE = 120;
@@ -46,12 +45,9 @@ export const broadcastingRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: true, rateLimit: authRateLimit },
     },
     async (req, reply) => {
-      const user = requireUser(req);
-      const { socket_id: socketId, channel_name: channel } = req.body;
-      const access = await channelAccess(app.db, user, channel);
-      if (!access) throw forbidden();
+      const auth = await authorizeSubscription(app, requireUser(req), req.body.socket_id, req.body.channel_name);
       reply.header('cache-control', 'private, no-store');
-      return app.broadcaster.authorizeChannel(socketId, channel, access.member ?? memberOf(user));
+      return auth;
     },
   );
 

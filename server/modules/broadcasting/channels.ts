@@ -9,7 +9,8 @@ import { STAFF_PUSHER_CHANNEL } from '#contract/support-chat.ts';
 import type { PresenceUserInfo } from '#contract/notifications.ts';
 import type { Db } from '../../db/client.ts';
 import { supportConversations } from '../../db/schema.ts';
-import type { PresenceMember } from '../../realtime/broadcaster.ts';
+import { forbidden } from '../../errors.ts';
+import type { Broadcaster, ChannelAuth, PresenceMember } from '../../realtime/broadcaster.ts';
 
 const USER_CHANNEL = /^private-App\.Models\.User\.([1-9]\d{0,9})$/;
 const CHAT_CHANNEL = /^private-support\.chat\.([1-9]\d{0,9})$/;
@@ -56,4 +57,16 @@ export async function channelAccess(db: Db, user: ChannelUser, channel: string):
   }
   if (channel === STAFF_PUSHER_CHANNEL) return isStaff(user.role) ? { member: memberOf(user) } : null;
   return null;
+}
+
+/** The signed authorization of `user`'s socket for `channel` (403 where they may not listen), as pusher-js asks for it. */
+export async function authorizeSubscription(
+  deps: { db: Db; broadcaster: Pick<Broadcaster, 'authorizeChannel'> },
+  user: ChannelUser,
+  socketId: string,
+  channel: string,
+): Promise<ChannelAuth> {
+  const access = await channelAccess(deps.db, user, channel);
+  if (!access) throw forbidden();
+  return deps.broadcaster.authorizeChannel(socketId, channel, access.member ?? memberOf(user));
 }

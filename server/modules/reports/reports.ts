@@ -141,7 +141,7 @@ export async function mailReporter(
  */
 export async function decideReport(
   app: FastifyInstance,
-  req: FastifyRequest,
+  req: Pick<FastifyRequest, 'ip'>,
   staff: SessionUser,
   id: number,
   input: ReportDecisionInput,
