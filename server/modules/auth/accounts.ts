@@ -159,6 +159,18 @@ export async function verifyEmail(
   return { user: dto, alreadyVerified, ...after };
 }
 
+/** Sends the verification link again, unless the address is verified already (then nothing is sent or counted). */
+export async function resendVerification(
+  app: FastifyInstance,
+  user: SessionUser,
+  throttle: () => Promise<void>,
+): Promise<'alreadyVerified' | 'sent'> {
+  if (user.emailVerifiedAt) return 'alreadyVerified';
+  await throttle();
+  await sendVerificationMail(app, user);
+  return 'sent';
+}
+
 /** Mails a reset link when the address has an account (the caller answers alike when it has none). */
 export async function sendPasswordReset(app: FastifyInstance, email: string): Promise<void> {
   const user = await findUserByEmail(app.db, email);

@@ -38,6 +38,7 @@ import {
   createAdmin,
   logIn,
   registerAccount,
+  resendVerification,
   resetPassword,
   sendPasswordReset,
   updatePassword,
@@ -45,7 +46,6 @@ import {
   verifyEmail,
 } from './accounts.ts';
 import { consume } from './auth.limits.ts';
-import { sendVerificationMail } from './auth.mails.ts';
 import { emailClientKey } from './login-throttle.ts';
 import { toUserDto } from './users.repository.ts';
 
@@ -109,10 +109,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // The payload is empty by contract (SPEC §7); whatever is sent is ignored.
   app.post(API.sendVerification, { schema: { response: { 200: verificationSentAnswerSchema } }, config: SIGNED_IN }, async (req, reply) => {
     const user = requireUser(req);
-    if (user.emailVerifiedAt) return { ...ok(req, 'accountApi.alreadyVerified'), type: 'info' as const };
-    await consume(app.authLimits.mailPerIp, req.ip, reply);
-    await consume(app.authLimits.mailPerAddress, user.email.toLowerCase(), reply);
-    await sendVerificationMail(app, user);
+    const outcome = await resendVerification(app, user, async () => {
+      await consume(app.authLimits.mailPerIp, req.ip, reply);
+      await consume(app.authLimits.mailPerAddress, user.email.toLowerCase(), reply);
+    });
+    if (outcome === 'alreadyVerified') return { ...ok(req, 'accountApi.alreadyVerified'), type: 'info' as const };
     return {
       ...ok(req, 'accountApi.verificationSent'),
       description: req.t('accountApi.verificationSentDescription', { email: user.email }),
