@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loginSchema, registerSchema } from '#contract/auth.ts';
-import { serverFieldErrors, zodFieldErrors } from './forms.ts';
+import { confirmationMismatch, serverFieldErrors, zodFieldErrors } from './forms.ts';
 
 const t = (key: string, params?: Record<string, string | number>) => (params ? `${key}:${JSON.stringify(params)}` : key);
 
@@ -54,6 +54,16 @@ describe('serverFieldErrors', () => {
   it('falls back to the message when there are no field errors', () => {
     expect(serverFieldErrors({ channel: 'notification', type: 'error', message: 'Revisa los datos.' }, ['email'] as const)).toEqual({
       _: 'Revisa los datos.',
+    });
+  });
+});
+
+describe('confirmationMismatch', () => {
+  it('says nothing until a confirmation is typed, then whether it differs', () => {
+    expect(confirmationMismatch({ password: 'abc', password_confirmation: '' }, t)).toEqual({});
+    expect(confirmationMismatch({ password: 'abc', password_confirmation: 'abc' }, t)).toEqual({});
+    expect(confirmationMismatch({ password: 'abc', password_confirmation: 'abd' }, t)).toEqual({
+      password_confirmation: 'validation.password_confirmation',
     });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Small controlled forms without a form library: client-side checks with the contract's zod schemas (worded
  * by `issueToMessage`, like the server's 422 answers), the server's per-field errors mapped onto the fields,
- * focus moved to the first invalid field, and a pending flag for the submit button.
+ * focus moved to the first invalid field, and a pending flag for the submit button. `submit` and
+ * `useFieldValues` hold what every auth, account and consent form repeated around them.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -51,6 +52,44 @@ const FOCUSABLE = 'input:not([type="hidden"]):not([hidden]), textarea, select';
 export interface RunOptions {
   /** Handles a failure itself (returns true) before the generic handling. */
   onError?: (err: unknown) => boolean | Promise<boolean>;
+}
+
+export interface SubmitOptions<F extends string> extends RunOptions {
+  /** Errors the schema cannot see (a checkbox the server never gets, a confirmation typed so far). */
+  extra?: FieldErrors<F>;
+  /**
+   * What to do with a successful answer: `handle` shows it and follows its redirect; `toast` only shows its
+   * message, for screens that choose where to go themselves; unset leaves it to the caller.
+   */
+  answer?: 'handle' | 'toast';
+}
+
+/** "The two passwords differ" as soon as a confirmation has been typed (the schema only checks complete input). */
+export function confirmationMismatch(
+  values: { password: string; password_confirmation: string },
+  t: Translate,
+): FieldErrors<'password_confirmation'> {
+  return values.password_confirmation && values.password !== values.password_confirmation
+    ? { password_confirmation: t('validation.password_confirmation') }
+    : {};
+}
+
+/**
+ * A form's values in one state: `set(field)` gives the field's change handler, which also clears the field's
+ * error (typing is the answer to it).
+ */
+export function useFieldValues<V extends Record<string, unknown>>(
+  initial: V | (() => V),
+  clearError: (field: Extract<keyof V, string>) => void,
+) {
+  const [values, setValues] = useState<V>(initial);
+  const set =
+    <K extends Extract<keyof V, string>>(field: K) =>
+    (value: V[K]) => {
+      setValues((v) => ({ ...v, [field]: value }));
+      clearError(field);
+    };
+  return { values, set, setValues };
 }
 
 export function useApiForm<F extends string>(fields: readonly F[]) {
@@ -130,5 +169,33 @@ export function useApiForm<F extends string>(fields: readonly F[]) {
     [fail, fields, ui],
   );
 
-  return { formRef, errors, pending, fail, clearError, reset, validate, run, ui };
+  /** The answer's message as a notification, its redirect left out: the screen decides where to go. */
+  const notify = useCallback(
+    (res: ApiResponse<unknown>) => handleAnswer({ status: res.status, data: { ...(res.data as Answer), redirect: undefined } }, ui),
+    [ui],
+  );
+
+  /**
+   * Checks `values` with the contract's schema, sends the parsed input, and handles the answer as asked.
+   * Resolves to the input and the response, or to undefined when the check or the request failed (already shown).
+   */
+  const submit = useCallback(
+    async <S extends z.ZodType, T>(
+      schema: S,
+      values: unknown,
+      send: (input: z.output<S>) => Promise<ApiResponse<T>>,
+      opts: SubmitOptions<F> = {},
+    ): Promise<{ input: z.output<S>; res: ApiResponse<T> } | undefined> => {
+      const input = validate(schema, values, opts.extra);
+      if (input === undefined) return undefined;
+      const res = await run(() => send(input), opts);
+      if (!res) return undefined;
+      if (opts.answer === 'handle') handleAnswer(res, ui);
+      else if (opts.answer === 'toast') notify(res);
+      return { input, res };
+    },
+    [notify, run, ui, validate],
+  );
+
+  return { formRef, errors, pending, fail, clearError, reset, validate, run, submit, notify, ui };
 }

@@ -3,12 +3,11 @@ import { IconTrash } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmPasswordSchema, type User } from '#contract/auth.ts';
-import { FormError } from '#src/components/form-error.tsx';
-import { PasswordField } from '#src/components/password-field.tsx';
+import { ApiForm } from '#src/components/api-form.tsx';
+import { CurrentPasswordField } from '#src/components/current-password-field.tsx';
 import { ApiError } from '#src/lib/api-client.ts';
 import { useApiForm } from '#src/lib/forms.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
-import { handleAnswer } from '#src/lib/response-handler.ts';
 import { confirmPassword, useEndSession } from '#src/lib/session.ts';
 import { deleteAccount, passwordConfirmedLately } from '../api/account-api.ts';
 import { ProfileSection } from './profile-section.tsx';
@@ -68,14 +67,12 @@ export function DeleteAccountSection({ user }: { user: User }) {
     });
     if (!res) return;
     setStep('closed');
-    handleAnswer({ status: res.status, data: { ...res.data, redirect: undefined } }, form.ui);
+    form.notify(res);
     await endSession(withLng(lng, res.data?.redirect ?? '/'));
   };
 
   const confirmAndRemove = async () => {
-    const input = form.validate(confirmPasswordSchema, { password });
-    if (!input) return;
-    const confirmed = await form.run(() => confirmPassword(input.password));
+    const confirmed = await form.submit(confirmPasswordSchema, { password }, (input) => confirmPassword(input.password));
     if (confirmed) await remove();
   };
 
@@ -107,41 +104,26 @@ export function DeleteAccountSection({ user }: { user: User }) {
             </Group>
           </Stack>
         ) : (
-          <form
-            ref={form.formRef}
-            noValidate
-            onSubmit={(e) => {
-              e.preventDefault();
-              void confirmAndRemove();
-            }}
-          >
-            <Stack gap="md">
-              <Text>{t('account.profile.delete.passwordText')}</Text>
-              <FormError message={form.errors._} />
-              <input type="email" name="email" autoComplete="username" value={user.email} readOnly hidden />
-              <PasswordField
-                label={t('auth.fields.password')}
-                name="password"
-                autoComplete="current-password"
-                required
-                ref={passwordRef}
-                value={password}
-                onChange={(e) => {
-                  setPassword(e.currentTarget.value);
-                  form.clearError('password');
-                }}
-                error={form.errors.password}
-              />
-              <Group justify="flex-end" gap="sm">
-                <Button variant="default" onClick={close} disabled={form.pending}>
-                  {t('account.profile.delete.cancel')}
-                </Button>
-                <Button type="submit" color="red" loading={form.pending}>
-                  {t('account.profile.delete.confirmWithPassword')}
-                </Button>
-              </Group>
-            </Stack>
-          </form>
+          <ApiForm form={form} onSubmit={confirmAndRemove} before={<Text>{t('account.profile.delete.passwordText')}</Text>}>
+            <input type="email" name="email" autoComplete="username" value={user.email} readOnly hidden />
+            <CurrentPasswordField
+              ref={passwordRef}
+              value={password}
+              onValue={(v) => {
+                setPassword(v);
+                form.clearError('password');
+              }}
+              error={form.errors.password}
+            />
+            <Group justify="flex-end" gap="sm">
+              <Button variant="default" onClick={close} disabled={form.pending}>
+                {t('account.profile.delete.cancel')}
+              </Button>
+              <Button type="submit" color="red" loading={form.pending}>
+                {t('account.profile.delete.confirmWithPassword')}
+              </Button>
+            </Group>
+          </ApiForm>
         )}
       </Modal>
     </ProfileSection>

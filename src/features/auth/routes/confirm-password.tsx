@@ -1,11 +1,11 @@
-import { Button, Stack } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { confirmPasswordSchema, dashboardFor } from '#contract/auth.ts';
 import { CenteredCard } from '#src/components/centered-card.tsx';
-import { FormError } from '#src/components/form-error.tsx';
-import { PasswordField } from '#src/components/password-field.tsx';
+import { ApiForm } from '#src/components/api-form.tsx';
+import { CurrentPasswordField } from '#src/components/current-password-field.tsx';
 import { useApiForm } from '#src/lib/forms.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { safeNext, useLng, withLng } from '#src/lib/paths.ts';
@@ -25,45 +25,29 @@ export function ConfirmPasswordRoute() {
   const [password, setPassword] = useState('');
 
   const submit = async () => {
-    const input = form.validate(confirmPasswordSchema, { password });
-    if (!input) return;
-    const res = await form.run(() => confirmPassword(input.password));
-    if (!res) return;
+    const done = await form.submit(confirmPasswordSchema, { password }, (input) => confirmPassword(input.password));
+    if (!done) return;
     const fallback = user.data ? withLng(lng, dashboardFor(user.data.role)) : `/${lng}`;
     await navigate(safeNext(params.get('next')) ?? fallback, { replace: true });
   };
 
   return (
     <CenteredCard title={t('auth.confirm.heading')} intro={t('auth.confirm.intro')}>
-      <form
-        ref={form.formRef}
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <Stack gap="md">
-          <FormError message={form.errors._} />
-          {/* The account's e-mail, for password managers. */}
-          {user.data ? <input type="email" name="email" autoComplete="username" value={user.data.email} readOnly hidden /> : null}
-          <PasswordField
-            label={t('auth.fields.password')}
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => {
-              setPassword(e.currentTarget.value);
-              form.clearError('password');
-            }}
-            error={form.errors.password}
-          />
-          <Button type="submit" fullWidth loading={form.pending}>
-            {t('auth.confirm.submit')}
-          </Button>
-        </Stack>
-      </form>
+      <ApiForm form={form} onSubmit={submit}>
+        {/* The account's e-mail, for password managers. */}
+        {user.data ? <input type="email" name="email" autoComplete="username" value={user.data.email} readOnly hidden /> : null}
+        <CurrentPasswordField
+          value={password}
+          onValue={(v) => {
+            setPassword(v);
+            form.clearError('password');
+          }}
+          error={form.errors.password}
+        />
+        <Button type="submit" fullWidth loading={form.pending}>
+          {t('auth.confirm.submit')}
+        </Button>
+      </ApiForm>
     </CenteredCard>
   );
 }

@@ -1,10 +1,10 @@
-import { Alert, Button, Stack } from '@mantine/core';
+import { Alert, Button } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { forgotPasswordSchema } from '#contract/auth.ts';
 import { CenteredCard } from '#src/components/centered-card.tsx';
-import { FormError } from '#src/components/form-error.tsx';
+import { ApiForm } from '#src/components/api-form.tsx';
 import { useApiForm } from '#src/lib/forms.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng } from '#src/lib/paths.ts';
@@ -24,10 +24,8 @@ export function ForgotPasswordRoute() {
   const [sent, setSent] = useState<string | null>(null);
 
   const submit = async () => {
-    const input = form.validate(forgotPasswordSchema, { email });
-    if (!input) return;
-    const res = await form.run(() => forgotPassword(input));
-    if (res) setSent(res.data?.message || t('auth.forgot.sent'));
+    const done = await form.submit(forgotPasswordSchema, { email }, forgotPassword);
+    if (done) setSent(done.res.data?.message || t('auth.forgot.sent'));
   };
 
   return (
@@ -41,30 +39,20 @@ export function ForgotPasswordRoute() {
           {sent}
         </Alert>
       ) : null}
-      <form
-        ref={form.formRef}
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <Stack gap="md">
-          <FormError message={form.errors._} />
-          <EmailField
-            value={email}
-            autoComplete="email"
-            error={form.errors.email}
-            onValue={(v) => {
-              setEmail(v);
-              form.clearError('email');
-            }}
-          />
-          <Button type="submit" fullWidth loading={form.pending}>
-            {sent ? t('auth.forgot.resubmit') : t('auth.forgot.submit')}
-          </Button>
-        </Stack>
-      </form>
+      <ApiForm form={form} onSubmit={submit}>
+        <EmailField
+          value={email}
+          autoComplete="email"
+          error={form.errors.email}
+          onValue={(v) => {
+            setEmail(v);
+            form.clearError('email');
+          }}
+        />
+        <Button type="submit" fullWidth loading={form.pending}>
+          {sent ? t('auth.forgot.resubmit') : t('auth.forgot.submit')}
+        </Button>
+      </ApiForm>
     </CenteredCard>
   );
 }

@@ -1,16 +1,15 @@
-import { Anchor, Button, Checkbox, Group, Stack } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { dashboardFor, loginSchema } from '#contract/auth.ts';
 import { CenteredCard } from '#src/components/centered-card.tsx';
-import { FormError } from '#src/components/form-error.tsx';
-import { PasswordField } from '#src/components/password-field.tsx';
-import { useApiForm } from '#src/lib/forms.ts';
+import { ApiForm } from '#src/components/api-form.tsx';
+import { CurrentPasswordField } from '#src/components/current-password-field.tsx';
+import { useApiForm, useFieldValues } from '#src/lib/forms.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { safeNext, useLng, withLng } from '#src/lib/paths.ts';
-import { handleAnswer } from '#src/lib/response-handler.ts';
 import { refreshUser, setCurrentUser } from '#src/lib/session.ts';
 import { login } from '../api/auth-api.ts';
 import { AuthLink } from '../components/auth-link.tsx';
@@ -37,19 +36,17 @@ export function LoginRoute() {
   const [params] = useSearchParams();
   const form = useApiForm(FIELDS);
   const location = useLocation();
-  const [email, setEmail] = useState(() => prefilledEmail(location.state));
-  const [password, setPassword] = useState('');
+  const { values, set } = useFieldValues(() => ({ email: prefilledEmail(location.state), password: '' }), form.clearError);
   const [remember, setRemember] = useState(false);
 
   const submit = async () => {
-    const input = form.validate(loginSchema, { email, password, remember });
-    if (!input) return;
-    const res = await form.run(() => login(input));
-    if (!res) return;
+    const sent = await form.submit(loginSchema, { ...values, remember }, login);
+    if (!sent) return;
+    const { res } = sent;
     const user = res.data.data?.user ?? (await refreshUser(queryClient));
     if (user) setCurrentUser(queryClient, user);
     // The answer's message (if any) as a notification; the navigation is ours (next wins over the dashboard).
-    handleAnswer({ status: res.status, data: { ...res.data, redirect: undefined } }, form.ui);
+    form.notify(res);
     const target = safeNext(params.get('next')) ?? withLng(lng, res.data.redirect ?? (user ? dashboardFor(user.role) : '/'));
     await navigate(target, { replace: true });
   };
@@ -64,53 +61,24 @@ export function LoginRoute() {
         </AuthLink>
       }
     >
-      <form
-        ref={form.formRef}
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <Stack gap="md">
-          <FormError message={form.errors._} />
-          <EmailField
-            value={email}
-            autoComplete="username"
-            error={form.errors.email}
-            onValue={(v) => {
-              setEmail(v);
-              form.clearError('email');
-            }}
+      <ApiForm form={form} onSubmit={submit}>
+        <EmailField value={values.email} autoComplete="username" error={form.errors.email} onValue={set('email')} />
+        <CurrentPasswordField value={values.password} onValue={set('password')} error={form.errors.password} />
+        <Group justify="space-between" gap="xs">
+          <Checkbox
+            label={t('auth.login.remember')}
+            name="remember"
+            checked={remember}
+            onChange={(e) => setRemember(e.currentTarget.checked)}
           />
-          <PasswordField
-            label={t('auth.fields.password')}
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => {
-              setPassword(e.currentTarget.value);
-              form.clearError('password');
-            }}
-            error={form.errors.password}
-          />
-          <Group justify="space-between" gap="xs">
-            <Checkbox
-              label={t('auth.login.remember')}
-              name="remember"
-              checked={remember}
-              onChange={(e) => setRemember(e.currentTarget.checked)}
-            />
-            <Anchor component={Link} to={`/${lng}/forgot-password`} size="sm">
-              {t('auth.login.forgotLink')}
-            </Anchor>
-          </Group>
-          <Button type="submit" fullWidth loading={form.pending}>
-            {t('auth.login.submit')}
-          </Button>
-        </Stack>
-      </form>
+          <Anchor component={Link} to={`/${lng}/forgot-password`} size="sm">
+            {t('auth.login.forgotLink')}
+          </Anchor>
+        </Group>
+        <Button type="submit" fullWidth loading={form.pending}>
+          {t('auth.login.submit')}
+        </Button>
+      </ApiForm>
     </CenteredCard>
   );
 }

@@ -6,9 +6,9 @@ import { Link } from 'react-router';
 import type { Answer } from '#contract/answers.ts';
 import { REGISTRABLE_ROLES, registerSchema } from '#contract/auth.ts';
 import { CenteredCard } from '#src/components/centered-card.tsx';
-import { FormError } from '#src/components/form-error.tsx';
+import { ApiForm } from '#src/components/api-form.tsx';
 import { NewPasswordFields } from '#src/components/password-field.tsx';
-import { useApiForm, type FieldErrors } from '#src/lib/forms.ts';
+import { confirmationMismatch, useApiForm, useFieldValues, type FieldErrors } from '#src/lib/forms.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng } from '#src/lib/paths.ts';
 import { registerUser } from '../api/auth-api.ts';
@@ -67,25 +67,15 @@ export function RegisterRoute() {
   usePageTitle(t('auth.register.title'));
   const lng = useLng();
   const form = useApiForm(FIELDS);
-  const [values, setValues] = useState({ name: '', email: '', password: '', password_confirmation: '', role: '' });
+  const { values, set } = useFieldValues({ name: '', email: '', password: '', password_confirmation: '', role: '' }, form.clearError);
   const [terms, setTerms] = useState(false);
   const [sent, setSent] = useState<{ email: string; answer: Answer | undefined } | null>(null);
 
-  const set = (field: keyof typeof values) => (value: string) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    form.clearError(field);
-  };
-
   const submit = async () => {
-    const extra: FieldErrors<Field> = {};
+    const extra: FieldErrors<Field> = { ...confirmationMismatch(values, t) };
     if (!terms) extra.terms = t('auth.register.termsRequired');
-    if (values.password_confirmation && values.password !== values.password_confirmation) {
-      extra.password_confirmation = t('validation.password_confirmation');
-    }
-    const input = form.validate(registerSchema, values, extra);
-    if (!input) return;
-    const res = await form.run(() => registerUser(input));
-    if (res) setSent({ email: input.email, answer: res.data });
+    const done = await form.submit(registerSchema, values, registerUser, { extra });
+    if (done) setSent({ email: done.input.email, answer: done.res.data });
   };
 
   if (sent) {
@@ -106,78 +96,68 @@ export function RegisterRoute() {
         </AuthLink>
       }
     >
-      <form
-        ref={form.formRef}
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <Stack gap="md">
-          <FormError message={form.errors._} />
-          <TextInput
-            label={t('auth.fields.name')}
-            name="name"
-            autoComplete="name"
-            required
-            value={values.name}
-            onChange={(e) => set('name')(e.currentTarget.value)}
-            error={form.errors.name}
-          />
-          <EmailField value={values.email} autoComplete="email" error={form.errors.email} onValue={set('email')} />
-          <NewPasswordFields
-            label={t('auth.fields.password')}
-            password={values.password}
-            confirmation={values.password_confirmation}
-            errors={form.errors}
-            onPassword={set('password')}
-            onConfirmation={set('password_confirmation')}
-          />
-          <Radio.Group
-            label={t('auth.register.roleLabel')}
-            name="role"
-            required
-            value={values.role || null}
-            onChange={set('role')}
-            error={form.errors.role}
-          >
-            <Stack gap="xs" mt={6}>
-              {REGISTRABLE_ROLES.map((role) => (
-                <Radio
-                  key={role}
-                  value={role}
-                  label={t(`account.roles.${role}`)}
-                  description={t(`auth.register.roleHint.${role}`)}
-                  aria-invalid={form.errors.role ? true : undefined}
-                />
-              ))}
-            </Stack>
-          </Radio.Group>
-          <Checkbox
-            name="terms"
-            required
-            checked={terms}
-            onChange={(e) => {
-              setTerms(e.currentTarget.checked);
-              form.clearError('terms');
-            }}
-            error={form.errors.terms}
-            aria-invalid={form.errors.terms ? true : undefined}
-            label={
-              <Trans
-                i18nKey="auth.register.terms"
-                components={{
-                  terms: <NewTabLink to={`/${lng}/legal/terms-and-conditions`} />,
-                }}
+      <ApiForm form={form} onSubmit={submit}>
+        <TextInput
+          label={t('auth.fields.name')}
+          name="name"
+          autoComplete="name"
+          required
+          value={values.name}
+          onChange={(e) => set('name')(e.currentTarget.value)}
+          error={form.errors.name}
+        />
+        <EmailField value={values.email} autoComplete="email" error={form.errors.email} onValue={set('email')} />
+        <NewPasswordFields
+          label={t('auth.fields.password')}
+          password={values.password}
+          confirmation={values.password_confirmation}
+          errors={form.errors}
+          onPassword={set('password')}
+          onConfirmation={set('password_confirmation')}
+        />
+        <Radio.Group
+          label={t('auth.register.roleLabel')}
+          name="role"
+          required
+          value={values.role || null}
+          onChange={set('role')}
+          error={form.errors.role}
+        >
+          <Stack gap="xs" mt={6}>
+            {REGISTRABLE_ROLES.map((role) => (
+              <Radio
+                key={role}
+                value={role}
+                label={t(`account.roles.${role}`)}
+                description={t(`auth.register.roleHint.${role}`)}
+                aria-invalid={form.errors.role ? true : undefined}
               />
-            }
-          />
-          <Button type="submit" fullWidth loading={form.pending}>
-            {t('auth.register.submit')}
-          </Button>
-        </Stack>
-      </form>
+            ))}
+          </Stack>
+        </Radio.Group>
+        <Checkbox
+          name="terms"
+          required
+          checked={terms}
+          onChange={(e) => {
+            setTerms(e.currentTarget.checked);
+            form.clearError('terms');
+          }}
+          error={form.errors.terms}
+          aria-invalid={form.errors.terms ? true : undefined}
+          label={
+            <Trans
+              i18nKey="auth.register.terms"
+              components={{
+                terms: <NewTabLink to={`/${lng}/legal/terms-and-conditions`} />,
+              }}
+            />
+          }
+        />
+        <Button type="submit" fullWidth loading={form.pending}>
+          {t('auth.register.submit')}
+        </Button>
+      </ApiForm>
     </CenteredCard>
   );
 }

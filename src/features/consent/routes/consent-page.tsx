@@ -18,11 +18,11 @@ import {
   type ConsentDecision,
   type ConsentRequest,
 } from '#contract/publicists.ts';
-import { FormError } from '#src/components/form-error.tsx';
+import { ApiForm } from '#src/components/api-form.tsx';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { ApiError, ConflictError } from '#src/lib/api-client.ts';
 import { formatDate } from '#src/lib/format.ts';
-import { useApiForm } from '#src/lib/forms.ts';
+import { useApiForm, useFieldValues } from '#src/lib/forms.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';
@@ -242,63 +242,48 @@ export function ConsentCodeRoute() {
   const lng = useLng();
   const navigate = useNavigate();
   const form = useApiForm(CODE_FIELDS);
-  const [values, setValues] = useState<ConsentCodeInput>({ contact: '', code: '' });
+  const { values, set } = useFieldValues<ConsentCodeInput>({ contact: '', code: '' }, form.clearError);
 
-  const set = (field: (typeof CODE_FIELDS)[number], value: string) => {
-    form.clearError(field);
-    setValues((v) => ({ ...v, [field]: value }));
-  };
-
+  // Sent as typed, as this screen always has: the schema only gates the submit.
   const submit = async () => {
-    if (!form.validate(consentCodeSchema, values)) return;
-    const res = await form.run(() => redeemConsentCode(values));
-    if (res) await navigate(withLng(lng, `/consent/${res.data.data.token}`));
+    const done = await form.submit(consentCodeSchema, values, () => redeemConsentCode(values));
+    if (done) await navigate(withLng(lng, `/consent/${done.res.data.data.token}`));
   };
 
   return (
     <Shell title={t('consent.code.title')}>
       <Text>{t('consent.code.intro')}</Text>
-      <form
-        ref={form.formRef}
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <Stack gap="md">
-          <FormError message={form.errors._} />
-          <TextInput
-            label={t('consent.code.contact')}
-            description={t('consent.code.contactHint')}
-            name="contact"
-            value={values.contact}
-            onChange={(e) => set('contact', e.currentTarget.value)}
-            error={form.errors.contact}
-            required
-          />
-          <TextInput
-            label={t('consent.code.code')}
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={CONSENT_CODE_LENGTH + 4}
-            value={values.code}
-            onChange={(e) => set('code', e.currentTarget.value)}
-            error={form.errors.code}
-            required
-            w={{ base: '100%', xs: 220 }}
-          />
-          <Group>
-            <Button type="submit" loading={form.pending}>
-              {t('consent.code.submit')}
-            </Button>
-          </Group>
-          <Text size="sm" c="dimmed">
-            {t('consent.code.linkHint')}
-          </Text>
-        </Stack>
-      </form>
+      <ApiForm form={form} onSubmit={submit}>
+        <TextInput
+          label={t('consent.code.contact')}
+          description={t('consent.code.contactHint')}
+          name="contact"
+          value={values.contact}
+          onChange={(e) => set('contact')(e.currentTarget.value)}
+          error={form.errors.contact}
+          required
+        />
+        <TextInput
+          label={t('consent.code.code')}
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={CONSENT_CODE_LENGTH + 4}
+          value={values.code}
+          onChange={(e) => set('code')(e.currentTarget.value)}
+          error={form.errors.code}
+          required
+          w={{ base: '100%', xs: 220 }}
+        />
+        <Group>
+          <Button type="submit" loading={form.pending}>
+            {t('consent.code.submit')}
+          </Button>
+        </Group>
+        <Text size="sm" c="dimmed">
+          {t('consent.code.linkHint')}
+        </Text>
+      </ApiForm>
     </Shell>
   );
 }

@@ -1,0 +1,42 @@
+/**
+ * The frame every `useApiForm` form repeated: a `<form>` without the browser's own checks (the schema's messages
+ * are the ones shown), the submit kept in the page, and the form's general error first, where the focus lands.
+ */
+import { Stack } from '@mantine/core';
+import type { ReactNode, RefObject } from 'react';
+import { FormError } from './form-error.tsx';
+
+export interface ApiFormState {
+  formRef: RefObject<HTMLFormElement | null>;
+  errors: { _?: string };
+}
+
+export function ApiForm({
+  form,
+  onSubmit,
+  before,
+  children,
+}: {
+  form: ApiFormState;
+  onSubmit: () => unknown;
+  /** Shown above the general error (an explanation the error should follow). */
+  before?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      ref={form.formRef}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void onSubmit();
+      }}
+    >
+      <Stack gap="md">
+        {before}
+        <FormError message={form.errors._} />
+        {children}
+      </Stack>
+    </form>
+  );
+}
