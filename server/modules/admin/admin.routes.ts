@@ -12,6 +12,7 @@
  *   GET  /api/admin/verifications/{id}/selfie         the private selfie, streamed `private, no-store`
  *   POST /api/admin/decisions                         approve / reject / suspend / pause / reinstate / remove
  *   GET  /api/admin/appeals, POST /api/admin/appeals/{id}/decide
+ *   POST /api/admin/photo-reviews/{id}/decision       a person's review of a refused photo (its appeal's outcome)
  * Super admin only:
  *   GET  /api/super-admin/admins                      staff accounts (admins are created by POST /api/admin/create)
  *   GET  /api/super-admin/audit                       the audit log, read-only (actor, subject, action, dates)
@@ -37,6 +38,7 @@ import {
 } from '#contract/admin.ts';
 import { dataOf, pageOf, successOf } from '#contract/answers.ts';
 import { idParamsSchema } from '#contract/locations.ts';
+import { photoReviewDecisionAnswerSchema, photoReviewDecisionSchema } from '#contract/photo-reviews.ts';
 import { API, STAFF_PREFIXES } from '#contract/routes.ts';
 import { z } from 'zod';
 import { ok } from '../../answers.ts';
@@ -57,6 +59,7 @@ import {
   verificationsPage,
 } from './admin.service.ts';
 import { applyDecision, decideAppeal } from './decisions.ts';
+import { decidePhotoReview } from './photo-review-decision.ts';
 
 const STAFF = { auth: { roles: ['admin' as const, 'super_admin' as const] } };
 const SUPER = { auth: { roles: ['super_admin' as const] } };
@@ -162,6 +165,20 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       const { restored } = await decideAppeal(app, req, requireUser(req), req.params.id, req.body.outcome, req.body.text);
       return ok(req, `admin.appeal.${req.body.outcome}`, { id: req.params.id, status: req.body.outcome, restored });
     },
+  );
+
+  app.post(
+    API.adminPhotoReviewDecision(':id'),
+    {
+      config: STAFF,
+      schema: { params: idParamsSchema, body: photoReviewDecisionSchema, response: { 200: photoReviewDecisionAnswerSchema } },
+    },
+    async (req) =>
+      ok(
+        req,
+        `photoReviews.decided.${req.body.action}`,
+        await decidePhotoReview(app, req, requireUser(req), req.params.id, req.body.action, req.body.text),
+      ),
   );
 
   app.get(

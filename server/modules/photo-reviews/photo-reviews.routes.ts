@@ -3,25 +3,22 @@
  *   POST /api/photo-reviews                          `{ token }`: the owner asks (201; 200 when already asked)
  *   GET  /api/admin/photo-reviews                    staff: the requests (status=requested|decided|all)
  *   GET  /api/admin/photo-reviews/{id}/image         staff: the kept photo (private, never cached)
- *   POST /api/admin/photo-reviews/{id}/decision      staff: `{ action: approve|reject, text }`
+ * Staff decide a request with the other staff decisions (admin.routes.ts: POST /api/admin/photo-reviews/{id}/decision,
+ * an appeal's outcome), so this module does not depend on the admin module, which depends on it.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParamsSchema } from '#contract/locations.ts';
 import {
   adminPhotoReviewListSchema,
   photoReviewAnswerSchema,
-  photoReviewDecisionAnswerSchema,
-  photoReviewDecisionSchema,
   photoReviewQueueQuerySchema,
   photoReviewRequestSchema,
 } from '#contract/photo-reviews.ts';
 import { API } from '#contract/routes.ts';
-import { notFound } from '../../errors.ts';
+import { ok } from '../../answers.ts';
 import { answerOnce } from '../../plugins/idempotency.ts';
 import { requireUser } from '../../plugins/session.ts';
-import { decidePhotoReview } from '../admin/photo-review-decision.ts';
-import { pageMeta } from '../../answers.ts';
-import { heldImageKey, listPhotoReviews, requestPhotoReview, type toPhotoReview } from './photo-reviews.ts';
+import { heldImage, photoReviewsPage, requestPhotoReview, type toPhotoReview } from './photo-reviews.ts';
 
 const STAFF = { auth: { roles: ['admin' as const, 'super_admin' as const] } };
 
@@ -34,12 +31,8 @@ export const photoReviewsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const user = requireUser(req);
-      const build = ({ review, created }: { review: ReturnType<typeof toPhotoReview>; created: boolean }) => ({
-        channel: 'notification' as const,
-        type: 'success' as const,
-        message: req.t(created ? 'photoReviews.requested' : 'photoReviews.alreadyRequested'),
-        data: review,
-      });
+      const build = ({ review, created }: { review: ReturnType<typeof toPhotoReview>; created: boolean }) =>
+        ok(req, created ? 'photoReviews.requested' : 'photoReviews.alreadyRequested', review);
       // 201 asked now, 200 asked before: the status is known only once the request ran, and is stored with the answer.
       const once = { 201: answerOnce(req, reply, 201, build), 200: answerOnce(req, reply, 200, build) };
       const out = await requestPhotoReview(app, req, user, req.body.token, async (tx, result) => {
@@ -52,18 +45,12 @@ export const photoReviewsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     API.adminPhotoReviews,
     { config: STAFF, schema: { querystring: photoReviewQueueQuerySchema, response: { 200: adminPhotoReviewListSchema } } },
-    async (req) => {
-      const q = req.query;
-      const { rows, total } = await listPhotoReviews(app.db, q.status, { limit: q.per_page, offset: (q.page - 1) * q.per_page });
-      return { data: rows, meta: pageMeta(q.page, q.per_page, total, rows.length) };
-    },
+    async (req) => photoReviewsPage(app.db, req.query),
   );
 
   // Kept photos live under `held/…`, which /media/* never serves: staff only, never cached.
   app.get(API.adminPhotoReviewImage(':id'), { config: STAFF, schema: { params: idParamsSchema } }, async (req, reply) => {
-    const key = await heldImageKey(app.db, req.params.id);
-    const file = key ? await app.storage.read(key) : null;
-    if (!file) throw notFound();
+    const file = await heldImage(app.db, app.storage, req.params.id);
     return reply
       .header('cache-control', 'private, no-store')
       .header('x-content-type-options', 'nosniff')
@@ -71,22 +58,4 @@ export const photoReviewsRoutes: FastifyPluginAsyncZod = async (app) => {
       .header('content-length', file.size)
       .send(file.stream);
   });
-
-  app.post(
-    API.adminPhotoReviewDecision(':id'),
-    {
-      config: STAFF,
-      schema: { params: idParamsSchema, body: photoReviewDecisionSchema, response: { 200: photoReviewDecisionAnswerSchema } },
-    },
-    async (req) => {
-      const staff = requireUser(req);
-      const data = await decidePhotoReview(app, req, staff, req.params.id, req.body.action, req.body.text);
-      return {
-        channel: 'notification' as const,
-        type: 'success' as const,
-        message: req.t(`photoReviews.decided.${req.body.action}`),
-        data,
-      };
-    },
-  );
 };

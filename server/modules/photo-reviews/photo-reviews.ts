@@ -28,7 +28,9 @@ import {
 import type { Db } from '../../db/client.ts';
 import { ads, appeals, media, modelProfiles, photoReviews, type MediaModeration } from '../../db/schema.ts';
 import { conflict, forbidden, notFound } from '../../errors.ts';
+import { page } from '../../answers.ts';
 import type { SessionUser } from '../../plugins/session.ts';
+import type { Storage } from '../../plugins/storage.ts';
 import { recordAudit, staffActsForOthers } from '../audit/audit.ts';
 import { mediaKey } from '../media/images.ts';
 import { loadEditableAd } from '../media/ad-access.ts';
@@ -310,6 +312,12 @@ export async function photoReviewById(db: Db, reviewId: number): Promise<(PhotoR
 }
 
 /** The staff queue: `requested` oldest first (first asked, first seen); `decided` and `all` newest first. */
+/** One page of the staff's review queue. */
+export async function photoReviewsPage(db: Db, q: { status: PhotoReviewFilter; page: number; per_page: number }) {
+  const { rows, total } = await listPhotoReviews(db, q.status, { limit: q.per_page, offset: (q.page - 1) * q.per_page });
+  return page(rows, { page: q.page, perPage: q.per_page, total });
+}
+
 export async function listPhotoReviews(db: Db, status: PhotoReviewFilter, page: { limit: number; offset: number }) {
   const where =
     status === 'requested'
@@ -367,4 +375,12 @@ export async function heldImageKey(db: Db, reviewId: number): Promise<string | n
   if (row.status === 'rejected') return null;
   const w = [...row.variants].sort((a, b) => Math.abs(a - 800) - Math.abs(b - 800))[0]!;
   return heldKey(row.uid, w);
+}
+
+/** The kept photo of a review, as staff see it; 404 once there is none (a rejected review's photo is gone). */
+export async function heldImage(db: Db, storage: Storage, reviewId: number) {
+  const key = await heldImageKey(db, reviewId);
+  const file = key ? await storage.read(key) : null;
+  if (!file) throw notFound();
+  return file;
 }

@@ -9,6 +9,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { successOf } from '#contract/answers.ts';
 import { idParamsSchema } from '#contract/locations.ts';
 import {
   pushDeviceListSchema,
@@ -19,21 +20,13 @@ import {
   pushUnsubscribeBodySchema,
 } from '#contract/push.ts';
 import { API } from '#contract/routes.ts';
+import { ok } from '../../answers.ts';
 import { requireUser } from '../../plugins/session.ts';
 import { registerPushJobs } from './push-delivery.ts';
 import { listDevices, preferencesFor, removeDevice, subscribe, unsubscribe, updatePreferences } from './push-subscriptions.ts';
 
-const envelope = <T extends z.ZodType>(data: T) =>
-  z.object({ channel: z.literal('notification'), type: z.literal('success'), message: z.string(), data });
-
 export const pushRoutes: FastifyPluginAsyncZod = async (app) => {
   if (app.hasDecorator('jobs')) registerPushJobs(app);
-  const ok = <T>(req: { t: (k: string) => string }, key: string, data: T) => ({
-    channel: 'notification' as const,
-    type: 'success' as const,
-    message: req.t(key),
-    data,
-  });
   const noStore = { 'cache-control': 'private, no-store' };
 
   app.get(API.pushSubscriptions, { schema: { response: { 200: pushDeviceListSchema } }, config: { auth: true } }, async (req, reply) => {
@@ -44,7 +37,7 @@ export const pushRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     API.pushSubscriptions,
     {
-      schema: { body: pushSubscriptionBodySchema, response: { 200: envelope(pushDeviceSchema), 201: envelope(pushDeviceSchema) } },
+      schema: { body: pushSubscriptionBodySchema, response: { 200: successOf(pushDeviceSchema), 201: successOf(pushDeviceSchema) } },
       config: { auth: true },
     },
     async (req, reply) => {
@@ -62,7 +55,7 @@ export const pushRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     API.pushSubscriptions,
-    { schema: { body: pushUnsubscribeBodySchema, response: { 200: envelope(z.null()) } }, config: { auth: true } },
+    { schema: { body: pushUnsubscribeBodySchema, response: { 200: successOf(z.null()) } }, config: { auth: true } },
     async (req) => {
       await unsubscribe(app, requireUser(req).id, req.body.endpoint);
       return ok(req, 'pushServer.unsubscribed', null);
@@ -71,7 +64,7 @@ export const pushRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     API.pushSubscription(':id'),
-    { schema: { params: idParamsSchema, response: { 200: envelope(z.null()) } }, config: { auth: true } },
+    { schema: { params: idParamsSchema, response: { 200: successOf(z.null()) } }, config: { auth: true } },
     async (req) => {
       await removeDevice(app, requireUser(req).id, req.params.id);
       return ok(req, 'pushServer.removed', null);
@@ -90,7 +83,7 @@ export const pushRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     API.pushPreferences,
     {
-      schema: { body: pushPreferencesBodySchema, response: { 200: envelope(pushPreferencesAnswerSchema.shape.data) } },
+      schema: { body: pushPreferencesBodySchema, response: { 200: successOf(pushPreferencesAnswerSchema.shape.data) } },
       config: { auth: true },
     },
     async (req) => ok(req, 'pushServer.saved', await updatePreferences(app.db, requireUser(req).id, req.body)),
