@@ -14,7 +14,7 @@ import { NEEDS_ATTENTION, useOutboxOps } from '#src/offline/use-outbox.ts';
 import { PushInvitation } from '#src/components/push-settings/push-invitation.tsx';
 import { adPhotosQueryOptions, deleteAd, MODEL_PROFILE_KEY } from '../api/model-profile-api.ts';
 import { gapAction, type ListingGap } from '../lib/listing-gap.ts';
-import { adSwitchScope, queueableAdSwitch } from '../lib/offline-writes.ts';
+import { OWN_MODEL_AD, queueableAdSwitch } from '#src/components/model-ad-form/model-ad-writes.ts';
 
 const THUMB = { w: 96, h: 128 };
 
@@ -110,7 +110,7 @@ export function AdActions({
 
   const user = useCurrentUser().data;
   const queued = useOutboxOps(user?.id);
-  const pendingOps = (queued ?? []).filter((o) => o.scope === adSwitchScope(ad.id) || o.scope === editScope);
+  const pendingOps = (queued ?? []).filter((o) => o.scope === OWN_MODEL_AD.switchScope(ad.id) || o.scope === editScope);
   // The switch shows the position the user chose while it waits to be sent.
   const queuedSwitch = pendingOps.filter((o) => o.kind === 'ad.activate').at(-1);
   const shownActive = queuedSwitch ? queuedSwitch.meta?.on === true : ad.is_active;
@@ -118,7 +118,11 @@ export function AdActions({
   const toggle = async (on: boolean) => {
     if (!user) return;
     setBusy('toggle');
-    const queued = await reportQueueableWrite(() => queueableAdSwitch(user.id, ad, on), form.ui, t).finally(() => setBusy(null));
+    const queued = await reportQueueableWrite(
+      () => queueableAdSwitch(OWN_MODEL_AD, user.id, { id: ad.id, summary: ad.title }, on, MODEL_PROFILE_KEY),
+      form.ui,
+      t,
+    ).finally(() => setBusy(null));
     if (!queued) await refresh();
   };
 

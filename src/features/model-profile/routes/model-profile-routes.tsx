@@ -20,7 +20,7 @@ import { EMPTY_VALUES, ModelProfileForm, valuesFromProfile, type FormValues } fr
 import { StatusCard } from '../components/status-card.tsx';
 import { listingGap } from '../lib/listing-gap.ts';
 import { MODEL_PATHS } from '../lib/model-paths.ts';
-import { profileEditScope, queueableProfileUpdate } from '../lib/offline-writes.ts';
+import { OWN_MODEL_AD, queueableModelAdUpdate } from '#src/components/model-ad-form/model-ad-writes.ts';
 import { formatPhone } from '../lib/phone.ts';
 import { failedWithNothingSaved } from '#src/lib/query-view.ts';
 
@@ -81,7 +81,7 @@ export function ModelProfileSummary({ noneCard = true }: { noneCard?: boolean })
       <ProfileInformation profile={p} />
       {p.ad ? (
         <AdActions
-          editScope={profileEditScope(p.id)}
+          editScope={OWN_MODEL_AD.editScope(p.id)}
           ad={p.ad}
           name={p.display_name}
           editTo={withLng(lng, MODEL_PATHS.edit)}
@@ -257,7 +257,7 @@ export function ModelProfileEditRoute() {
   if (!profile.data) return <Navigate to={withLng(lng, MODEL_PATHS.create)} replace />;
   const p = profile.data;
   // The last queued edit of this profile not yet in flight: the form works on it (its values, errors, the saved record).
-  const queuedEdit = queuedOps.filter((o) => o.scope === profileEditScope(p.id) && o.status !== 'sending').at(-1);
+  const queuedEdit = queuedOps.filter((o) => o.scope === OWN_MODEL_AD.editScope(p.id) && o.status !== 'sending').at(-1);
   const queuedValues = queuedEdit?.meta?.values as FormValues | undefined;
   return (
     <Container size={760} py="lg" px="md">
@@ -277,7 +277,14 @@ export function ModelProfileEditRoute() {
           submit={async (values, version, formValues) => {
             const body = { ...values, version: version ?? p.version };
             if (!user) return updateModelWithAd(p.id, body);
-            const res = await queueableProfileUpdate(user.id, p, body, { values: formValues, editPath: withLng(lng, MODEL_PATHS.edit) });
+            const res = await queueableModelAdUpdate(
+              OWN_MODEL_AD,
+              user.id,
+              p,
+              body,
+              { values: formValues, editPath: withLng(lng, MODEL_PATHS.edit) },
+              MODEL_PROFILE_KEY,
+            );
             return res.queued ? 'queued' : res.sent;
           }}
           onQueued={() => void navigate(withLng(lng, MODEL_PATHS.index))}

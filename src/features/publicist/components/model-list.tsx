@@ -37,7 +37,7 @@ import {
   resendConsent,
   type ModelsQuery,
 } from '../api/publicist-api.ts';
-import { modelEditScope, modelSwitchScope, queueableModelSwitch } from '../lib/offline-writes.ts';
+import { MANAGED_MODEL_AD, queueableAdSwitch } from '#src/components/model-ad-form/model-ad-writes.ts';
 import { PUBLICIST_PATHS } from '../lib/publicist-paths.ts';
 import { failedWithNothingSaved } from '#src/lib/query-view.ts';
 
@@ -105,7 +105,9 @@ function ModelRow({ model, onChanged }: { model: PublicistModel; onChanged: () =
 
   const user = useCurrentUser().data;
   const queued = useOutboxOps(user?.id);
-  const pendingOps = (queued ?? []).filter((o) => o.scope === modelEditScope(model.id) || o.scope === modelSwitchScope(model.id));
+  const pendingOps = (queued ?? []).filter(
+    (o) => o.scope === MANAGED_MODEL_AD.editScope(model.id) || o.scope === MANAGED_MODEL_AD.switchScope(model.id),
+  );
   // The switch shows the position the user chose while it waits to be sent.
   const queuedSwitch = pendingOps.filter((o) => o.kind === 'publicist.model.activate').at(-1);
   const shownActive = queuedSwitch ? queuedSwitch.meta?.on === true : ad?.is_active;
@@ -113,7 +115,11 @@ function ModelRow({ model, onChanged }: { model: PublicistModel; onChanged: () =
   const toggle = async (on: boolean) => {
     if (!user) return;
     setBusy('toggle');
-    const queued = await reportQueueableWrite(() => queueableModelSwitch(user.id, model, on), form.ui, t).finally(() => setBusy(null));
+    const queued = await reportQueueableWrite(
+      () => queueableAdSwitch(MANAGED_MODEL_AD, user.id, { id: model.id, summary: model.display_name }, on, PUBLICIST_KEY),
+      form.ui,
+      t,
+    ).finally(() => setBusy(null));
     if (!queued) await onChanged();
   };
 

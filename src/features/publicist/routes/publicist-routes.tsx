@@ -32,7 +32,7 @@ import {
 import { CreateModelsForm, EditModelForm } from '../components/model-form.tsx';
 import { ModelList } from '../components/model-list.tsx';
 import { EMPTY_TRADER, TraderForm, traderValues } from '../components/trader-form.tsx';
-import { modelEditScope, queueableModelUpdate } from '../lib/offline-writes.ts';
+import { MANAGED_MODEL_AD, queueableModelAdUpdate } from '#src/components/model-ad-form/model-ad-writes.ts';
 import { PUBLICIST_PATHS } from '../lib/publicist-paths.ts';
 import { failedWithNothingSaved } from '#src/lib/query-view.ts';
 
@@ -374,7 +374,7 @@ export function PublicistModelEditRoute() {
   const user = useCurrentUser().data;
   const queuedOps = useOutboxOps(user?.id);
   // The last queued edit of this model not yet in flight (the form works on it; one in flight shows as pending).
-  const queuedEdit = queuedOps?.filter((o) => o.scope === modelEditScope(id) && o.status !== 'sending').at(-1);
+  const queuedEdit = queuedOps?.filter((o) => o.scope === MANAGED_MODEL_AD.editScope(id) && o.status !== 'sending').at(-1);
   if (model.isPending && model.fetchStatus !== 'idle') return <PageLoader />;
   if (!model.data) {
     return (
@@ -403,10 +403,14 @@ export function PublicistModelEditRoute() {
             }}
             submit={(body, formValues) =>
               user
-                ? queueableModelUpdate(user.id, model.data, body, {
-                    values: formValues,
-                    editPath: withLng(lng, PUBLICIST_PATHS.modelEdit(id)),
-                  })
+                ? queueableModelAdUpdate(
+                    MANAGED_MODEL_AD,
+                    user.id,
+                    model.data,
+                    body,
+                    { values: formValues, editPath: withLng(lng, PUBLICIST_PATHS.modelEdit(id)) },
+                    PUBLICIST_KEY,
+                  )
                 : updateModel(id, body).then((sent) => ({ sent }))
             }
             onCancel={back}
