@@ -6,6 +6,7 @@ import { signedIn } from '#tests/agent.ts';
 import { buildModel, buildPublicist } from '#tests/factories.ts';
 import { createTestApp, drainJobs, type TestApp } from '#tests/test-app.ts';
 import { loginAs } from '../media/test-helpers.ts';
+import { appealStatement, listUserStatements, readOwnStatement } from './statement-views.ts';
 import { describeSubject, issueStatement, sendAppealDecidedMail, type StatementInput } from './statements.ts';
 
 let t: TestApp;
@@ -238,5 +239,28 @@ describe('through the staff routes: a removed photo and its appeal', () => {
     expect(appealMail.subject).toBe('Hemos resuelto tu recurso');
     expect(appealMail.text).toContain('Hemos revisado tu recurso sobre una foto del anuncio «Retratos en Avilés» de Modelo Ruta.');
     expect(appealMail.text).toContain(`/es/statements/${statementId}`);
+  });
+});
+
+describe('statement views (without HTTP)', () => {
+  it("the recipient reads and appeals their statement once; someone else's is 403, a second appeal 409", async () => {
+    const db = t.database.db;
+    const m = await buildModel(db, { name: 'Appellant' });
+    const other = await buildModel(db, { name: 'Stranger' });
+    const { statement } = await issueStatement(db, t.app, {
+      subjectType: 'ad',
+      subjectId: m.adId,
+      decision: 'paused',
+      reasonCodes: ['other'],
+      facts: 'Paused while we check the photos.',
+    });
+    expect(await readOwnStatement(db, m.userId, statement.id)).toMatchObject({ id: statement.id, can_appeal: true, appeal: null });
+    await expect(readOwnStatement(db, other.userId, statement.id)).rejects.toMatchObject({ status: 403 });
+    const appealed = await appealStatement(db, m.userId, statement.id, 'These photos are mine, taken last week.');
+    expect(appealed).toMatchObject({ can_appeal: false, appeal: { status: 'pending' } });
+    await expect(appealStatement(db, m.userId, statement.id, 'Once more, with feeling please.')).rejects.toMatchObject({ status: 409 });
+    const list = await listUserStatements(db, m.userId, 1, 10);
+    expect(list.data.map((s) => s.id)).toEqual([statement.id]);
+    expect(list.meta).toMatchObject({ total: 1, from: 1, to: 1, last_page: 1 });
   });
 });
