@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
 /**
- * POST /api/check-forbidden-words: a form asks whether a text would be refused before saving it, and which words
- * to highlight. Saving routes run the same check on the server and refuse with 422 (validation.forbidden_words).
+ * POST /api/check-forbidden-words (API.checkForbiddenWords): a form asks whether a text would be refused before
+ * saving it, and which words to highlight. Saving routes run the same check on the server and refuse with 422
+ * (validation.forbidden_words).
  */
-export const CHECK_FORBIDDEN_WORDS_PATH = '/api/check-forbidden-words';
 
 /** Longest text the check accepts (profile and ad descriptions are shorter). */
 export const FORBIDDEN_WORDS_TEXT_MAX = 10_000;

@@ -5,8 +5,9 @@
  */
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CHECK_FORBIDDEN_WORDS_PATH, checkForbiddenWordsSchema, forbiddenWordsResultSchema } from '#contract/forbidden-words.ts';
-import { compileForbiddenWords, distinctWords, findForbiddenWords, type ForbiddenWordsMatcher } from './forbidden-words.ts';
+import { checkForbiddenWordsSchema, forbiddenWordsResultSchema } from '#contract/forbidden-words.ts';
+import { API } from '#contract/routes.ts';
+import { checkText, compileForbiddenWords, type ForbiddenWordsMatcher } from './forbidden-words.ts';
 import { loadForbiddenWordLists } from './forbidden-words.lists.ts';
 
 declare module 'fastify' {
@@ -23,17 +24,14 @@ const plugin: FastifyPluginAsyncZod = async (app) => {
   app.decorate('forbiddenWords', matcher);
 
   app.post(
-    CHECK_FORBIDDEN_WORDS_PATH,
+    API.checkForbiddenWords,
     {
       schema: { body: checkForbiddenWordsSchema, response: { 200: forbiddenWordsResultSchema } },
       // Forms check on blur or while typing (debounced); more than one a second for a minute is a script
       // probing the lists.
       config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
     },
-    async (req) => {
-      const matches = findForbiddenWords(req.body.text, app.forbiddenWords);
-      return { ok: matches.length === 0, words: distinctWords(matches), matches };
-    },
+    async (req) => checkText(req.body.text, app.forbiddenWords),
   );
 };
 

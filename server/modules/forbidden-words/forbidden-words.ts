@@ -25,6 +25,7 @@
  * Runs of one character are cut in the text and a term's neighbouring classes hardly overlap, so no input makes
  * the expressions backtrack badly.
  */
+import type { ForbiddenWordsResult } from '#contract/forbidden-words.ts';
 
 export interface ForbiddenWordsList {
   /** Where the list came from (a language code or a file name), for error messages. */
@@ -712,4 +713,10 @@ export function findForbiddenWords(text: string, matcher: ForbiddenWordsMatcher)
 /** The distinct offending words of a list of matches, in reading order (what a form lists or highlights). */
 export function distinctWords(matches: ForbiddenWordMatch[]): string[] {
   return [...new Set(matches.map((m) => m.word))];
+}
+
+/** The check's answer (POST API.checkForbiddenWords): whether `text` passes, the words it hit, and where. */
+export function checkText(text: string, matcher: ForbiddenWordsMatcher): ForbiddenWordsResult {
+  const matches = findForbiddenWords(text, matcher);
+  return { ok: matches.length === 0, words: distinctWords(matches), matches };
 }
