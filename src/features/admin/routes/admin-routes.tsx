@@ -8,6 +8,9 @@ export {
   AdminReviewPublicistsRoute,
   AdminUsersWithoutProfileRoute,
 } from './admin-lists.tsx';
-export { AdminAppealsRoute, AdminReviewAdsRoute, AdminReviewPhotosRoute, AdminReviewVerificationsRoute } from './admin-review.tsx';
+export { AdminReviewAdsRoute } from './admin-review-ads.tsx';
+export { AdminReviewPhotosRoute } from './admin-review-photos.tsx';
+export { AdminReviewVerificationsRoute } from './admin-review-verifications.tsx';
+export { AdminAppealsRoute } from './admin-appeals.tsx';
 export { SuperAdminAdminsRoute, SuperAdminAuditRoute } from './super-admin.tsx';
 export { AdminDashboardPanel } from '../components/admin-dashboard-panel.tsx';

@@ -1,3 +1,4 @@
 /** The staff screens of notices and contact messages, re-exported for the router's lazy `screen()` (one chunk). */
-export { ReportShowRoute, ReportsQueueRoute } from './reports-routes.tsx';
+export { ReportsQueueRoute } from './reports-queue.tsx';
+export { ReportShowRoute } from './report-show.tsx';
 export { ContactMessagesRoute } from './messages-route.tsx';

@@ -1,0 +1,34 @@
+/** Staff: the queue of new and edited ads. */
+import { API } from '#contract/routes.ts';
+import { Stack } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { adminListOptions, type AdminAd } from '../api/admin-api.ts';
+import { AdminPage } from '../components/admin-page.tsx';
+import { DecisionDialog, type DecisionTarget } from '../components/decision-dialog.tsx';
+import { ListFilters, ListPagination, useListParams } from '../components/list-controls.tsx';
+import { statusOptions } from './admin-lists.tsx';
+import { failedWithNothingSaved } from '#src/lib/query-view.ts';
+import { AdCard } from '../components/ad-card.tsx';
+import { Empty } from '../components/review-empty.tsx';
+
+export function AdminReviewAdsRoute() {
+  const { t } = useTranslation();
+  const [params, update] = useListParams('pending');
+  const [target, setTarget] = useState<DecisionTarget | null>(null);
+  const { data, isPending, isError } = useQuery(adminListOptions<AdminAd>(API.adminAds, params));
+  return (
+    <AdminPage title={t('admin.ads.title')} heading={t('admin.ads.heading')}>
+      <ListFilters params={params} update={update} statuses={statusOptions(t)} />
+      <Empty loading={isPending} error={failedWithNothingSaved({ data, isError })} empty={data?.data.length === 0} />
+      <Stack gap="md">
+        {data?.data.map((ad) => (
+          <AdCard key={ad.id} ad={ad} onDecide={setTarget} />
+        ))}
+      </Stack>
+      <ListPagination meta={data?.meta} onChange={(page) => update({ page })} />
+      <DecisionDialog target={target} onClose={() => setTarget(null)} />
+    </AdminPage>
+  );
+}

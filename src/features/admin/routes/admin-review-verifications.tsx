@@ -1,0 +1,97 @@
+/** Staff: the verification requests, the selfie next to the profile's photos so they can be compared. */
+import { API } from '#contract/routes.ts';
+import { Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { VERIFICATION_FILTERS } from '#contract/admin.ts';
+import { adminListOptions, type AdminVerification } from '../api/admin-api.ts';
+import { AdminPage, DateText, StatusBadge } from '../components/admin-page.tsx';
+import { DecisionButtons, DecisionDialog, type DecisionTarget } from '../components/decision-dialog.tsx';
+import { ListFilters, ListPagination, useListParams } from '../components/list-controls.tsx';
+import { PrivateImage } from '../components/private-image.tsx';
+import { PhotoThumb } from '../components/photo-thumb.tsx';
+import { WRAPPING_BADGE } from '../components/wrapping-badge.ts';
+import { failedWithNothingSaved } from '#src/lib/query-view.ts';
+import { Empty } from '../components/review-empty.tsx';
+
+export function AdminReviewVerificationsRoute() {
+  const { t } = useTranslation();
+  const [params, update] = useListParams('pending', VERIFICATION_FILTERS);
+  const [target, setTarget] = useState<DecisionTarget | null>(null);
+  const { data, isPending, isError } = useQuery(
+    adminListOptions<AdminVerification>(API.adminVerifications, { status: params.status, page: params.page }),
+  );
+  return (
+    <AdminPage title={t('admin.verifications.title')} heading={t('admin.verifications.heading')}>
+      <ListFilters
+        params={params}
+        update={update}
+        searchable={false}
+        statuses={VERIFICATION_FILTERS.map((s): [string, string] => [s, t(`admin.verificationFilters.${s}`)])}
+      />
+      <Empty loading={isPending} error={failedWithNothingSaved({ data, isError })} empty={data?.data.length === 0} />
+      <Stack gap="md">
+        {data?.data.map((v) => (
+          <Paper key={v.id} withBorder p="md" radius="md" component="article" aria-label={v.profile.display_name}>
+            <Stack gap="sm">
+              <Group justify="space-between" gap="xs">
+                <Title order={2} size="h4">
+                  {v.profile.display_name}
+                </Title>
+                <Group gap={6}>
+                  <StatusBadge status={v.status} label={t(`statuses.${v.status === 'approved' ? 'active' : v.status}`)} />
+                  <Badge variant="outline" color="gray" tt="none" classNames={WRAPPING_BADGE}>
+                    {t('admin.verifications.code', { code: v.code })}
+                  </Badge>
+                </Group>
+              </Group>
+              <Text size="sm" c="dimmed">
+                {t('admin.verifications.submitted')}: <DateText value={v.submitted_at} />
+              </Text>
+              <Group align="flex-start" gap="lg">
+                {v.selfie_url ? (
+                  <PrivateImage
+                    url={v.selfie_url}
+                    alt={t('admin.verifications.selfie', { name: v.profile.display_name })}
+                    unavailable={t('admin.verifications.noSelfie')}
+                    w={220}
+                    h={275}
+                    fit="cover"
+                  />
+                ) : (
+                  <Text c="dimmed">{t('admin.verifications.noSelfie')}</Text>
+                )}
+                <Stack gap={4}>
+                  <Text size="sm" fw={600}>
+                    {t('admin.verifications.profilePhotos')}
+                  </Text>
+                  <Group gap="sm">
+                    {v.photos.length ? (
+                      v.photos.map((p) => (
+                        <PhotoThumb key={p.media_id} photo={p} alt={t('admin.photos.alt', { title: v.profile.display_name })} />
+                      ))
+                    ) : (
+                      <Text size="sm" c="dimmed">
+                        {t('admin.ads.noPhotos')}
+                      </Text>
+                    )}
+                  </Group>
+                </Stack>
+              </Group>
+              <DecisionButtons
+                subjectType="verification"
+                subjectId={v.id}
+                name={v.profile.display_name}
+                actions={v.status === 'pending' ? ['approve', 'reject'] : []}
+                onDecide={setTarget}
+              />
+            </Stack>
+          </Paper>
+        ))}
+      </Stack>
+      <ListPagination meta={data?.meta} onChange={(page) => update({ page })} />
+      <DecisionDialog target={target} onClose={() => setTarget(null)} />
+    </AdminPage>
+  );
+}
