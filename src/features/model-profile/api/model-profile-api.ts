@@ -3,7 +3,8 @@ import { queryOptions } from '@tanstack/react-query';
 import type { Answer } from '#contract/answers.ts';
 import type { Image } from '#contract/listings.ts';
 import { API } from '#contract/routes.ts';
-import type { AdSummary, ModelProfile, ModelWithAd } from '#contract/profiles.ts';
+import type { adAnswerSchema, modelProfileAnswerSchema, modelProfileResponseSchema, ModelWithAd } from '#contract/profiles.ts';
+import type { z } from 'zod';
 import { apiGet, apiRequest } from '#src/lib/api-client.ts';
 
 export const MODEL_PROFILE_KEY = ['profile', 'model'] as const;
@@ -12,7 +13,7 @@ export const MODEL_PROFILE_KEY = ['profile', 'model'] as const;
 export const modelProfileQueryOptions = () =>
   queryOptions({
     queryKey: MODEL_PROFILE_KEY,
-    queryFn: async ({ signal }) => (await apiGet<{ data: ModelProfile | null }>(API.modelProfile, signal)).data,
+    queryFn: async ({ signal }) => (await apiGet<z.infer<typeof modelProfileResponseSchema>>(API.modelProfile, signal)).data,
   });
 
 /**
@@ -27,7 +28,7 @@ export const adPhotosQueryOptions = (adId: number) =>
 
 export { citiesQueryOptions, countriesQueryOptions, sectionsQueryOptions, statesQueryOptions } from '#src/lib/reference-data.ts';
 
-export type ProfileAnswer = Answer & { data: ModelProfile };
+export type ProfileAnswer = z.infer<typeof modelProfileAnswerSchema>;
 
 export const createModelWithAd = (body: ModelWithAd) => apiRequest<ProfileAnswer>(API.modelWithAdCreate, { method: 'POST', body });
 
@@ -35,6 +36,6 @@ export const updateModelWithAd = (id: number, body: ModelWithAd & { version: num
   apiRequest<ProfileAnswer>(API.modelWithAdUpdate(id), { method: 'PUT', body });
 
 export const setAdActive = (adId: number, on: boolean) =>
-  apiRequest<Answer & { data: AdSummary }>(API.modelAdActivate(adId, on), { method: 'PUT' });
+  apiRequest<z.infer<typeof adAnswerSchema>>(API.modelAdActivate(adId, on), { method: 'PUT' });
 
 export const deleteAd = (adId: number) => apiRequest<Answer>(API.adDelete(adId), { method: 'DELETE' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countryFor } from '../components/model-profile-form.tsx';
+import { countryFor } from '#src/components/model-ad-form/model-ad-values.ts';
 import { formatPhone } from './phone.ts';
 
 describe('the model dashboard', () => {

@@ -16,7 +16,8 @@ import { queuePhotoUpload } from '#src/offline/photo-upload.ts';
 import { useOutboxOps } from '#src/offline/use-outbox.ts';
 import { createModelWithAd, MODEL_PROFILE_KEY, modelProfileQueryOptions, updateModelWithAd } from '../api/model-profile-api.ts';
 import { AdActions } from '../components/ad-actions.tsx';
-import { EMPTY_VALUES, ModelProfileForm, valuesFromProfile, type FormValues } from '../components/model-profile-form.tsx';
+import { EMPTY_MODEL_AD, modelAdValues } from '#src/components/model-ad-form/model-ad-values.ts';
+import { ModelProfileForm, type FormValues } from '../components/model-profile-form.tsx';
 import { StatusCard } from '../components/status-card.tsx';
 import { listingGap } from '../lib/listing-gap.ts';
 import { MODEL_PATHS } from '../lib/model-paths.ts';
@@ -225,8 +226,8 @@ export function ModelProfileCreateRoute() {
           <ModelProfileForm
             mode="create"
             draftKey={`vitrina:model-profile:create:${user.id}`}
-            initial={EMPTY_VALUES}
-            submit={(values) => createModelWithAd(values)}
+            initial={EMPTY_MODEL_AD}
+            submit={(values) => createModelWithAd(values).then((sent) => ({ sent }))}
             onSaved={(profile) => {
               setCreated(profile);
               queryClient.setQueryData(MODEL_PROFILE_KEY, profile);
@@ -268,7 +269,7 @@ export function ModelProfileEditRoute() {
           key={`${p.id}:${queuedEdit?.id ?? ''}:${queuedEdit?.status ?? ''}`}
           mode="edit"
           draftKey={`vitrina:model-profile:edit:${p.id}`}
-          initial={queuedValues ?? valuesFromProfile(p)}
+          initial={queuedValues ?? modelAdValues(p)}
           version={queuedEdit?.baseVersion ?? p.version}
           queued={queuedEdit}
           dropQueued={async () => {
@@ -276,8 +277,8 @@ export function ModelProfileEditRoute() {
           }}
           submit={async (values, version, formValues) => {
             const body = { ...values, version: version ?? p.version };
-            if (!user) return updateModelWithAd(p.id, body);
-            const res = await queueableModelAdUpdate(
+            if (!user) return { sent: await updateModelWithAd(p.id, body) };
+            return queueableModelAdUpdate(
               OWN_MODEL_AD,
               user.id,
               p,
@@ -285,7 +286,6 @@ export function ModelProfileEditRoute() {
               { values: formValues, editPath: withLng(lng, MODEL_PATHS.edit) },
               MODEL_PROFILE_KEY,
             );
-            return res.queued ? 'queued' : res.sent;
           }}
           onQueued={() => void navigate(withLng(lng, MODEL_PATHS.index))}
           onSaved={(saved) => {

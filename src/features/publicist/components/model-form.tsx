@@ -1,27 +1,9 @@
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Chip,
-  Fieldset,
-  Group,
-  Input,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+/** The publicist's managed-model screens: several models created at once, or one edited with its version; the inputs are the shared model-with-ad ones. */
+import { Alert, Button, Fieldset, Group, Paper, Stack, Title } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Answer } from '#contract/answers.ts';
-import { isLanguage, type Language } from '#contract/languages.ts';
-import { MIN_AGE } from '#contract/profiles.ts';
 import {
   MAX_MODELS_PER_REQUEST,
   PUBLICIST_MODEL_FIELDS,
@@ -33,63 +15,23 @@ import {
 import type { SectionSlug } from '#contract/section-slugs.ts';
 import { ConflictDialog } from '#src/components/conflict-dialog.tsx';
 import { FormError } from '#src/components/form-error.tsx';
-import { LocationMap, type PickedLocation } from '#src/components/location-map/location-map.tsx';
-import { ConflictError, type ApiResponse } from '#src/lib/api-client.ts';
+import { ModelAdSection } from '#src/components/model-ad-form/model-ad-fields.tsx';
+import { EMPTY_MODEL_AD, modelAdValues, type ManagedModelValues } from '#src/components/model-ad-form/model-ad-values.ts';
+import { saveModelAd } from '#src/components/model-ad-form/save-model-ad.ts';
+import type { ApiResponse } from '#src/lib/api-client.ts';
 import { serverFieldErrors, useApiForm } from '#src/lib/forms.ts';
-import { DEFAULT_PLACEMENT, handleAnswer } from '#src/lib/response-handler.ts';
-import { OutboxQuotaError } from '#src/offline/outbox.ts';
+import { handleAnswer } from '#src/lib/response-handler.ts';
 import type { SendOrQueueResult } from '#src/offline/send-or-queue.ts';
 import type { OutboxOp } from '#src/offline/types.ts';
-import { citiesQueryOptions, countriesQueryOptions, sectionsQueryOptions, statesQueryOptions } from '../api/publicist-api.ts';
 
 type Field = (typeof PUBLICIST_MODEL_FIELDS)[number];
 
-/** What the inputs hold: strings and nullable ids, parsed with the contract schema on submit. */
-export interface ModelValues {
-  display_name: string;
-  birth_date: string;
-  contact_email: string;
-  phone_country: string;
-  phone: string;
-  whatsapp: boolean;
-  country_id: number | null;
-  state_id: number | null;
-  city_id: number | null;
-  section: SectionSlug | '';
-  title: string;
-  description: string;
-}
+export type ModelValues = ManagedModelValues;
 
-export const EMPTY_MODEL: ModelValues = {
-  display_name: '',
-  birth_date: '',
-  contact_email: '',
-  phone_country: 'ES',
-  phone: '',
-  whatsapp: false,
-  country_id: null,
-  state_id: null,
-  city_id: null,
-  section: '',
-  title: '',
-  description: '',
-};
+export const EMPTY_MODEL: ModelValues = { ...EMPTY_MODEL_AD, contact_email: '' };
 
 export function modelValues(m: PublicistModel): ModelValues {
-  return {
-    display_name: m.display_name,
-    birth_date: m.birth_date ?? '',
-    contact_email: m.contact_email ?? '',
-    phone_country: m.phone_country ?? 'ES',
-    phone: m.phone ?? '',
-    whatsapp: m.whatsapp,
-    country_id: m.country_id,
-    state_id: m.ad?.state_id ?? null,
-    city_id: m.ad?.city_id ?? null,
-    section: m.ad?.section ?? '',
-    title: m.ad?.title ?? '',
-    description: m.ad?.description ?? '',
-  };
+  return { ...modelAdValues(m), contact_email: m.contact_email ?? '' };
 }
 
 /** The body the contract expects (a phone country only goes with a phone). */
@@ -110,189 +52,25 @@ function toInput(v: ModelValues): PublicistModelInput {
   };
 }
 
-function latestAdultBirthDate(): string {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear() - MIN_AGE, now.getUTCMonth(), now.getUTCDate())).toISOString().slice(0, 10);
-}
+const FIELDSETS = ['personal', 'contact', 'location', 'ad'] as const;
 
 interface ModelFieldsProps {
   values: ModelValues;
   onChange: (next: ModelValues, field: Field) => void;
   error: (field: Field) => string | undefined;
-  lng: Language;
   editing: boolean;
 }
 
-/** One model's inputs: personal details, contact for the consent request, place and the ad. */
-function ModelFields({ values, onChange, error, lng, editing }: ModelFieldsProps) {
+/** One model's inputs, all at once: personal details, contact for the consent request, place and the ad. */
+function ModelFields({ values, onChange, error, editing }: ModelFieldsProps) {
   const { t } = useTranslation();
-  const countries = useQuery(countriesQueryOptions());
-  const states = useQuery(statesQueryOptions(values.country_id ?? undefined));
-  const cities = useQuery(citiesQueryOptions(values.state_id ?? undefined));
-  const sections = useQuery(sectionsQueryOptions());
-  const countryOptions = useMemo(
-    () => (countries.data ?? []).map((c) => ({ value: String(c.id), label: c.names[lng] || c.name, iso2: c.iso2, phone: c.phone_code })),
-    [countries.data, lng],
-  );
-  const phoneOptions = useMemo(
-    () => countryOptions.filter((c) => c.phone).map((c) => ({ value: c.iso2, label: `${c.label} (+${c.phone.replace(/^\+/, '')})` })),
-    [countryOptions],
-  );
-  const set = <K extends Field>(field: K, value: ModelValues[K], extra: Partial<ModelValues> = {}) =>
-    onChange({ ...values, [field]: value, ...extra }, field);
-  const label = (f: Field) => t(`publicist.form.fields.${f}`);
-  // A choice on the map fills the three pickers at once: the same values, reported once per field so each one's
-  // error is cleared.
-  const pickLocation = (p: PickedLocation) => {
-    const next = { ...values, country_id: p.country_id ?? values.country_id, state_id: p.state_id, city_id: p.city_id };
-    for (const f of ['country_id', 'state_id', 'city_id'] as const) onChange(next, f);
-  };
-
   return (
     <Stack gap="lg">
-      <Fieldset legend={t('publicist.form.personal')} variant="unstyled">
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput
-            label={label('display_name')}
-            value={values.display_name}
-            onChange={(e) => set('display_name', e.currentTarget.value)}
-            error={error('display_name')}
-            maxLength={60}
-            required
-          />
-          <TextInput
-            type="date"
-            label={label('birth_date')}
-            description={t('publicist.form.birthHint', { age: MIN_AGE })}
-            value={values.birth_date}
-            max={latestAdultBirthDate()}
-            min="1900-01-01"
-            onChange={(e) => set('birth_date', e.currentTarget.value)}
-            error={error('birth_date')}
-            required
-          />
-        </SimpleGrid>
-      </Fieldset>
-      <Fieldset legend={t('publicist.form.contact')} variant="unstyled">
-        <Stack gap="sm">
-          <Text size="sm" c="dimmed">
-            {t('publicist.form.contactHint')}
-            {editing ? ` ${t('publicist.form.contactChangeHint')}` : ''}
-          </Text>
-          <TextInput
-            type="email"
-            label={label('contact_email')}
-            value={values.contact_email}
-            onChange={(e) => set('contact_email', e.currentTarget.value)}
-            error={error('contact_email')}
-            maxLength={254}
-            autoComplete="off"
-            required
-          />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Select
-              label={label('phone_country')}
-              data={phoneOptions}
-              value={values.phone_country}
-              onChange={(v) => set('phone_country', v ?? 'ES')}
-              searchable
-              error={error('phone_country')}
-              nothingFoundMessage={t('publicist.form.nothingFound')}
-              allowDeselect={false}
-            />
-            <TextInput
-              type="tel"
-              inputMode="tel"
-              label={label('phone')}
-              value={values.phone}
-              onChange={(e) => set('phone', e.currentTarget.value)}
-              error={error('phone')}
-              autoComplete="off"
-            />
-          </SimpleGrid>
-          <Checkbox label={label('whatsapp')} checked={values.whatsapp} onChange={(e) => set('whatsapp', e.currentTarget.checked)} />
-        </Stack>
-      </Fieldset>
-      <Fieldset legend={t('publicist.form.location')} variant="unstyled">
-        <SimpleGrid cols={{ base: 1, sm: 3 }} mb="sm">
-          <Select
-            label={label('country_id')}
-            data={countryOptions.map(({ value, label: l }) => ({ value, label: l }))}
-            value={values.country_id ? String(values.country_id) : null}
-            onChange={(v) => set('country_id', v ? Number(v) : null, { state_id: null, city_id: null })}
-            searchable
-            error={error('country_id')}
-            nothingFoundMessage={t('publicist.form.nothingFound')}
-            required
-          />
-          <Select
-            label={label('state_id')}
-            data={(states.data ?? []).map((s) => ({ value: String(s.id), label: s.name }))}
-            value={values.state_id ? String(values.state_id) : null}
-            onChange={(v) => set('state_id', v ? Number(v) : null, { city_id: null })}
-            disabled={!values.country_id}
-            searchable
-            error={error('state_id')}
-            nothingFoundMessage={t('publicist.form.nothingFound')}
-            required
-          />
-          <Select
-            label={label('city_id')}
-            data={(cities.data ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
-            value={values.city_id ? String(values.city_id) : null}
-            onChange={(v) => set('city_id', v ? Number(v) : null)}
-            disabled={!values.state_id}
-            searchable
-            limit={100}
-            error={error('city_id')}
-            nothingFoundMessage={t('publicist.form.nothingFound')}
-            required
-          />
-        </SimpleGrid>
-        <LocationMap
-          country={countries.data?.find((c) => c.id === values.country_id)?.iso2}
-          states={values.country_id ? states.data : undefined}
-          cities={values.state_id ? cities.data : undefined}
-          stateId={values.state_id}
-          cityId={values.city_id}
-          onPick={pickLocation}
-          height={240}
-        />
-      </Fieldset>
-      <Fieldset legend={t('publicist.form.ad')} variant="unstyled">
-        <Stack gap="sm">
-          <Input.Wrapper label={label('section')} error={error('section')} required>
-            <Chip.Group multiple={false} value={values.section} onChange={(v) => set('section', v as SectionSlug)}>
-              <Group gap="xs" mt={6} role="radiogroup" aria-label={label('section')}>
-                {(sections.data ?? []).map((s) => (
-                  <Chip key={s.slug} value={s.slug} type="radio" color={s.color} variant="outline">
-                    {s.names[lng] || s.name}
-                  </Chip>
-                ))}
-              </Group>
-            </Chip.Group>
-          </Input.Wrapper>
-          <TextInput
-            label={label('title')}
-            value={values.title}
-            onChange={(e) => set('title', e.currentTarget.value)}
-            error={error('title')}
-            maxLength={80}
-            required
-          />
-          <Textarea
-            label={label('description')}
-            description={t('publicist.form.descriptionCount', { count: values.description.trim().length, max: 3000 })}
-            value={values.description}
-            onChange={(e) => set('description', e.currentTarget.value)}
-            error={error('description')}
-            autosize
-            minRows={4}
-            maxLength={3000}
-            required
-          />
-        </Stack>
-      </Fieldset>
+      {FIELDSETS.map((section) => (
+        <Fieldset key={section} legend={t(`publicist.form.${section}`)} variant="unstyled">
+          <ModelAdSection section={section} who="publicist" values={values} onChange={onChange} error={error} editing={editing} />
+        </Fieldset>
+      ))}
     </Stack>
   );
 }
@@ -307,8 +85,7 @@ export interface CreateModelsFormProps {
 
 /** Create one model, or several at once ("Add another"): all are saved together or none (errors per model). */
 export function CreateModelsForm({ submit, onSaved, onCancel }: CreateModelsFormProps) {
-  const { t, i18n } = useTranslation();
-  const lng = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'es';
+  const { t } = useTranslation();
   const form = useApiForm(BULK_FIELDS);
   const [models, setModels] = useState<ModelValues[]>([EMPTY_MODEL]);
 
@@ -355,7 +132,6 @@ export function CreateModelsForm({ submit, onSaved, onCancel }: CreateModelsForm
               </Group>
               <ModelFields
                 values={values}
-                lng={lng}
                 editing={false}
                 error={(f) => form.errors[`models.${i}.${f}`]}
                 onChange={(next, field) => {
@@ -412,8 +188,7 @@ export interface EditModelFormProps {
  * one the server refused (422) comes back with its errors on the fields.
  */
 export function EditModelForm({ model, submit, onSaved, onQueued, onCancel, queued, dropQueued }: EditModelFormProps) {
-  const { t, i18n } = useTranslation();
-  const lng = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'es';
+  const { t } = useTranslation();
   const form = useApiForm(PUBLICIST_MODEL_FIELDS);
   const queuedValues = queued?.meta?.values as ModelValues | undefined;
   const [values, setValues] = useState<ModelValues>(() => queuedValues ?? modelValues(model));
@@ -430,41 +205,19 @@ export function EditModelForm({ model, submit, onSaved, onQueued, onCancel, queu
   const save = async (from: ModelValues = values, base: number = version) => {
     const body = { ...toInput(from), version: base };
     if (!form.validate(publicistModelUpdateSchema, body)) return;
-    let wasQueued = false;
-    const res = await form.run(
-      async () => {
-        // This save replaces what was waiting (or stuck) in the outbox for this model.
-        if (queued) await dropQueued?.();
-        const result = await submit(body, from);
-        if (result.queued) {
-          wasQueued = true;
-          return { status: 202, data: undefined as unknown as Answer & { data: PublicistModel } };
-        }
-        return result.sent;
+    await saveModelAd(form, t, {
+      queued,
+      dropQueued,
+      send: () => submit(body, from),
+      onStale: (saved) => {
+        setValues(modelValues(saved));
+        setVersion(saved.version);
+        setConflicted(true);
+        return true;
       },
-      {
-        onError: (err) => {
-          if (err instanceof OutboxQuotaError) {
-            form.fail({ _: t('outbox.quota') });
-            return true;
-          }
-          const data = (err instanceof ConflictError ? err.data?.data : undefined) as { current?: PublicistModel } | undefined;
-          if (!data?.current) return false;
-          setValues(modelValues(data.current));
-          setVersion(data.current.version);
-          setConflicted(true);
-          return true;
-        },
-      },
-    );
-    if (!res) return;
-    if (wasQueued) {
-      form.ui.notify({ type: 'info', message: t('outbox.savedPending'), placement: DEFAULT_PLACEMENT });
-      onQueued();
-      return;
-    }
-    handleAnswer({ status: res.status, data: { ...res.data, redirect: undefined } }, form.ui);
-    onSaved(res.data.data);
+      onQueued,
+      onSaved,
+    });
   };
 
   return (
@@ -491,7 +244,6 @@ export function EditModelForm({ model, submit, onSaved, onQueued, onCancel, queu
           ) : null}
           <ModelFields
             values={values}
-            lng={lng}
             editing
             error={(f) => form.errors[f]}
             onChange={(next, field) => {
