@@ -1,35 +1,41 @@
-/** The account calls of the dashboard and profile screens (SPEC §7). */
+/** The account calls of the dashboard and profile screens (SPEC §7); answers typed by the schemas the routes declare. */
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { Answer } from '#contract/answers.ts';
+import type { successSchema } from '#contract/answers.ts';
 import type {
   modelProfileCreateSchema,
+  passwordConfirmedStatusSchema,
   profileInformationSchema,
   publicistProfileCreateSchema,
   updatePasswordSchema,
+  userChangedAnswerSchema,
 } from '#contract/auth.ts';
-import type { DataExportState } from '#contract/data-rights.ts';
+import type { DataExportState, dataExportRequestedSchema } from '#contract/data-rights.ts';
+import type { profileCreatedAnswerSchema } from '#contract/profiles.ts';
 import { API } from '#contract/routes.ts';
 import { apiGet, apiRequest } from '#src/lib/api-client.ts';
 
 export const DATA_EXPORT_KEY = ['account', 'data-export'] as const;
 
+type Success = z.infer<typeof successSchema>;
+type ProfileCreated = z.infer<typeof profileCreatedAnswerSchema>;
+
 export const updateProfileInformation = (body: z.output<typeof profileInformationSchema>) =>
-  apiRequest<Answer>(API.userProfileInformation, { method: 'PUT', body });
+  apiRequest<z.infer<typeof userChangedAnswerSchema>>(API.userProfileInformation, { method: 'PUT', body });
 
 export const updatePassword = (body: z.output<typeof updatePasswordSchema>) =>
-  apiRequest<Answer>(API.userPassword, { method: 'PUT', body });
+  apiRequest<Success>(API.userPassword, { method: 'PUT', body });
 
-export const deleteAccount = (id: number) => apiRequest<Answer>(API.accountDelete(id), { method: 'DELETE' });
+export const deleteAccount = (id: number) => apiRequest<Success>(API.accountDelete(id), { method: 'DELETE' });
 
 export const passwordConfirmedLately = async (): Promise<boolean> =>
-  (await apiGet<{ confirmed: boolean }>(API.confirmedPasswordStatus)).confirmed;
+  (await apiGet<z.infer<typeof passwordConfirmedStatusSchema>>(API.confirmedPasswordStatus)).confirmed;
 
 export const createModelProfile = (body: z.output<typeof modelProfileCreateSchema>) =>
-  apiRequest<Answer>(API.profileCreate, { method: 'POST', body });
+  apiRequest<ProfileCreated>(API.profileCreate, { method: 'POST', body });
 
 export const createPublicistProfile = (body: z.output<typeof publicistProfileCreateSchema>) =>
-  apiRequest<Answer>(API.publicistProfileCreate, { method: 'POST', body });
+  apiRequest<ProfileCreated>(API.publicistProfileCreate, { method: 'POST', body });
 
 /** The user's data export (GDPR arts. 15, 20): its state, polled while it is being built. */
 export const dataExportQueryOptions = () =>
@@ -41,4 +47,4 @@ export const dataExportQueryOptions = () =>
     staleTime: 0,
   });
 
-export const requestDataExport = () => apiRequest<Answer & { data: DataExportState }>(API.dataExport, { method: 'POST' });
+export const requestDataExport = () => apiRequest<z.infer<typeof dataExportRequestedSchema>>(API.dataExport, { method: 'POST' });

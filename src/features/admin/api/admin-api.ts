@@ -1,13 +1,30 @@
-/** Staff calls (lists, queues, decisions, appeals, audit) as TanStack Query options. */
+/**
+ * Staff calls (lists, queues, decisions, appeals, audit) as TanStack Query options. Answers are typed by the schemas
+ * the server's routes declare; the moderation list rows below are still the PWA's own until the contract defines them.
+ */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { z } from 'zod';
 import { API } from '#contract/routes.ts';
-import { type AdminClient, type AdminCounts, type DecisionInput } from '#contract/admin.ts';
-import type { Answer } from '#contract/answers.ts';
+import type {
+  adminClientResponseSchema,
+  adminCountsSchema,
+  AppealDecisionInput,
+  appealDecidedSchema,
+  AuditEntryView,
+  decisionResultSchema,
+  DecisionInput,
+} from '#contract/admin.ts';
+import type { dataOf, successOf } from '#contract/answers.ts';
+import type { createAdminSchema, userChangedAnswerSchema } from '#contract/auth.ts';
 import type { Image, PaginationMeta } from '#contract/listings.ts';
 import type { Status } from '#contract/statuses.ts';
 import { apiGet, apiRequest } from '#src/lib/api-client.ts';
 
 export const ADMIN_KEY = ['admin'] as const;
+
+type CountsAnswer = z.infer<ReturnType<typeof dataOf<typeof adminCountsSchema>>>;
+type DecisionAnswer = z.infer<ReturnType<typeof successOf<typeof decisionResultSchema>>>;
+type AppealAnswer = z.infer<ReturnType<typeof successOf<typeof appealDecidedSchema>>>;
 
 export interface Paged<T> {
   data: T[];
@@ -33,7 +50,7 @@ export const adminListOptions = <T>(path: string, params: Params) =>
 export const adminCountsOptions = () =>
   queryOptions({
     queryKey: [...ADMIN_KEY, 'counts'],
-    queryFn: ({ signal }) => apiGet<{ data: AdminCounts }>(API.adminCounts, signal).then((r) => r.data),
+    queryFn: ({ signal }) => apiGet<CountsAnswer>(API.adminCounts, signal).then((r) => r.data),
   });
 
 /** One client record with a page of their statements of reasons (the page lives in the screen's URL). */
@@ -41,16 +58,19 @@ export const adminClientOptions = (id: number, page: number) =>
   queryOptions({
     queryKey: [...ADMIN_KEY, 'client', id, page],
     queryFn: ({ signal }) =>
-      apiGet<{ data: AdminClient }>(withParams(API.adminClient(id), { page: page > 1 ? page : undefined }), signal).then((r) => r.data),
+      apiGet<z.infer<typeof adminClientResponseSchema>>(
+        withParams(API.adminClient(id), { page: page > 1 ? page : undefined }),
+        signal,
+      ).then((r) => r.data),
     // Paging through the statements keeps the record on screen; another client never shows the previous one's data.
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[2] === id ? previous : undefined),
   });
 
-export const decide = (body: DecisionInput) => apiRequest<Answer>(API.adminDecisions, { method: 'POST', body });
-export const decideAppeal = (id: number, body: { outcome: 'upheld' | 'reversed'; text: string }) =>
-  apiRequest<Answer>(API.adminAppealDecide(id), { method: 'POST', body });
-export const createAdmin = (body: { name: string; email: string; password: string; password_confirmation: string }) =>
-  apiRequest<Answer>(API.adminCreate, { method: 'POST', body });
+export const decide = (body: DecisionInput) => apiRequest<DecisionAnswer>(API.adminDecisions, { method: 'POST', body });
+export const decideAppeal = (id: number, body: AppealDecisionInput) =>
+  apiRequest<AppealAnswer>(API.adminAppealDecide(id), { method: 'POST', body });
+export const createAdmin = (body: z.output<typeof createAdminSchema>) =>
+  apiRequest<z.infer<typeof userChangedAnswerSchema>>(API.adminCreate, { method: 'POST', body });
 
 export interface UserRef {
   id: number;
@@ -158,15 +178,5 @@ export interface AdminAppeal {
   };
 }
 
-export interface AuditEntry {
-  id: number;
-  actor: { id: number | null; role: string | null; email: string | null };
-  action: string;
-  subject_type: string;
-  subject_id: number | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  reason: { codes?: string[]; text?: string } | null;
-  ip: string | null;
-  created_at: string;
-}
+/** One audit log entry (GET API.superAdminAudit), as the contract declares it. */
+export type AuditEntry = AuditEntryView;

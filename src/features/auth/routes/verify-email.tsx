@@ -20,8 +20,7 @@ type Outcome =
 /** Where the answer sends the user, language-neutral: its `redirect`, else the profile to create or the dashboard. */
 function destination(answer: VerifyAnswer): string {
   if (answer.redirect) return answer.redirect;
-  const role = answer.user?.role ?? answer.data?.user?.role;
-  if (!role) return '/';
+  const role = answer.user.role;
   return PROFILE_CREATE_ROUTES[role] ?? dashboardFor(role);
 }
 

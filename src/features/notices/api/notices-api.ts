@@ -1,12 +1,20 @@
-/** Staff calls for notices (reports about ads) and contact messages, as TanStack Query options. */
+/**
+ * Staff calls for notices (reports about ads) and contact messages, as TanStack Query options; answers typed by the
+ * schemas the server's routes declare.
+ */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { API } from '#contract/routes.ts';
-import type { Answer } from '#contract/answers.ts';
-import type { ContactList, ContactMessage } from '#contract/contact.ts';
-import type { Report, ReportDecisionInput, ReportList } from '#contract/reports.ts';
+import type { z } from 'zod';
+import type { dataOf, successOf } from '#contract/answers.ts';
+import type { ContactList, contactMessageSchema } from '#contract/contact.ts';
+import type { ReportDecisionInput, ReportList, reportSchema } from '#contract/reports.ts';
 import { apiGet, apiRequest } from '#src/lib/api-client.ts';
 
 export const NOTICES_KEY = ['notices'] as const;
+
+type ReportAnswer = z.infer<ReturnType<typeof dataOf<typeof reportSchema>>>;
+type ReportDecided = z.infer<ReturnType<typeof successOf<typeof reportSchema>>>;
+type MessageUpdated = z.infer<ReturnType<typeof successOf<typeof contactMessageSchema>>>;
 
 export type Params = Record<string, string | number | undefined>;
 
@@ -27,12 +35,12 @@ export const reportsOptions = (params: Params) =>
 export const reportOptions = (id: number) =>
   queryOptions({
     queryKey: [...NOTICES_KEY, 'report', id],
-    queryFn: ({ signal }) => apiGet<{ data: Report }>(API.adminReport(id), signal).then((r) => r.data),
+    queryFn: ({ signal }) => apiGet<ReportAnswer>(API.adminReport(id), signal).then((r) => r.data),
     retry: false,
   });
 
 export const decideReport = (id: number, body: ReportDecisionInput) =>
-  apiRequest<Answer & { data: Report }>(API.adminReportDecide(id), { method: 'POST', body });
+  apiRequest<ReportDecided>(API.adminReportDecide(id), { method: 'POST', body });
 
 export const messagesOptions = (params: Params) =>
   queryOptions({
@@ -42,4 +50,4 @@ export const messagesOptions = (params: Params) =>
   });
 
 export const setMessageStatus = (id: number, status: 'read' | 'archived') =>
-  apiRequest<Answer & { data: ContactMessage }>(API.adminContactMessage(id), { method: 'PATCH', body: { status } });
+  apiRequest<MessageUpdated>(API.adminContactMessage(id), { method: 'PATCH', body: { status } });
