@@ -35,7 +35,7 @@ import {
 import { notFound, tooManyRequests } from '../../errors.ts';
 import type { Storage, StoredFile } from '../../plugins/storage.ts';
 import { mediaKey } from '../media/images.ts';
-import { heldKey } from '../photo-reviews/photo-reviews.ts';
+import { heldKey } from '../media/refused-photos.ts';
 import { accountScope, subjectsOf } from './account-scope.ts';
 
 export interface ExportDeps {

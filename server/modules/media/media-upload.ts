@@ -26,9 +26,9 @@ import { AppError, validationFailed } from '../../errors.ts';
 import { recordAudit, staffActsForOthers } from '../audit/audit.ts';
 import { mediaKey, toImage } from './images.ts';
 import type { ModerationRule } from '../moderation/moderation.ts';
-import { holdRefusedPhoto } from '../photo-reviews/photo-reviews.ts';
 import { loadEditableAd, type EditableAd } from './ad-access.ts';
 import { processImage } from './image-pipeline.ts';
+import { holdRefusedPhoto } from './refused-photos.ts';
 import { countAdPhotos, insertPhoto, markAdPendingReview, type MediaRecord, type NewPhoto } from './media.repository.ts';
 import type { VisibilityCache } from './media-visibility.ts';
 

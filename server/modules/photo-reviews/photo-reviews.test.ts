@@ -17,7 +17,7 @@ import { createTestApp, type TestApp } from '#tests/test-app.ts';
 import { loginAs, uploadBody } from '../media/test-helpers.ts';
 import { jpeg } from '../media/test-images.ts';
 import { sweepMediaLeftovers } from '../media/orphans.ts';
-import { heldKey, sweepExpired } from './photo-reviews.ts';
+import { heldKey, sweepExpired } from '../media/refused-photos.ts';
 
 let t: TestApp;
 let admin: Agent;
