@@ -21,34 +21,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import fp from 'fastify-plugin';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { adminCountsSchema, adminUserSchema, APPEAL_OUTCOMES, DECISION_ACTIONS, DECISION_SUBJECTS } from '#contract/admin.ts';
 import { answerSchema, ERROR_CODES } from '#contract/answers.ts';
-import { userSchema } from '#contract/auth.ts';
-import { contactListSchema, contactMessageSchema } from '#contract/contact.ts';
-import { dataExportStateSchema } from '#contract/data-rights.ts';
-import { paginationMetaSchema } from '#contract/listings.ts';
-import {
-  channelAuthAnswerSchema,
-  notificationListSchema,
-  notificationReadDataSchema,
-  userAuthAnswerSchema,
-} from '#contract/notifications.ts';
-import { adSummarySchema, modelProfileSchema } from '#contract/profiles.ts';
-import { consentRequestSchema, publicistModelSchemaOut, publicistProfileSchema } from '#contract/publicists.ts';
-import { reportListSchema, reportSchema } from '#contract/reports.ts';
 import { API, API_PREFIX, BROADCASTING_PREFIX } from '#contract/routes.ts';
-import { statementSchema } from '#contract/statements.ts';
-import {
-  chatUserListSchema,
-  chatUserPanelSchema,
-  conversationListSchema,
-  conversationSchema,
-  messagePageSchema,
-  messageSchema,
-  staffListSchema,
-  supportStatusSchema,
-  unreadSchema,
-} from '#contract/support-chat.ts';
 import { SESSION_COOKIE } from './cookies.ts';
 
 /** Schemas shown once under components and referenced from every route that uses them. */
@@ -164,158 +138,6 @@ export const NOT_JSON: Record<string, { summary?: string; response?: Record<stri
   },
 };
 
-/**
- * Answers of routes that do not declare their response schema (their modules build the body by hand) but whose shape
- * the contract defines and the PWA reads them as. Documentation only: nothing is validated or serialized with these.
- * server/plugins/openapi.test.ts checks real answers of these routes against them.
- */
-/** An answer envelope (SPEC §7) with this `data`; without one, the envelope says precisely that it carries none. */
-const envelope = (data?: z.ZodType, extra: z.ZodRawShape = {}) =>
-  data ? answerSchema.extend({ data, ...extra }) : answerSchema.omit({ data: true }).extend(extra).strict();
-/** A staff list whose rows the contract does not define. */
-const staffRows = z.object({ data: z.array(z.looseObject({ id: z.number().int() })), meta: paginationMetaSchema });
-/** Pusher's HTTP API answers an empty object to a published event or a terminated user. */
-const pusherEmpty = z.object({}).strict();
-/** Pusher's `info` attributes of a channel, those asked for (user_count: presence channels only). */
-const pusherChannelInfo = z.object({ user_count: z.number().int().optional(), subscription_count: z.number().int().optional() }).strict();
-
-export const DOCUMENTED_ANSWERS: Record<string, z.ZodType> = {
-  [`GET ${API.user}`]: z.object({ data: userSchema }),
-  [`GET ${API.session}`]: z.object({ data: userSchema.nullable() }),
-  [`GET ${API.notifications}`]: notificationListSchema,
-  [`GET ${API.supportConversations}`]: conversationListSchema,
-  [`GET ${API.supportMessages(':id')}`]: messagePageSchema,
-  [`GET ${API.supportStatus}`]: supportStatusSchema,
-  [`GET ${API.supportUnread}`]: unreadSchema,
-  [`GET ${API.supportUsers}`]: chatUserListSchema,
-  [`GET ${API.supportStaff}`]: staffListSchema,
-  [`GET ${API.supportUserPanel(':id')}`]: z.object({ data: chatUserPanelSchema }),
-  [`GET ${API.adminReports}`]: reportListSchema,
-  [`GET ${API.adminContactMessages}`]: contactListSchema,
-  'POST /broadcasting/auth': channelAuthAnswerSchema,
-  'POST /broadcasting/user-auth': userAuthAnswerSchema,
-  // Accounts. Registering answers alike whether or not the address was taken: no data either way.
-  [`POST ${API.userCreate}`]: envelope(),
-  [`POST ${API.register}`]: envelope(),
-  [`POST ${API.publicistCreate}`]: envelope(),
-  [`POST ${API.adminCreate}`]: envelope(z.object({ user: userSchema })),
-  [`POST ${API.login}`]: envelope(z.object({ user: userSchema })),
-  [`POST ${API.logout}`]: envelope(),
-  [`POST ${API.sendVerification}`]: envelope(),
-  [`POST ${API.verifyEmail}`]: envelope(undefined, { verified: z.literal(true), user: userSchema }),
-  [`POST ${API.forgotPassword}`]: envelope(),
-  [`POST ${API.resetPassword}`]: envelope(),
-  [`POST ${API.confirmPassword}`]: envelope(),
-  [`GET ${API.confirmedPasswordStatus}`]: z.object({ confirmed: z.boolean() }),
-  [`PUT ${API.userPassword}`]: envelope(),
-  [`PUT ${API.userProfileInformation}`]: envelope(z.object({ user: userSchema })),
-  [`DELETE ${API.accountDelete(':id')}`]: envelope(),
-  // Profiles and ads.
-  [`POST ${API.profileCreate}`]: envelope(z.object({ id: z.number().int() })),
-  [`POST ${API.publicistProfileCreate}`]: envelope(z.object({ id: z.number().int() })),
-  [`GET ${API.publicistProfile}`]: z.object({ data: publicistProfileSchema }),
-  [`PUT ${API.publicistProfileUpdate(':id')}`]: envelope(publicistProfileSchema),
-  [`POST ${API.modelWithAdCreate}`]: envelope(modelProfileSchema),
-  [`POST ${API.modelCreate}`]: envelope(modelProfileSchema),
-  [`PUT ${API.modelWithAdUpdate(':id')}`]: envelope(modelProfileSchema),
-  [`PUT ${API.modelAdActivate(':id', ':value')}`]: envelope(adSummarySchema),
-  [`POST ${API.adCreate}`]: envelope(adSummarySchema, { url: z.string() }),
-  // Reports, contact, data rights.
-  [`POST ${API.reports}`]: envelope(z.object({ receipt: z.string() })),
-  [`GET ${API.adminReport(':id')}`]: z.object({ data: reportSchema }),
-  [`POST ${API.adminReportDecide(':id')}`]: envelope(reportSchema),
-  [`POST ${API.contact}`]: envelope(),
-  [`POST ${API.contactToAdmin}`]: envelope(),
-  [`PATCH ${API.adminContactMessage(':id')}`]: envelope(contactMessageSchema),
-  [`POST ${API.dataExport}`]: envelope(dataExportStateSchema),
-  // Publicists' models.
-  [`GET ${API.publicistModel(':id')}`]: z.object({ data: publicistModelSchemaOut }),
-  [`POST ${API.publicistModelCreate}`]: envelope(publicistModelSchemaOut),
-  [`POST ${API.publicistModelUnderResponsibilityCreate}`]: envelope(publicistModelSchemaOut),
-  [`POST ${API.publicistModelsCreate}`]: envelope(z.array(publicistModelSchemaOut)),
-  [`PUT ${API.publicistModelUpdate(':id')}`]: envelope(publicistModelSchemaOut),
-  [`PUT ${API.publicistModelActivate(':id', ':value')}`]: envelope(publicistModelSchemaOut),
-  [`DELETE ${API.publicistModelAd(':id')}`]: envelope(publicistModelSchemaOut),
-  [`POST ${API.publicistModelConsentResend(':id')}`]: envelope(publicistModelSchemaOut),
-  [`POST ${API.modelVerification}`]: envelope(z.object({ status: z.literal('pending') })),
-  // Consent (a model's answer to a publicist's request) and statements.
-  [`POST ${API.consentRequest(':token')}`]: envelope(consentRequestSchema.shape.data),
-  [`POST ${API.consentWithdraw(':token')}`]: envelope(consentRequestSchema.shape.data),
-  [`POST ${API.statementAppeal(':id')}`]: envelope(statementSchema),
-  // Notifications and the support chat.
-  [`POST ${API.notificationRead(':id')}`]: envelope(notificationReadDataSchema),
-  [`POST ${API.notificationsReadAll}`]: envelope(notificationReadDataSchema),
-  [`POST ${API.supportConversations}`]: envelope(conversationSchema),
-  [`GET ${API.supportConversation(':id')}`]: z.object({ data: conversationSchema }),
-  [`POST ${API.supportMessages(':id')}`]: envelope(messageSchema),
-  [`POST ${API.supportRead(':id')}`]: envelope(notificationReadDataSchema),
-  [`POST ${API.supportAssign(':id')}`]: envelope(conversationSchema),
-  [`POST ${API.supportResolve(':id')}`]: envelope(conversationSchema),
-  [`POST ${API.supportReopen(':id')}`]: envelope(conversationSchema),
-  // Staff. The rows of the moderation lists have no schema in the contract (the PWA types them with interfaces):
-  // documented as rows with an id, which is what every one of them has.
-  [`GET ${API.adminCounts}`]: z.object({ data: adminCountsSchema }),
-  [`GET ${API.adminModels}`]: staffRows,
-  [`GET ${API.adminModelsUnderResponsibility}`]: staffRows,
-  [`GET ${API.adminPublicists}`]: staffRows,
-  [`GET ${API.adminAds}`]: staffRows.extend({ ads: staffRows.shape.data, count: z.number().int() }),
-  [`GET ${API.adminClients}`]: z.object({ data: z.array(adminUserSchema), meta: paginationMetaSchema }),
-  [`GET ${API.adminUsersWithoutProfile}`]: z.object({ data: z.array(adminUserSchema), meta: paginationMetaSchema }),
-  [`GET ${API.adminPhotos}`]: staffRows,
-  [`GET ${API.adminVerifications}`]: staffRows,
-  [`POST ${API.adminDecisions}`]: envelope(
-    z.object({
-      subject_type: z.enum(DECISION_SUBJECTS),
-      subject_id: z.number().int(),
-      action: z.enum(DECISION_ACTIONS),
-      before: z.record(z.string(), z.unknown()),
-      after: z.record(z.string(), z.unknown()),
-      statement_id: z.number().int().nullable(),
-    }),
-  ),
-  [`GET ${API.adminAppeals}`]: staffRows,
-  [`POST ${API.adminAppealDecide(':id')}`]: envelope(
-    z.object({ id: z.number().int(), status: z.enum(APPEAL_OUTCOMES), restored: z.record(z.string(), z.unknown()) }),
-  ),
-  [`GET ${API.superAdminAdmins}`]: z.object({ data: z.array(adminUserSchema), meta: paginationMetaSchema }),
-  [`GET ${API.superAdminAudit}`]: staffRows,
-  // The locale's translation tree, as the PWA's i18n loads it.
-  [`GET ${API.language(':lng')}`]: z.record(z.string(), z.unknown()),
-  // Pusher's HTTP API (signed by the app secret), Pusher's own answers.
-  'POST /apps/:appId/events': pusherEmpty.or(z.object({ channels: z.record(z.string(), pusherChannelInfo) }).strict()),
-  'POST /apps/:appId/batch_events': pusherEmpty.or(z.object({ batch: z.array(pusherChannelInfo) }).strict()),
-  'GET /apps/:appId/channels': z.object({ channels: z.record(z.string(), pusherChannelInfo) }).strict(),
-  'GET /apps/:appId/channels/:channel': pusherChannelInfo.extend({ occupied: z.boolean() }).strict(),
-  'GET /apps/:appId/channels/:channel/users': z.object({ users: z.array(z.object({ id: z.string() })) }),
-  'POST /apps/:appId/users/:userId/terminate_connections': pusherEmpty,
-};
-
-/** The success statuses of a documented answer when it is not (only) 200. */
-export const DOCUMENTED_STATUS: Record<string, number[]> = {
-  [`POST ${API.userCreate}`]: [201],
-  [`POST ${API.register}`]: [201],
-  [`POST ${API.publicistCreate}`]: [201],
-  [`POST ${API.adminCreate}`]: [201],
-  [`POST ${API.confirmPassword}`]: [201],
-  [`POST ${API.profileCreate}`]: [201],
-  [`POST ${API.publicistProfileCreate}`]: [201],
-  [`POST ${API.modelWithAdCreate}`]: [201],
-  [`POST ${API.modelCreate}`]: [201],
-  [`POST ${API.adCreate}`]: [201],
-  [`POST ${API.reports}`]: [201],
-  [`POST ${API.contact}`]: [201],
-  [`POST ${API.contactToAdmin}`]: [201],
-  [`POST ${API.dataExport}`]: [202],
-  [`POST ${API.modelVerification}`]: [201],
-  [`POST ${API.statementAppeal(':id')}`]: [201],
-  [`POST ${API.supportMessages(':id')}`]: [201],
-  // 201 when it opens a conversation, 200 when it gives back the one already open.
-  [`POST ${API.supportConversations}`]: [201, 200],
-  [`POST ${API.publicistModelCreate}`]: [201],
-  [`POST ${API.publicistModelUnderResponsibilityCreate}`]: [201],
-  [`POST ${API.publicistModelsCreate}`]: [201],
-};
-
 const TAGS: Array<[RegExp, string]> = [
   [/^\/api\/(health|ready|config|openapi\.json|docs)(\/|$)|^\/metrics$/, 'operations'],
   [/^\/api\/(super-)?admin\//, 'staff'],
@@ -363,13 +185,6 @@ export function errorResponses(method: string, url: string, schema: Record<strin
 
 const zodTransform = createJsonSchemaTransform({ schemaRegistry: components, skipList: [] });
 
-/** A contract schema as a documented JSON answer (what the zod transform makes of a declared response). */
-function answerJson(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete json.$schema;
-  return { description: 'The answer', ...json };
-}
-
 type TransformInput = Parameters<typeof zodTransform>[0] & { route: RouteOptions };
 
 /** @fastify/swagger's per-route transform: zod → JSON Schema, then the errors, the tag and the non-JSON parts. */
@@ -386,12 +201,7 @@ export function describeRoute(input: TransformInput) {
   if (special?.summary) out.summary ??= special.summary;
   if (special?.body) out.body = special.body;
   if (special?.consumes) out.consumes = special.consumes;
-  const documented = DOCUMENTED_ANSWERS[`${method} ${url}`];
-  const declared =
-    (out.response as Record<string, unknown> | undefined) ??
-    (documented
-      ? Object.fromEntries((DOCUMENTED_STATUS[`${method} ${url}`] ?? [200]).map((status) => [status, answerJson(documented)]))
-      : {});
+  const declared = (out.response as Record<string, unknown> | undefined) ?? {};
   // A route without a declared answer: a write answers the envelope (SPEC §7) by design; a read, some JSON.
   const success = Object.keys({ ...declared, ...special?.response }).some((s) => /^[23]/.test(s))
     ? {}
@@ -434,7 +244,7 @@ export const openapiCollector = fp(
     const undeclared: string[] = [];
     app.decorate('routesWithoutAnswerSchema', undeclared);
     app.addHook('onRoute', (route) => {
-      const schema = route.schema as { response?: unknown; hide?: boolean } | undefined;
+      const schema = route.schema;
       if (schema?.response || schema?.hide) return;
       for (const method of [route.method].flat()) if (method !== 'HEAD') undeclared.push(`${method} ${route.url}`);
     });
