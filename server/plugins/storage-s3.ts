@@ -1,7 +1,7 @@
 /**
  * Media storage in an S3-compatible bucket (STORAGE_DRIVER=s3), behind the same Storage calls as the disk. The bucket
  * stays private: nothing here makes a public or presigned URL, every file still goes out through GET /media/*
- * (modules/media/media-files.routes.ts), which decides who may see it whichever node serves the request.
+ * (modules/media/media-files.ts), which decides who may see it whichever node serves the request.
  *
  * Keys behave like the disk's paths: `remove('ads/1')` removes the object `ads/1` and everything under `ads/1/`, never
  * `ads/12/…`. A PutObject is all-or-nothing, so unlike the disk there are no partial (`.tmp`) writes to sweep.

@@ -1,7 +1,7 @@
 /**
  * Media storage: on disk (DATA_DIR/media, or a temp folder for tests) or, with STORAGE_DRIVER=s3, in an S3-compatible
  * bucket (storage-s3.ts) behind the same calls. Every stored name is unique (uuid) and never rewritten. Nothing here
- * is served by itself: GET /media/* (modules/media/media-files.routes.ts) decides who may see which file — photos of
+ * is served by itself: GET /media/* (modules/media/media-files.ts) decides who may see which file — photos of
  * an ad that is not listed are private.
  */
 import crypto from 'node:crypto';
