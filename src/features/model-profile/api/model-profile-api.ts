@@ -1,9 +1,14 @@
 /** The model profile calls (SPEC §7) and the reference data its form needs, as TanStack Query options. */
 import { queryOptions } from '@tanstack/react-query';
-import type { Answer } from '#contract/answers.ts';
 import type { Image } from '#contract/listings.ts';
 import { API } from '#contract/routes.ts';
-import type { adAnswerSchema, modelProfileAnswerSchema, modelProfileResponseSchema, ModelWithAd } from '#contract/profiles.ts';
+import type {
+  adAnswerSchema,
+  adDeletedAnswerSchema,
+  modelProfileAnswerSchema,
+  modelProfileResponseSchema,
+  ModelWithAd,
+} from '#contract/profiles.ts';
 import type { z } from 'zod';
 import { apiGet, apiRequest } from '#src/lib/api-client.ts';
 
@@ -38,4 +43,4 @@ export const updateModelWithAd = (id: number, body: ModelWithAd & { version: num
 export const setAdActive = (adId: number, on: boolean) =>
   apiRequest<z.infer<typeof adAnswerSchema>>(API.modelAdActivate(adId, on), { method: 'PUT' });
 
-export const deleteAd = (adId: number) => apiRequest<Answer>(API.adDelete(adId), { method: 'DELETE' });
+export const deleteAd = (adId: number) => apiRequest<z.infer<typeof adDeletedAnswerSchema>>(API.adDelete(adId), { method: 'DELETE' });

@@ -5,8 +5,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import type { Answer } from '#contract/answers.ts';
-import type { VerificationCode, VerificationState } from '#contract/profiles.ts';
+import type {
+  VerificationCode,
+  verificationCodeAnswerSchema,
+  verificationStateSchema,
+  verificationSubmittedSchema,
+} from '#contract/profiles.ts';
+import type { z } from 'zod';
 import { FormError } from '#src/components/form-error.tsx';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { apiGet, apiRequest } from '#src/lib/api-client.ts';
@@ -32,7 +37,7 @@ export function ModelVerifyRoute() {
   const form = useApiForm(FIELDS);
   const state = useQuery({
     queryKey: ['profile', 'model', 'verification'],
-    queryFn: ({ signal }) => apiGet<{ data: VerificationState }>(API.modelVerification, signal).then((r) => r.data),
+    queryFn: ({ signal }) => apiGet<z.infer<typeof verificationStateSchema>>(API.modelVerification, signal).then((r) => r.data),
   });
   const [code, setCode] = useState<VerificationCode | null>(null);
   const [photo, setPhoto] = useState<File | null>(null);
@@ -51,7 +56,9 @@ export function ModelVerifyRoute() {
   const active = current?.profile_status === 'active';
 
   const getCode = async () => {
-    const res = await form.run(() => apiRequest<{ data: VerificationCode }>(API.modelVerificationCode, { method: 'POST' }));
+    const res = await form.run(() =>
+      apiRequest<z.infer<typeof verificationCodeAnswerSchema>>(API.modelVerificationCode, { method: 'POST' }),
+    );
     if (res) setCode(res.data.data);
   };
 
@@ -64,7 +71,9 @@ export function ModelVerifyRoute() {
     const body = new FormData();
     body.append('code', code.code);
     body.append('photo', photo, photo.name || 'selfie.jpg');
-    const res = await form.run(() => apiRequest<Answer>(API.modelVerification, { method: 'POST', body }));
+    const res = await form.run(() =>
+      apiRequest<z.infer<typeof verificationSubmittedSchema>>(API.modelVerification, { method: 'POST', body }),
+    );
     if (!res) return;
     handleAnswer({ status: res.status, data: res.data }, form.ui);
     await queryClient.invalidateQueries({ queryKey: MODEL_PROFILE_KEY });

@@ -23,6 +23,7 @@ import { serverFieldErrors, useApiForm } from '#src/lib/forms.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';
 import type { SendOrQueueResult } from '#src/offline/send-or-queue.ts';
 import type { OutboxOp } from '#src/offline/types.ts';
+import type { ModelAnswer, ModelsAnswer } from '../api/publicist-api.ts';
 
 type Field = (typeof PUBLICIST_MODEL_FIELDS)[number];
 
@@ -78,7 +79,7 @@ function ModelFields({ values, onChange, error, editing }: ModelFieldsProps) {
 const BULK_FIELDS = Array.from({ length: MAX_MODELS_PER_REQUEST }, (_, i) => PUBLICIST_MODEL_FIELDS.map((f) => `models.${i}.${f}`)).flat();
 
 export interface CreateModelsFormProps {
-  submit: (models: PublicistModelInput[]) => Promise<ApiResponse<Answer & { data: PublicistModel[] }>>;
+  submit: (models: PublicistModelInput[]) => Promise<ApiResponse<ModelsAnswer>>;
   onSaved: (models: PublicistModel[]) => void;
   onCancel: () => void;
 }
@@ -171,7 +172,7 @@ export interface EditModelFormProps {
   submit: (
     values: PublicistModelInput & { version: number },
     formValues: ModelValues,
-  ) => Promise<SendOrQueueResult<ApiResponse<Answer & { data: PublicistModel }>>>;
+  ) => Promise<SendOrQueueResult<ApiResponse<ModelAnswer>>>;
   onSaved: (model: PublicistModel) => void;
   /** The edit was stored on the device, to be sent when the network is back. */
   onQueued: () => void;
