@@ -78,6 +78,15 @@ function AdPreview({ request }: { request: ConsentRequest }) {
   );
 }
 
+/** Used or expired meanwhile (409): say so on the page rather than in a passing notice. */
+function closedOnConflict(setClosed: (message: string) => void, fallback: string) {
+  return (err: unknown) => {
+    if (!(err instanceof ConflictError)) return false;
+    setClosed(err.data?.message ?? fallback);
+    return true;
+  };
+}
+
 function useConsentRequest(kind: 'give' | 'withdraw') {
   const token = useParams().token ?? '';
   return { token, query: useQuery(consentQueryOptions(kind, token)) };
@@ -121,16 +130,7 @@ export function ConsentRoute() {
   const publicist = request.publicist.display_name;
 
   const answer = async (decision: ConsentDecision) => {
-    const res = await form.run(() => answerConsent(token, decision), {
-      onError: (err) => {
-        // Used or expired meanwhile: say so on the page rather than in a passing notice.
-        if (err instanceof ConflictError) {
-          setClosed(err.data?.message ?? t('consent.used'));
-          return true;
-        }
-        return false;
-      },
-    });
+    const res = await form.run(() => answerConsent(token, decision), { onError: closedOnConflict(setClosed, t('consent.used')) });
     if (!res) return;
     handleAnswer({ status: res.status, data: res.data }, form.ui);
     setOutcome(decision === 'agree' ? 'given' : 'declined');
@@ -198,15 +198,7 @@ export function ConsentWithdrawRoute() {
   const request = query.data;
 
   const withdraw = async () => {
-    const res = await form.run(() => withdrawConsent(token), {
-      onError: (err) => {
-        if (err instanceof ConflictError) {
-          setClosed(err.data?.message ?? t('consent.used'));
-          return true;
-        }
-        return false;
-      },
-    });
+    const res = await form.run(() => withdrawConsent(token), { onError: closedOnConflict(setClosed, t('consent.used')) });
     if (!res) return;
     handleAnswer({ status: res.status, data: res.data }, form.ui);
     setDone(true);
