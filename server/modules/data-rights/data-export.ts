@@ -36,7 +36,7 @@ import { notFound, tooManyRequests } from '../../errors.ts';
 import type { Storage, StoredFile } from '../../plugins/storage.ts';
 import { mediaKey } from '../media/images.ts';
 import { heldKey } from '../media/refused-photos.ts';
-import { accountScope, subjectsOf } from './account-scope.ts';
+import { accountScope, subjectsOf } from '../../db/account-scope.ts';
 
 export interface ExportDeps {
   db: Db;

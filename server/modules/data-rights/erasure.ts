@@ -26,7 +26,7 @@ import {
 import type { Storage } from '../../plugins/storage.ts';
 import { cancelJob } from '../jobs/jobs.ts';
 import { chatEmailKey } from '../support-chat/support-chat.ts';
-import { accountScope, subjectsOf } from './account-scope.ts';
+import { accountScope, subjectsOf } from '../../db/account-scope.ts';
 
 export const ERASED = '[erased]';
 

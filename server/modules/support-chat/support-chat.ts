@@ -9,6 +9,7 @@
  * scheduled in the same transaction as the message, so it survives a restart.
  */
 import { and, asc, count, desc, eq, gt, ilike, inArray, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { accountScope } from '../../db/account-scope.ts';
 import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { STAFF_ROLES, type Role } from '#contract/roles.ts';
@@ -27,7 +28,7 @@ import {
   type SupportStatus,
 } from '#contract/support-chat.ts';
 import type { Db } from '../../db/client.ts';
-import { ads, cities, modelProfiles, publicistProfiles, supportConversations, supportMessages, users } from '../../db/schema.ts';
+import { ads, cities, supportConversations, supportMessages, users } from '../../db/schema.ts';
 import { forbidden, notFound, validationFailed } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { cancelJob, scheduleJob } from '../jobs/jobs.ts';
@@ -544,30 +545,12 @@ export async function supportStatus(app: FastifyInstance): Promise<SupportStatus
   };
 }
 
-/**
- * What an account publishes: its publicist profile, its own model profile and an agency's models, with their ads (the
- * same records data-rights' accountScope reads; kept here so the chat does not depend on that module, which depends
- * on this one).
- */
-async function publishedBy(db: Db, userId: number) {
-  const [publicist] = await db.select().from(publicistProfiles).where(eq(publicistProfiles.userId, userId));
-  const profiles = await db
-    .select()
-    .from(modelProfiles)
-    .where(
-      publicist ? or(eq(modelProfiles.userId, userId), eq(modelProfiles.publicistId, publicist.id)) : eq(modelProfiles.userId, userId),
-    );
-  const profileIds = profiles.map((p) => p.id);
-  const adRows = profileIds.length ? await db.select().from(ads).where(inArray(ads.modelProfileId, profileIds)) : [];
-  return { publicist, profiles, adRows, adIds: adRows.map((a) => a.id) };
-}
-
 /** Staff: the user's account, profiles and ads beside the conversation. */
 export async function userPanel(db: Db, conversationId: number): Promise<ChatUserPanel> {
   const [c] = await db.select().from(supportConversations).where(eq(supportConversations.id, conversationId));
   if (!c) throw notFound();
   const [u] = await db.select().from(users).where(eq(users.id, c.userId));
-  const scope = await publishedBy(db, c.userId);
+  const scope = await accountScope(db, c.userId);
   // A profile's city is where its ads are (the first one's).
   const adCities = scope.adIds.length
     ? await db

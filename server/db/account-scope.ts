@@ -1,11 +1,13 @@
 /**
  * The records an account answers for: its publicist profile, its own model profile and, for an agency, the models it
  * listed (they go with the account: model_profiles.publicist_id cascades), with their ads and verification requests.
- * The export hands over exactly what the erasure removes.
+ * The export hands over exactly what the erasure removes, and staff see the same records beside a support conversation.
+ * It lives beside the schema, not in a module, because several modules read it (data-rights, support-chat) and a
+ * module importing another for it made a module cycle.
  */
 import { and, eq, inArray, or, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { ads, modelProfiles, publicistProfiles, verificationRequests, type auditLog, type statements } from '../../db/schema.ts';
+import type { Db } from './client.ts';
+import { ads, modelProfiles, publicistProfiles, verificationRequests, type auditLog, type statements } from './schema.ts';
 
 export async function accountScope(db: Db, userId: number) {
   const [publicist] = await db.select().from(publicistProfiles).where(eq(publicistProfiles.userId, userId));
