@@ -7,10 +7,11 @@
 
 /**
  * One path segment: a Fastify pattern (`:id`) stays as it is, so the same builder gives the route's registration
- * and the client's URL; any other value is encoded (a consent token, a model id typed into the address bar).
+ * and the client's URL, and so does an outbox placeholder (`{after}`, replaced with the id an earlier queued write
+ * answers when the outbox replays); any other value is encoded (a consent token, a model id typed into the address bar).
  */
 export const seg = (value: number | string): string =>
-  typeof value === 'string' && /^:[a-z][a-zA-Z]*$/.test(value) ? value : encodeURIComponent(String(value));
+  typeof value === 'string' && /^(:[a-z][a-zA-Z]*|\{[a-z]+\})$/.test(value) ? value : encodeURIComponent(String(value));
 /** The on/off switch's last segment: 1 or 0, or the route's `:value` pattern. */
 const onOff = (on: boolean | string): string => (typeof on === 'boolean' ? (on ? '1' : '0') : seg(on));
 type Id = number | string;
