@@ -8,7 +8,7 @@ import { adminListOptions, type AdminAd } from '../api/admin-api.ts';
 import { AdminPage } from '../components/admin-page.tsx';
 import { DecisionDialog, type DecisionTarget } from '../components/decision-dialog.tsx';
 import { ListFilters, ListPagination, useListParams } from '../components/list-controls.tsx';
-import { statusOptions } from './admin-lists.tsx';
+import { statusOptions } from '../lib/status-options.ts';
 import { failedWithNothingSaved } from '#src/lib/query-view.ts';
 import { AdCard } from '../components/ad-card.tsx';
 import { Empty } from '../components/review-empty.tsx';
