@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { INT4_MAX, intParam } from './params.ts';
-import { paginationMetaSchema } from './listings.ts';
+import { imageSchema, paginationMetaSchema } from './listings.ts';
 import { ROLES } from './roles.ts';
 import { STATUSES } from './statuses.ts';
 import { REASON_CODES, statementSchema } from './statements.ts';
@@ -155,13 +155,136 @@ export const decisionResultSchema = z.object({
   statement_id: z.number().int().nullable(),
 });
 
-/**
- * A row of a staff moderation list (models, publicists, ads, photos, verifications, appeals). The PWA types these rows
- * with its own interfaces and the contract does not define them yet: every key is passed through, only `id` is checked.
- */
-export const staffRowSchema = z.looseObject({ id: z.number().int() });
-/** A row of the photo queue (GET API.adminPhotos): a photo is known by its `media_id`, the rest passes through. */
-export const staffPhotoRowSchema = z.looseObject({ media_id: z.number().int() });
+/** What staff wrote when they refused or suspended something: the rules' codes and their own words. */
+export const staffReasonsSchema = z.object({ codes: z.array(z.string()), text: z.string().optional() });
+/** Who an account is, as the staff lists name it. */
+export const userRefSchema = z.object({ id: z.number().int(), name: z.string(), email: z.string() });
+/** An account with its own status (suspended or not), as the model and publicist lists answer it. */
+export const accountRefSchema = userRefSchema.extend({ status: z.enum(STATUSES) });
+
+/** A row of the staff's model lists (GET API.adminModels, API.adminModelsUnderResponsibility). */
+export const adminModelRowSchema = z.object({
+  id: z.number().int(),
+  display_name: z.string(),
+  status: z.enum(STATUSES),
+  consent_status: z.string(),
+  contact_email: z.string().nullable(),
+  phone: z.string().nullable(),
+  birth_date: z.string().nullable(),
+  /** Why staff last refused or suspended it, as they wrote it. */
+  reasons: staffReasonsSchema.nullable(),
+  user: accountRefSchema.nullable(),
+  publicist: z.object({ id: z.number().int(), display_name: z.string(), legal_name: z.string().nullable() }).nullable(),
+  ads: z.number().int(),
+  created_at: z.string().nullable(),
+});
+
+/** A row of the staff's publicist lists (GET API.adminPublicists). */
+export const adminPublicistRowSchema = z.object({
+  id: z.number().int(),
+  display_name: z.string(),
+  status: z.enum(STATUSES),
+  legal_name: z.string().nullable(),
+  tax_id: z.string().nullable(),
+  address: z.string().nullable(),
+  phone: z.string().nullable(),
+  phone_country: z.string().nullable(),
+  email: z.string().nullable(),
+  reasons: staffReasonsSchema.nullable(),
+  user: accountRefSchema,
+  models: z.number().int(),
+  created_at: z.string().nullable(),
+});
+
+/** A photo as staff review it: the public image, with the automated check's scores when it ran. */
+export const adminPhotoSchema = imageSchema.extend({
+  moderation: z
+    .object({
+      provider: z.string(),
+      scores: z.object({ sexual_activity: z.number(), sexual_display: z.number(), erotica: z.number() }),
+    })
+    .nullable(),
+  created_at: z.string().nullable(),
+});
+
+/** A row of the ad review queue (GET API.adminAds). */
+export const adminAdRowSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  status: z.enum(STATUSES),
+  is_active: z.boolean(),
+  is_listed: z.boolean(),
+  edited: z.boolean(),
+  version: z.number().int(),
+  city: z.string(),
+  section: z.object({ slug: z.string(), name: z.string() }),
+  profile: z.object({
+    id: z.number().int(),
+    display_name: z.string(),
+    status: z.enum(STATUSES),
+    consent_status: z.string(),
+    user_id: z.number().int().nullable(),
+    publicist_id: z.number().int().nullable(),
+  }),
+  /** The agency responsible for the model (a publicist's model), else null. */
+  publicist: z.object({ id: z.number().int(), display_name: z.string() }).nullable(),
+  photos: z.array(adminPhotoSchema),
+  created_at: z.string().nullable(),
+  updated_at: z.string().nullable(),
+});
+
+/** A row of the photo queue (GET API.adminPhotos): a photo is known by its `media_id`. */
+export const adminRecentPhotoSchema = adminPhotoSchema.extend({
+  /** Null while the photo waits in the review queue. */
+  reviewed_at: z.string().nullable(),
+  ad: z.object({ id: z.number().int(), title: z.string(), status: z.enum(STATUSES) }),
+  profile: z.object({ id: z.number().int(), display_name: z.string() }),
+});
+
+/** A row of the verification queue (GET API.adminVerifications). */
+export const adminVerificationRowSchema = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  status: z.enum(['awaiting_photo', 'pending', 'approved', 'rejected']),
+  submitted_at: z.string().nullable(),
+  decided_at: z.string().nullable(),
+  reasons: staffReasonsSchema.nullable(),
+  selfie_url: z.string().nullable(),
+  profile: z.object({ id: z.number().int(), display_name: z.string(), status: z.enum(STATUSES), birth_date: z.string().nullable() }),
+  photos: z.array(adminPhotoSchema),
+});
+
+/** A row of the appeals queue (GET API.adminAppeals). */
+export const adminAppealRowSchema = z.object({
+  id: z.number().int(),
+  status: z.enum(['pending', 'upheld', 'reversed']),
+  text: z.string(),
+  decision_text: z.string().nullable(),
+  created_at: z.string(),
+  user: userRefSchema.nullable(),
+  statement: z.object({
+    id: z.number().int(),
+    subject_type: z.string(),
+    subject_id: z.number().int(),
+    subject_label: z.string().nullable(),
+    decision: z.string(),
+    reason_codes: z.array(z.string()),
+    ground: z.string(),
+    facts: z.string(),
+    created_at: z.string(),
+  }),
+});
+
+export type UserRef = z.infer<typeof userRefSchema>;
+export type AccountRef = z.infer<typeof accountRefSchema>;
+export type AdminModel = z.infer<typeof adminModelRowSchema>;
+export type AdminPublicist = z.infer<typeof adminPublicistRowSchema>;
+export type AdminPhoto = z.infer<typeof adminPhotoSchema>;
+export type AdminAd = z.infer<typeof adminAdRowSchema>;
+export type RecentPhoto = z.infer<typeof adminRecentPhotoSchema>;
+export type AdminVerification = z.infer<typeof adminVerificationRowSchema>;
+export type AdminAppeal = z.infer<typeof adminAppealRowSchema>;
 
 export const APPEAL_OUTCOMES = ['upheld', 'reversed'] as const;
 export const appealDecisionSchema = z.object({

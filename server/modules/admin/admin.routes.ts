@@ -32,8 +32,12 @@ import {
   decisionBodySchema,
   decisionResultSchema,
   photoQuerySchema,
-  staffPhotoRowSchema,
-  staffRowSchema,
+  adminAdRowSchema,
+  adminAppealRowSchema,
+  adminModelRowSchema,
+  adminPublicistRowSchema,
+  adminRecentPhotoSchema,
+  adminVerificationRowSchema,
   verificationQuerySchema,
 } from '#contract/admin.ts';
 import { dataOf, pageOf, successOf } from '#contract/answers.ts';
@@ -64,7 +68,6 @@ import { decidePhotoReview } from './photo-review-decision.ts';
 const STAFF = { auth: { roles: ['admin' as const, 'super_admin' as const] } };
 const SUPER = { auth: { roles: ['super_admin' as const] } };
 
-const staffPage = pageOf(staffRowSchema);
 const userPage = pageOf(adminUserSchema);
 
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -78,19 +81,21 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     data: await adminCounts(db),
   }));
 
-  app.get(API.adminModels, { schema: { querystring: adminListQuerySchema, response: { 200: staffPage } }, config: STAFF }, async (req) =>
-    modelsPage(db, req.query),
+  app.get(
+    API.adminModels,
+    { schema: { querystring: adminListQuerySchema, response: { 200: pageOf(adminModelRowSchema) } }, config: STAFF },
+    async (req) => modelsPage(db, req.query),
   );
 
   app.get(
     API.adminModelsUnderResponsibility,
-    { schema: { querystring: adminListQuerySchema, response: { 200: staffPage } }, config: STAFF },
+    { schema: { querystring: adminListQuerySchema, response: { 200: pageOf(adminModelRowSchema) } }, config: STAFF },
     async (req) => modelsPage(db, req.query, true),
   );
 
   app.get(
     API.adminPublicists,
-    { schema: { querystring: adminListQuerySchema, response: { 200: staffPage } }, config: STAFF },
+    { schema: { querystring: adminListQuerySchema, response: { 200: pageOf(adminPublicistRowSchema) } }, config: STAFF },
     async (req) => publicistsPage(db, req.query),
   );
 
@@ -99,7 +104,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         querystring: adminListQuerySchema,
-        response: { 200: staffPage.extend({ ads: staffPage.shape.data, count: z.number().int() }) },
+        response: { 200: pageOf(adminAdRowSchema).extend({ ads: z.array(adminAdRowSchema), count: z.number().int() }) },
       },
       config: STAFF,
     },
@@ -127,13 +132,13 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     API.adminPhotos,
-    { schema: { querystring: photoQuerySchema, response: { 200: pageOf(staffPhotoRowSchema) } }, config: STAFF },
+    { schema: { querystring: photoQuerySchema, response: { 200: pageOf(adminRecentPhotoSchema) } }, config: STAFF },
     async (req) => photosPage(db, app.storage, req.query),
   );
 
   app.get(
     API.adminVerifications,
-    { schema: { querystring: verificationQuerySchema, response: { 200: staffPage } }, config: STAFF },
+    { schema: { querystring: verificationQuerySchema, response: { 200: pageOf(adminVerificationRowSchema) } }, config: STAFF },
     async (req) => verificationsPage(db, app.storage, req.query),
   );
 
@@ -154,8 +159,10 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => ok(req, `admin.decided.${req.body.action}`, await applyDecision(app, req, requireUser(req), req.body)),
   );
 
-  app.get(API.adminAppeals, { schema: { querystring: appealQuerySchema, response: { 200: staffPage } }, config: STAFF }, async (req) =>
-    appealsPage(db, req.query),
+  app.get(
+    API.adminAppeals,
+    { schema: { querystring: appealQuerySchema, response: { 200: pageOf(adminAppealRowSchema) } }, config: STAFF },
+    async (req) => appealsPage(db, req.query),
   );
 
   app.post(

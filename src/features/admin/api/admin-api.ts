@@ -16,8 +16,7 @@ import type {
 } from '#contract/admin.ts';
 import type { dataOf, successOf } from '#contract/answers.ts';
 import type { createAdminSchema, userChangedAnswerSchema } from '#contract/auth.ts';
-import type { Image, PaginationMeta } from '#contract/listings.ts';
-import type { Status } from '#contract/statuses.ts';
+import type { PaginationMeta } from '#contract/listings.ts';
 import { apiGet, apiRequest } from '#src/lib/api-client.ts';
 
 export const ADMIN_KEY = ['admin'] as const;
@@ -72,111 +71,19 @@ export const decideAppeal = (id: number, body: AppealDecisionInput) =>
 export const createAdmin = (body: z.output<typeof createAdminSchema>) =>
   apiRequest<z.infer<typeof userChangedAnswerSchema>>(API.adminCreate, { method: 'POST', body });
 
-export interface UserRef {
-  id: number;
-  name: string;
-  email: string;
-}
-
-/** An account with its own status (suspended or not), as the model and publicist lists answer it. */
-export type AccountRef = UserRef & { status: Status };
-
-/** An account as the staff lists answer it (the shape lives in the contract, shared with the server). */
-export type { AdminUser } from '#contract/admin.ts';
-
-export interface AdminModel {
-  id: number;
-  display_name: string;
-  status: Status;
-  consent_status: string;
-  contact_email: string | null;
-  phone: string | null;
-  user: AccountRef | null;
-  publicist: { id: number; display_name: string; legal_name: string | null } | null;
-  ads: number;
-  created_at: string;
-}
-
-export interface AdminPublicist {
-  id: number;
-  display_name: string;
-  status: Status;
-  legal_name: string | null;
-  tax_id: string | null;
-  address: string | null;
-  phone: string | null;
-  email: string | null;
-  user: AccountRef;
-  models: number;
-  created_at: string;
-}
-
-export type AdminPhoto = Image & {
-  moderation: { provider: string; scores: { sexual_activity: number; sexual_display: number; erotica: number } } | null;
-  created_at: string;
-};
-
-export interface AdminAd {
-  id: number;
-  title: string;
-  description: string;
-  status: Status;
-  is_active: boolean;
-  is_listed: boolean;
-  edited: boolean;
-  city: string;
-  section: { slug: string; name: string };
-  profile: {
-    id: number;
-    display_name: string;
-    status: Status;
-    consent_status: string;
-    user_id: number | null;
-    publicist_id: number | null;
-  };
-  /** The agency responsible for the model (a publicist's model), else null. */
-  publicist: { id: number; display_name: string } | null;
-  photos: AdminPhoto[];
-  created_at: string;
-  updated_at: string;
-}
-
-export type RecentPhoto = AdminPhoto & {
-  /** Null while the photo waits in the review queue. */
-  reviewed_at: string | null;
-  ad: { id: number; title: string; status: Status };
-  profile: { id: number; display_name: string };
-};
-
-export interface AdminVerification {
-  id: number;
-  code: string;
-  status: 'pending' | 'approved' | 'rejected';
-  submitted_at: string | null;
-  selfie_url: string | null;
-  profile: { id: number; display_name: string; status: Status; birth_date: string | null };
-  photos: AdminPhoto[];
-}
-
-export interface AdminAppeal {
-  id: number;
-  status: 'pending' | 'upheld' | 'reversed';
-  text: string;
-  decision_text: string | null;
-  created_at: string;
-  user: UserRef | null;
-  statement: {
-    id: number;
-    subject_type: string;
-    subject_id: number;
-    subject_label: string | null;
-    decision: string;
-    reason_codes: string[];
-    ground: string;
-    facts: string;
-    created_at: string;
-  };
-}
+/** The staff lists' rows, as the server declares and sends them (contract/admin.ts). */
+export type {
+  AccountRef,
+  AdminAd,
+  AdminAppeal,
+  AdminModel,
+  AdminPhoto,
+  AdminPublicist,
+  AdminUser,
+  AdminVerification,
+  RecentPhoto,
+  UserRef,
+} from '#contract/admin.ts';
 
 /** One audit log entry (GET API.superAdminAudit), as the contract declares it. */
 export type AuditEntry = AuditEntryView;
