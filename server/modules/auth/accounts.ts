@@ -145,6 +145,7 @@ export async function verifyEmail(
       .where(eq(users.id, user.id))
       .returning();
     verified = row!;
+    // The signed link proves the address: it logs the user in once, like a single-use magic link.
     await startSession(app.db, req, reply, user.id, false);
   }
   const dto = await toUserDto(app.db, verified);
