@@ -1,3 +1,4 @@
+/** The path table: one builder gives a route's registration, the client's URL and the outbox's placeholder path. */
 import { describe, expect, it } from 'vitest';
 import { API, pathMatcher, seg } from './routes.ts';
 

@@ -1,3 +1,4 @@
+/** The reports service without HTTP: filing, listing and reading a report (the routes only parse and answer). */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reports } from '#server/db/schema.ts';
