@@ -24,23 +24,11 @@ import {
   type AdRow,
   type ProfileRow,
 } from './model-profiles.repository.ts';
-import { checkModelsWithAds, insertModelWithAd, updateModelWithAd, type AdValues } from './model-with-ad.ts';
+import { checkModelsWithAds, insertModelWithAd, modelWithAdFormValues, updateModelWithAd, type AdValues } from './model-with-ad.ts';
 
-/** What the form shows and edits, from the stored record: the conflict view compares it with what the user typed. */
+/** What the model's form shows and edits (the conflict view's side of the stored record). */
 export function modelFormValues(p: ModelProfile): Partial<Record<(typeof MODEL_WITH_AD_FIELDS)[number], unknown>> {
-  return {
-    display_name: p.display_name,
-    birth_date: p.birth_date,
-    phone_country: p.phone_country,
-    phone: p.phone,
-    whatsapp: p.whatsapp,
-    country_id: p.country_id,
-    state_id: p.ad?.state_id,
-    city_id: p.ad?.city_id,
-    section: p.ad?.section,
-    title: p.ad?.title,
-    description: p.ad?.description,
-  };
+  return modelWithAdFormValues(p);
 }
 
 /** The profile as its answers show it (read through `db`: inside a transaction, the transaction). */

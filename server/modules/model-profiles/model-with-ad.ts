@@ -22,6 +22,37 @@ import { assertNoForbiddenWords, type TextFields } from '../forbidden-words/asse
 import { isStaff } from '../media/ad-access.ts';
 import { firstAdOf, placeIsConsistent, sectionIdOf, type AdRow, type ProfileRow } from './model-profiles.repository.ts';
 
+/** The fields a model with their ad shares, whoever edits it, as the answers show them. */
+export interface ModelWithAdRecord {
+  display_name: string;
+  birth_date: string | null;
+  phone_country: string | null;
+  phone: string | null;
+  whatsapp: unknown;
+  country_id: number | null;
+  ad?: { state_id: number; city_id: number; section: string; title: string; description: string } | null;
+}
+
+/**
+ * What the form shows and edits, from the stored record: the conflict view compares it with what the user typed.
+ * A publicist's model adds its contact e-mail.
+ */
+export function modelWithAdFormValues(r: ModelWithAdRecord) {
+  return {
+    display_name: r.display_name,
+    birth_date: r.birth_date,
+    phone_country: r.phone_country,
+    phone: r.phone,
+    whatsapp: r.whatsapp,
+    country_id: r.country_id,
+    state_id: r.ad?.state_id,
+    city_id: r.ad?.city_id,
+    section: r.ad?.section,
+    title: r.ad?.title,
+    description: r.ad?.description,
+  };
+}
+
 /** Where an ad is shown, and what it says. */
 export interface AdValues {
   country_id: number;

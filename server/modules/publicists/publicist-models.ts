@@ -16,7 +16,7 @@ import type { SessionUser } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { isStaff } from '../media/ad-access.ts';
 import { firstAdOf, profileById, sectionIdOf, switchAd, type ProfileRow } from '../model-profiles/model-profiles.repository.ts';
-import { checkModelsWithAds, insertModelWithAd, updateModelWithAd } from '../model-profiles/model-with-ad.ts';
+import { checkModelsWithAds, insertModelWithAd, modelWithAdFormValues, updateModelWithAd } from '../model-profiles/model-with-ad.ts';
 import { assertConsentBudget, requestConsent } from './consent.ts';
 import {
   assertRoomForModels,
@@ -50,22 +50,9 @@ async function managedModel(db: Db, user: SessionUser, modelId: number): Promise
   return { model, publicist };
 }
 
-/** What the form shows and edits, from the stored record: the conflict view compares it with what the user typed. */
+/** What the publicist's form shows and edits: the shared fields and the model's contact e-mail. */
 export function publicistModelFormValues(m: PublicistModel) {
-  return {
-    display_name: m.display_name,
-    birth_date: m.birth_date,
-    contact_email: m.contact_email,
-    phone_country: m.phone_country,
-    phone: m.phone,
-    whatsapp: m.whatsapp,
-    country_id: m.country_id,
-    state_id: m.ad?.state_id,
-    city_id: m.ad?.city_id,
-    section: m.ad?.section,
-    title: m.ad?.title,
-    description: m.ad?.description,
-  };
+  return { ...modelWithAdFormValues(m), contact_email: m.contact_email };
 }
 
 /** The model as the answers show it (read through `db`: inside a transaction, the transaction). */

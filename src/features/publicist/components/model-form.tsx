@@ -13,6 +13,7 @@ import {
   type PublicistModelInput,
 } from '#contract/publicists.ts';
 import type { SectionSlug } from '#contract/section-slugs.ts';
+import { ApiForm } from '#src/components/api-form.tsx';
 import { ConflictDialog } from '#src/components/conflict-dialog.tsx';
 import { FormError } from '#src/components/form-error.tsx';
 import { ModelAdSection } from '#src/components/model-ad-form/model-ad-fields.tsx';
@@ -100,69 +101,59 @@ export function CreateModelsForm({ submit, onSaved, onCancel }: CreateModelsForm
   };
 
   return (
-    <form
-      ref={form.formRef}
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
-      <Stack gap="lg">
-        <FormError message={form.errors._} />
-        {models.map((values, i) => (
-          <Paper key={i} withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} component="section" aria-labelledby={`model-${i}-heading`}>
-            <Stack gap="md">
-              <Group justify="space-between">
-                <Title order={2} size="h3" id={`model-${i}-heading`}>
-                  {t('publicist.form.modelN', { n: i + 1 })}
-                </Title>
-                {models.length > 1 ? (
-                  <Button
-                    variant="subtle"
-                    color="red"
-                    leftSection={<IconTrash size={16} aria-hidden />}
-                    onClick={() => {
-                      form.reset();
-                      setModels((all) => all.filter((_, j) => j !== i));
-                    }}
-                  >
-                    {t('publicist.form.remove', { n: i + 1 })}
-                  </Button>
-                ) : null}
-              </Group>
-              <ModelFields
-                values={values}
-                editing={false}
-                error={(f) => form.errors[`models.${i}.${f}`]}
-                onChange={(next, field) => {
-                  form.clearError(`models.${i}.${field}`);
-                  setModels((all) => all.map((m, j) => (j === i ? next : m)));
-                }}
-              />
-            </Stack>
-          </Paper>
-        ))}
-        <Group justify="space-between">
-          <Button
-            variant="light"
-            leftSection={<IconPlus size={16} aria-hidden />}
-            disabled={models.length >= MAX_MODELS_PER_REQUEST}
-            onClick={() => setModels((all) => [...all, EMPTY_MODEL])}
-          >
-            {t('publicist.form.addAnother')}
+    <ApiForm form={form} onSubmit={save} gap="lg">
+      {models.map((values, i) => (
+        <Paper key={i} withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} component="section" aria-labelledby={`model-${i}-heading`}>
+          <Stack gap="md">
+            <Group justify="space-between">
+              <Title order={2} size="h3" id={`model-${i}-heading`}>
+                {t('publicist.form.modelN', { n: i + 1 })}
+              </Title>
+              {models.length > 1 ? (
+                <Button
+                  variant="subtle"
+                  color="red"
+                  leftSection={<IconTrash size={16} aria-hidden />}
+                  onClick={() => {
+                    form.reset();
+                    setModels((all) => all.filter((_, j) => j !== i));
+                  }}
+                >
+                  {t('publicist.form.remove', { n: i + 1 })}
+                </Button>
+              ) : null}
+            </Group>
+            <ModelFields
+              values={values}
+              editing={false}
+              error={(f) => form.errors[`models.${i}.${f}`]}
+              onChange={(next, field) => {
+                form.clearError(`models.${i}.${field}`);
+                setModels((all) => all.map((m, j) => (j === i ? next : m)));
+              }}
+            />
+          </Stack>
+        </Paper>
+      ))}
+      <Group justify="space-between">
+        <Button
+          variant="light"
+          leftSection={<IconPlus size={16} aria-hidden />}
+          disabled={models.length >= MAX_MODELS_PER_REQUEST}
+          onClick={() => setModels((all) => [...all, EMPTY_MODEL])}
+        >
+          {t('publicist.form.addAnother')}
+        </Button>
+        <Group gap="xs">
+          <Button variant="default" onClick={onCancel}>
+            {t('publicist.form.cancel')}
           </Button>
-          <Group gap="xs">
-            <Button variant="default" onClick={onCancel}>
-              {t('publicist.form.cancel')}
-            </Button>
-            <Button type="submit" loading={form.pending}>
-              {models.length === 1 ? t('publicist.form.submitOne') : t('publicist.form.submitMany', { count: models.length })}
-            </Button>
-          </Group>
+          <Button type="submit" loading={form.pending}>
+            {models.length === 1 ? t('publicist.form.submitOne') : t('publicist.form.submitMany', { count: models.length })}
+          </Button>
         </Group>
-      </Stack>
-    </form>
+      </Group>
+    </ApiForm>
   );
 }
 

@@ -1,5 +1,6 @@
-import { Alert, Button, Group, Select, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Select, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { ApiForm } from '#src/components/api-form.tsx';
 import { useMemo, useState, type ComponentProps } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLanguage } from '#contract/languages.ts';
@@ -10,7 +11,6 @@ import {
   type PublicistProfileInput,
 } from '#contract/publicists.ts';
 import type { Answer } from '#contract/answers.ts';
-import { FormError } from '#src/components/form-error.tsx';
 import { ConflictError, type ApiResponse } from '#src/lib/api-client.ts';
 import { useApiForm } from '#src/lib/forms.ts';
 import { countriesQueryOptions } from '../api/publicist-api.ts';
@@ -104,54 +104,44 @@ export function TraderForm({ initial, submitLabel, submit, onSaved, onConflict, 
   );
 
   return (
-    <form
-      ref={form.formRef}
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
-      <Stack gap="md">
-        <FormError message={form.errors._} />
-        {conflicted ? (
-          <Alert color="orange" variant="light">
-            {t('publicist.profile.conflict')}
-          </Alert>
-        ) : null}
-        {text('display_name', { description: t('publicist.profile.hints.display_name'), autoComplete: 'organization', maxLength: 120 })}
-        {text('legal_name', { description: t('publicist.profile.hints.legal_name'), maxLength: 160 })}
-        {text('tax_id', { maxLength: 32, autoCapitalize: 'characters' })}
-        {text('address', { autoComplete: 'street-address', maxLength: 300 })}
-        <Select
-          label={t('publicist.profile.fields.phone_country')}
-          data={phoneOptions}
-          value={values.phone_country}
-          onChange={(v) => set('phone_country', v ?? '')}
-          searchable
-          error={form.errors.phone_country}
-          nothingFoundMessage={t('publicist.form.nothingFound')}
-          allowDeselect={false}
-          required
-        />
-        {text('phone', { type: 'tel', inputMode: 'tel', autoComplete: 'tel-national' })}
-        {text('email', { type: 'email', autoComplete: 'email', maxLength: 254 })}
-        {note ? (
-          <Alert color="blue" variant="light">
-            {note}
-          </Alert>
-        ) : null}
-        <Group justify="flex-end">
-          {onCancel ? (
-            <Button variant="default" onClick={onCancel}>
-              {t('publicist.profile.cancel')}
-            </Button>
-          ) : null}
-          <Button type="submit" loading={form.pending}>
-            {submitLabel}
+    <ApiForm form={form} onSubmit={save}>
+      {conflicted ? (
+        <Alert color="orange" variant="light">
+          {t('publicist.profile.conflict')}
+        </Alert>
+      ) : null}
+      {text('display_name', { description: t('publicist.profile.hints.display_name'), autoComplete: 'organization', maxLength: 120 })}
+      {text('legal_name', { description: t('publicist.profile.hints.legal_name'), maxLength: 160 })}
+      {text('tax_id', { maxLength: 32, autoCapitalize: 'characters' })}
+      {text('address', { autoComplete: 'street-address', maxLength: 300 })}
+      <Select
+        label={t('publicist.profile.fields.phone_country')}
+        data={phoneOptions}
+        value={values.phone_country}
+        onChange={(v) => set('phone_country', v ?? '')}
+        searchable
+        error={form.errors.phone_country}
+        nothingFoundMessage={t('publicist.form.nothingFound')}
+        allowDeselect={false}
+        required
+      />
+      {text('phone', { type: 'tel', inputMode: 'tel', autoComplete: 'tel-national' })}
+      {text('email', { type: 'email', autoComplete: 'email', maxLength: 254 })}
+      {note ? (
+        <Alert color="blue" variant="light">
+          {note}
+        </Alert>
+      ) : null}
+      <Group justify="flex-end">
+        {onCancel ? (
+          <Button variant="default" onClick={onCancel}>
+            {t('publicist.profile.cancel')}
           </Button>
-        </Group>
-      </Stack>
-    </form>
+        ) : null}
+        <Button type="submit" loading={form.pending}>
+          {submitLabel}
+        </Button>
+      </Group>
+    </ApiForm>
   );
 }
