@@ -16,11 +16,14 @@ ARG BUILD_ID=docker
 ENV BUILD_ID=${BUILD_ID}
 RUN npm run build
 
-# --- deps: production dependencies only (tsx runs the TypeScript server; vite and the test tools stay out).
+# --- deps: production dependencies only (tsx runs the TypeScript server; vite, the test tools and every browser-only
+# package — React, Mantine, the face detector, maps — are dev dependencies, bundled into dist/ by the build stage),
+# then pruned of what Node never loads (deploy/prune-runtime-modules.sh: source maps, typings, browser bundles).
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY deploy/prune-runtime-modules.sh ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force && sh prune-runtime-modules.sh
 
 # --- runtime
 FROM ${NODE_IMAGE} AS runtime
