@@ -7,6 +7,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { baseMapPlugin } from './vite/base-map.ts';
+import { buildFingerprint, writeStamp } from './vite/build-stamp.ts';
 
 const API_TARGET = `http://localhost:${process.env.PORT ?? 8080}`;
 
@@ -35,6 +36,30 @@ const MIN_BYTES = 1024;
  * the server sends them without compressing per request (server/plugins/spa.ts: @fastify/static preCompressed).
  * Last of all (closeBundle, order post): sw.js is written by vite-plugin-pwa in its own closeBundle.
  */
+/**
+ * Writes the fingerprint of the build's inputs into the build (vite/build-stamp.ts) once everything else is written,
+ * so `npm start` can tell that dist/ already is the build of these sources and skip rebuilding it.
+ */
+function buildStamp(): Plugin {
+  let outDir = '';
+  let fingerprint = '';
+  return {
+    name: 'vitrina-build-stamp',
+    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+      fingerprint = buildFingerprint(config.root);
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      handler() {
+        writeStamp(outDir, fingerprint);
+      },
+    },
+  };
+}
+
 function precompress(): Plugin {
   let outDir = '';
   return {
@@ -190,6 +215,7 @@ export default defineConfig({
     }),
     ssrFirstScreen(),
     precompress(),
+    buildStamp(),
   ],
   build: {
     target: 'es2022',
