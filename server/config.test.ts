@@ -36,6 +36,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '30000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS/);
     expect(() => loadConfig({ HTTP_BODY_MIN_RATE: '-1' })).toThrow(/HTTP_BODY_MIN_RATE/);
   });
+  it('keeps the local model 5 minutes after its last check by default; MODERATION_IDLE_MS changes it, 0 for ever', () => {
+    expect(loadConfig({}).moderation.idleMs).toBe(300_000);
+    expect(loadConfig({ MODERATION_IDLE_MS: '60000' }).moderation.idleMs).toBe(60_000);
+    expect(loadConfig({ MODERATION_IDLE_MS: '0' }).moderation.idleMs).toBe(0);
+    for (const bad of ['-1', '1.5', 'soon', '86400001'])
+      expect(() => loadConfig({ MODERATION_IDLE_MS: bad })).toThrow(/MODERATION_IDLE_MS/);
+  });
   it('requires APP_KEY in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/APP_KEY/);
   });

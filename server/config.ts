@@ -81,6 +81,8 @@ const envSchema = z.object({
   HTTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(256),
   MODERATION_PROVIDER: z.enum(['local', 'sightengine']).default('local'),
   MODERATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** How long the local model stays loaded without a check (ms); 0 = for the life of the process. At most a day. */
+  MODERATION_IDLE_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
   SIGHTENGINE_USER: optionalString,
   SIGHTENGINE_SECRET: optionalString,
   SIGHTENGINE_WORKFLOW: optionalString,
@@ -302,6 +304,11 @@ export interface ModerationConfig {
   provider: 'local' | 'sightengine' | 'stub';
   /** How long one check may take before it counts as failed (the photo is then refused). */
   timeoutMs: number;
+  /**
+   * The local model: how long its worker stays without a check before it is ended and its memory returned (the next
+   * check loads it again); 0 keeps it for the life of the process, loaded at start-up in production.
+   */
+  idleMs: number;
   sightengine: { user: string; secret: string; workflow: string; url: string } | undefined;
   /**
    * Test hook (VITRINA_TEST_REFUSE_MAGENTA=1, refused in production): a photo that is plain magenta is scored as
@@ -409,6 +416,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     moderation: {
       provider: e.MODERATION_PROVIDER,
       timeoutMs: e.MODERATION_TIMEOUT_MS,
+      idleMs: e.MODERATION_IDLE_MS,
       testRefuseMagenta: e.VITRINA_TEST_REFUSE_MAGENTA === '1',
       sightengine:
         e.SIGHTENGINE_USER && e.SIGHTENGINE_SECRET && e.SIGHTENGINE_WORKFLOW

@@ -1,8 +1,10 @@
 /**
  * The default moderation provider: nsfwjs MobileNetV2Mid on TensorFlow.js's WASM backend, in one worker thread
- * (nsfw-worker.ts), started on the first check (or by warmUp) and kept for the life of the process. If the worker
- * dies or a check times out, the pending checks fail (their photos are refused as `moderation_failed`) and the next
- * check starts a fresh worker.
+ * (nsfw-worker.ts), started on the first check (or by warmUp) and ended once no check has come for `idleMs`
+ * (MODERATION_IDLE_MS): the loaded model is ≈100 MB of the process's memory, and most of the time nobody is uploading
+ * a photo. The next check starts a fresh worker and waits for the model to load again (≈1–2 s). If the worker dies or
+ * a check times out, the pending checks fail (their photos are refused as `moderation_failed`) and the next check
+ * starts a fresh worker.
  *
  * nsfwjs's five classes become the three scores of SPEC §5 (docs/decisions/0005-local-moderation-class-mapping.md):
  *   sexual_activity = Porn, sexual_display = Hentai, erotica = Sexy   (Neutral and Drawing are the safe rest).
@@ -63,12 +65,64 @@ function spawnWorker(): Worker {
   return new Worker(code, { eval: true, name: 'nsfw-moderation' });
 }
 
-export function createLocalNsfwProvider(): ModerationProvider & { readonly loadMs: number | undefined } {
+export interface LocalNsfwOptions {
+  /**
+   * How long the worker may stay without a check before it is ended (its memory returned); 0 keeps it for the life of
+   * the process. Default: 5 minutes.
+   */
+  idleMs?: number;
+}
+
+export const DEFAULT_IDLE_MS = 300_000;
+
+export interface LocalNsfwProvider extends ModerationProvider {
+  /** How long the last worker took to load the model, ms. */
+  readonly loadMs: number | undefined;
+  /** Whether a worker is running (or starting) now. */
+  readonly running: boolean;
+  /** How many workers have been started so far. */
+  readonly starts: number;
+}
+
+export function createLocalNsfwProvider(options: LocalNsfwOptions = {}): LocalNsfwProvider {
+  const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
   let worker: Worker | undefined;
   let ready: Promise<void> | undefined;
   let nextId = 1;
   let loadMs: number | undefined;
+  let starts = 0;
   const pending = new Map<number, Pending>();
+  /** Checks and warm-ups under way, from their first step (the resize) to their answer: none → the quiet period runs. */
+  let active = 0;
+  let idleTimer: NodeJS.Timeout | undefined;
+
+  function busy() {
+    active++;
+    clearTimeout(idleTimer);
+    idleTimer = undefined;
+  }
+
+  function done() {
+    active--;
+    if (active > 0 || idleMs === 0 || !worker) return;
+    clearTimeout(idleTimer);
+    // Unref'd: a quiet period never keeps the process alive by itself.
+    idleTimer = setTimeout(release, idleMs).unref();
+  }
+
+  /**
+   * The quiet period is over: end the worker. Nothing is pending (every check is counted in `active`), so nobody's
+   * check fails; the next one finds no worker and starts a new one. The ended worker's exit is not this provider's
+   * concern any more (`worker` no longer names it).
+   */
+  function release() {
+    idleTimer = undefined;
+    if (active > 0 || pending.size) return;
+    const w = worker;
+    worker = undefined;
+    ready = undefined;
+    if (w) void w.terminate();
+  }
 
   function failAll(err: Error) {
     for (const p of pending.values()) p.reject(err);
@@ -87,6 +141,7 @@ export function createLocalNsfwProvider(): ModerationProvider & { readonly loadM
     if (ready) return ready;
     const w = spawnWorker();
     worker = w;
+    starts++;
     ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         reject(new ModerationFailure('the local model did not load in time'));
@@ -126,44 +181,66 @@ export function createLocalNsfwProvider(): ModerationProvider & { readonly loadM
     return ready;
   }
 
+  async function classify(image: ModerationImage, signal: AbortSignal): Promise<Record<string, number>> {
+    // nsfwjs squashes its input to 224×224 whatever the aspect ratio; doing it here (sharp, off the event loop)
+    // means the worker receives 150 KB of pixels instead of decoding a JPEG itself.
+    const rgb = await sharp(image.jpeg).resize(SIZE, SIZE, { fit: 'fill' }).removeAlpha().toColourspace('srgb').raw().toBuffer();
+    signal.throwIfAborted();
+    await start();
+    signal.throwIfAborted();
+    const w = worker;
+    if (!w) throw new ModerationFailure('the moderation worker is not running');
+    const id = nextId++;
+    return new Promise<Record<string, number>>((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      signal.addEventListener(
+        'abort',
+        () => {
+          if (!pending.has(id)) return;
+          // A check that overran its deadline may have wedged the worker: start afresh next time.
+          stop(new ModerationFailure('the local model did not answer in time'));
+        },
+        { once: true },
+      );
+      w.ref();
+      // A copy of exactly these bytes, handed over without a second copy.
+      const data = new Uint8Array(rgb);
+      w.postMessage({ id, rgb: data, size: SIZE } satisfies WorkerRequest, [data.buffer]);
+    });
+  }
+
   return {
     name: 'local',
     thresholds: LOCAL_THRESHOLDS,
     get loadMs() {
       return loadMs;
     },
+    get running() {
+      return worker !== undefined;
+    },
+    get starts() {
+      return starts;
+    },
     async warmUp() {
-      await start();
+      busy();
+      try {
+        await start();
+      } finally {
+        done();
+      }
     },
     async check(image: ModerationImage, signal: AbortSignal): Promise<ModerationResult> {
-      // nsfwjs squashes its input to 224×224 whatever the aspect ratio; doing it here (sharp, off the event loop)
-      // means the worker receives 150 KB of pixels instead of decoding a JPEG itself.
-      const rgb = await sharp(image.jpeg).resize(SIZE, SIZE, { fit: 'fill' }).removeAlpha().toColourspace('srgb').raw().toBuffer();
-      signal.throwIfAborted();
-      await start();
-      signal.throwIfAborted();
-      const w = worker;
-      if (!w) throw new ModerationFailure('the moderation worker is not running');
-      const id = nextId++;
-      const classes = await new Promise<Record<string, number>>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        signal.addEventListener(
-          'abort',
-          () => {
-            if (!pending.has(id)) return;
-            // A check that overran its deadline may have wedged the worker: start afresh next time.
-            stop(new ModerationFailure('the local model did not answer in time'));
-          },
-          { once: true },
-        );
-        w.ref();
-        // A copy of exactly these bytes, handed over without a second copy.
-        const data = new Uint8Array(rgb);
-        w.postMessage({ id, rgb: data, size: SIZE } satisfies WorkerRequest, [data.buffer]);
-      });
-      return { scores: scoresFromNsfwClasses(classes), details: { classes } };
+      busy();
+      try {
+        const classes = await classify(image, signal);
+        return { scores: scoresFromNsfwClasses(classes), details: { classes } };
+      } finally {
+        done();
+      }
     },
     async close() {
+      clearTimeout(idleTimer);
+      idleTimer = undefined;
       const w = worker;
       worker = undefined;
       ready = undefined;

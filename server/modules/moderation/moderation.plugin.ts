@@ -1,7 +1,8 @@
 /**
  * Exposes the configured photo screening to routes as `app.moderation` (MODERATION_PROVIDER: the local model by
  * default, or Sightengine; the stub in tests). `app.moderation.screen(image)` never throws: it answers suitable,
- * unsuitable or failed, with the scores. The provider is closed with the app (the local model's worker ends).
+ * unsuitable or failed, with the scores. The provider is closed with the app (the local model's worker ends); the local
+ * model's worker also ends after MODERATION_IDLE_MS without a check, and the next check starts it again.
  */
 import fp from 'fastify-plugin';
 import sharp from 'sharp';
@@ -32,7 +33,7 @@ export function createModerationProvider(config: ModerationConfig): ModerationPr
     case 'stub':
       return createStubProvider();
     case 'local':
-      return createLocalNsfwProvider();
+      return createLocalNsfwProvider({ idleMs: config.idleMs });
   }
 }
 
@@ -62,8 +63,11 @@ export default fp<{ provider?: ModerationProvider }>(async (app, opts) => {
   const timeoutMs = app.config.moderation.timeoutMs;
   app.decorate('moderation', { provider, screen: (image: ModerationImage) => screen(provider, image, timeoutMs) });
   app.addHook('onClose', async () => provider.close());
-  // In production the model loads right after start-up rather than during someone's first upload.
-  if (app.config.env === 'production' && provider.warmUp) {
+  // Kept for the life of the process (MODERATION_IDLE_MS=0), the model loads in production right after start-up rather
+  // than during someone's first upload. Otherwise it loads on the first check: loading it at start-up would hold its
+  // memory through the first quiet period for nothing, and the first upload after every quiet period waits for the
+  // load anyway (docs/decisions/0023-local-model-loaded-on-demand.md).
+  if (app.config.env === 'production' && app.config.moderation.idleMs === 0 && provider.warmUp) {
     app.addHook('onReady', async () => {
       provider.warmUp!().catch((err: unknown) => app.log.error({ err }, 'moderation: the local model failed to load'));
     });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { createLocalNsfwProvider, LOCAL_THRESHOLDS, scoresFromNsfwClasses } from './local-nsfw.ts';
 import { isUnsuitable, refusingRule, screen, type ModerationImage } from './moderation.ts';
@@ -183,6 +183,45 @@ describe('local model (nsfwjs MobileNetV2Mid, WASM, worker thread)', () => {
     } finally {
       await provider.close();
     }
+  });
+
+  it('ends its worker after the quiet period, and the next check starts a new one', { timeout: 120_000 }, async () => {
+    const provider = createLocalNsfwProvider({ idleMs: 200 });
+    try {
+      const image = await jpegImage();
+      expect(provider.running).toBe(false);
+      const first = await screen(provider, image, 60_000);
+      if (first.verdict === 'failed') throw new Error(first.error);
+      expect(provider.starts).toBe(1);
+      await vi.waitFor(() => expect(provider.running).toBe(false), { timeout: 10_000, interval: 50 });
+      const again = await screen(provider, image, 60_000);
+      expect(again).toMatchObject({ verdict: first.verdict, scores: first.scores });
+      expect(provider.starts).toBe(2);
+    } finally {
+      await provider.close();
+    }
+  });
+
+  it('keeps the worker while checks keep coming, and for ever with idleMs 0', { timeout: 120_000 }, async () => {
+    const image = await jpegImage();
+    const busy = createLocalNsfwProvider({ idleMs: 60_000 });
+    const forever = createLocalNsfwProvider({ idleMs: 0 });
+    try {
+      // Several checks at once, then one after another: one worker serves them all.
+      const outcomes = await Promise.all([1, 2, 3].map(() => screen(busy, image, 60_000)));
+      for (const o of outcomes) expect(o.verdict).not.toBe('failed');
+      expect((await screen(busy, image, 60_000)).verdict).not.toBe('failed');
+      expect(busy.starts).toBe(1);
+      expect(busy.running).toBe(true);
+      await forever.warmUp!();
+      expect(forever.running).toBe(true);
+      expect((await screen(forever, image, 60_000)).verdict).not.toBe('failed');
+      expect(forever.starts).toBe(1);
+    } finally {
+      await busy.close();
+      await forever.close();
+    }
+    expect(busy.running).toBe(false);
   });
 
   it(
