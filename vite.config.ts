@@ -150,6 +150,9 @@ function ssrFirstScreen(): Plugin {
 // Vite emits, and sw.ts adds the reference data and translations.
 export default defineConfig({
   define: { __BUILD_ID__: JSON.stringify(buildId()) },
+  // The photo worker (src/components/photo-uploader/photo-worker.ts) is a module worker that imports the face
+  // detector on demand: a code-splitting build, which only the ES format allows.
+  worker: { format: 'es' },
   plugins: [
     react(),
     // The embedded base map (issue 16), generated from es-atlas and world-atlas: assets/base-map-*.json.
@@ -164,10 +167,20 @@ export default defineConfig({
       injectManifest: {
         // Spain's base map is precached so every map works offline; the world's (other countries) is cached when used.
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2}', 'assets/base-map-es-*.json'],
-        // The face detector (TensorFlow.js inside, 1.3 MB) is fetched only by people who upload photos, when they do:
-        // precaching it would make every visitor download it at install.
+        // The face search (the photo worker, face-api with TensorFlow.js: 2.2 MB, 0.35 MB gzipped; its .wasm and
+        // weights are not matched anyway) is fetched only by people who upload photos, when the uploader opens, and
+        // kept by the service worker from then on (sw/runtime-cache.ts, decision 0023): precaching it would make every
+        // visitor download it at install.
         // MapLibre GL (a vector style, only when MAP_STYLE_URL is set) likewise: fetched by the maps that use it.
-        globIgnores: ['**/face-api*.js', '**/maplibre-gl*.js', '**/leaflet-maplibre-gl*.js', '**/maplibre-gl*.css', '.ssr/**'],
+        globIgnores: [
+          '**/photo-worker*.js',
+          '**/face-api*.js',
+          '**/face-detector*.js',
+          '**/maplibre-gl*.js',
+          '**/leaflet-maplibre-gl*.js',
+          '**/maplibre-gl*.css',
+          '.ssr/**',
+        ],
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
       },
       // One manifest for the four languages (docs/decisions/0013-one-web-app-manifest.md): the

@@ -128,7 +128,13 @@ export async function buildApp(config: Config, database: Database, storage: Stor
       directives: {
         defaultSrc: ["'self'"],
         // The theme script is inlined in server-rendered pages (plugins/first-screen.ts): allowed by its hash only.
-        scriptSrc: ["'self'", ...[themeInitHash(config.distDir), appStartHash(config.distDir)].filter((h): h is string => !!h)],
+        // 'wasm-unsafe-eval': compiling our own WebAssembly (the photo uploader's face search, decision 0023); it allows
+        // no eval() of strings.
+        scriptSrc: [
+          "'self'",
+          "'wasm-unsafe-eval'",
+          ...[themeInitHash(config.distDir), appStartHash(config.distDir)].filter((h): h is string => !!h),
+        ],
         // Mantine injects its CSS variables in <style> tags.
         styleSrc: ["'self'", "'unsafe-inline'"],
         // A configured map source (MAP_STYLE_URL / MAP_TILES_URL) adds its origins; unset, nothing is added.

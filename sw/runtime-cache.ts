@@ -101,6 +101,22 @@ export function isMapAssetRequest(url: URL): boolean {
 }
 
 /**
+ * The face search's files (issue 27): the photo worker, face-api with TensorFlow.js, its WASM binaries and the tiny
+ * face detector's weights, all content-hashed. Not precached (about 1 MB over the wire that visitors who never publish would
+ * download at install): the uploader loads them as soon as it opens (photo-uploader.tsx), and they are kept here from that first
+ * fetch on, so faces are found without a network afterwards. A few entries: a deploy brings new names, the
+ * least recently used old ones go.
+ */
+export const FACE_MODEL_CACHE = 'vitrina-face-model-v1';
+export const FACE_MODEL_MAX_ENTRIES = 12;
+
+export function isFaceModelRequest(url: URL): boolean {
+  return /^\/assets\/(?:photo-worker-[\w-]+\.js|face-(?:api|detector)-[\w-]+\.js|tiny_face_detector_model-[\w-]+\.bin|tfjs-backend-wasm[\w-]*\.wasm)$/.test(
+    url.pathname,
+  );
+}
+
+/**
  * Tiles of the configured map source (MAP_TILES_URL raster tiles; a MAP_STYLE_URL style's vector tiles and glyphs)
  * are kept as seen, cache first, within a byte budget of about 50 MB: raster tiles (256 px PNG/JPEG/WebP) and
  * vector tiles weigh about 20–50 KB each, so 1000 entries stay under it; the least recently used go first, and all

@@ -22,6 +22,7 @@ import { networkThenPushCache } from './push.ts';
 import { isPushPrefetchPath } from './push-cache.ts';
 import {
   isListingRequest,
+  isFaceModelRequest,
   isMapAssetRequest,
   isMapStyleRequest,
   isMapTileRequest,
@@ -30,6 +31,8 @@ import {
   WARMED_MESSAGE,
   type WarmedMessage,
   isPublicAnswer,
+  FACE_MODEL_CACHE,
+  FACE_MODEL_MAX_ENTRIES,
   LISTINGS_CACHE,
   LISTINGS_MAX_AGE_SECONDS,
   LISTINGS_MAX_ENTRIES,
@@ -178,6 +181,19 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
     }),
   );
 });
+
+// The face search (runtime-cache.ts): kept from the uploader's first use, so faces are found offline afterwards.
+// Requested by the page (the photo worker's script) and by the photo worker, which this worker controls too.
+registerRoute(
+  ({ url, request, sameOrigin }) => sameOrigin && request.method === 'GET' && isFaceModelRequest(url),
+  new CacheFirst({
+    cacheName: FACE_MODEL_CACHE,
+    plugins: [
+      new CacheableResponsePlugin({ statuses: [200] }),
+      new ExpirationPlugin({ maxEntries: FACE_MODEL_MAX_ENTRIES, purgeOnQuotaError: true }),
+    ],
+  }),
+);
 
 // Every client route (/es/…, /de/legal/…) is the same shell; the API and files are not navigations.
 registerRoute(

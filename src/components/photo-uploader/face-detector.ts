@@ -1,18 +1,25 @@
 /**
- * Face detection in the browser, so faces can be pixelated before a photo leaves the device. Loaded only when the
- * uploader prepares a photo (dynamic import): @vladmandic/face-api bundles TensorFlow.js (about 1.3 MB) and the
- * SSD MobileNet v1 weights are 5.6 MB, none of which belongs in the home route.
+ * Face detection on the device, so faces can be pixelated before a photo leaves it. Runs inside the photo worker
+ * (photo-worker.ts), never on the page's main thread: a search took about a second of computation there, and the page
+ * froze for as long (bench/client-compression.ts measures the longest task).
  *
- * The weights are imported with Vite's `?url`, so they are emitted with the build and fetched from our own origin
- * under immutable hashed names — never from a CDN. Their manifests are bundled as JSON and decoded here, because
- * face-api's `loadFromUri` expects the manifest and the weights side by side under their original names.
+ * @vladmandic/face-api's build without TensorFlow.js inside, on the TensorFlow.js packages we pin (4.22.0, also the
+ * server's). Backends, fastest first: WASM (SIMD where the browser has it: about 0.1 s per photo on this machine's
+ * CPU, against 1–2 s on WebGL without a GPU — docs/benchmarks.md), else WebGL (an OffscreenCanvas in a worker), else
+ * the CPU backend. WASM needs 'wasm-unsafe-eval' in our Content-Security-Policy (decision 0023).
  *
- * Backends: WebGL where the device has it, else the CPU backend. The WASM backend is never selected: it would need
- * `wasm-unsafe-eval` in our Content-Security-Policy and its binaries served separately.
+ * Every file — the code, the tiny face detector's weights (190 KB), the .wasm binaries — is fetched from our own
+ * origin under a hashed name (Vite's `?url`), never from a CDN, and the service worker keeps them once fetched
+ * (sw/runtime-cache.ts, isFaceModelRequest), so the search works offline too.
+ *
+ * Network: the tiny face detector at an input of 512. SSD MobileNet v1 finds a few more small faces, but took 2.8 s
+ * per photo on software WebGL against 1.1 s, and 5.6 MB of weights to keep for offline use.
  */
-import type * as FaceApi from '@vladmandic/face-api';
-import ssdManifest from '@vladmandic/face-api/model/ssd_mobilenetv1_model-weights_manifest.json';
-import ssdWeightsUrl from '@vladmandic/face-api/model/ssd_mobilenetv1_model.bin?url';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import wasmUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
+import wasmSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
+import wasmThreadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
+import * as faceapi from '@vladmandic/face-api/dist/face-api.esm-nobundle.js';
 import tinyManifest from '@vladmandic/face-api/model/tiny_face_detector_model-weights_manifest.json';
 import tinyWeightsUrl from '@vladmandic/face-api/model/tiny_face_detector_model.bin?url';
 import type { Box } from './box-geometry.ts';
@@ -21,14 +28,8 @@ import type { Box } from './box-geometry.ts';
  * A low bar on purpose: a missed face is sent sharp, a false alarm only costs the user a tap on "remove".
  */
 export const MIN_CONFIDENCE = 0.3;
-const MAX_FACES = 50;
-
-/**
- * Which network: SSD MobileNet v1 (5.6 MB) finds more small, distant and turned faces than the tiny detector
- * (190 KB), so it is the choice wherever WebGL runs it. On the CPU backend it takes seconds per photo even on a
- * desktop (bench/client-compression.ts: 6–11 s for a photo on this 2-core machine, 35 s at 4× CPU throttling), so there the tiny detector runs.
- */
-export type FaceModel = 'auto' | 'ssd' | 'tiny';
+/** 512 rather than the default 416: more small faces found, for about 1.5× the time. */
+export const INPUT_SIZE = 512;
 
 /** The backend calls of the bundled TensorFlow.js, present at run time but left out of face-api's typings. */
 interface TfBackends {
@@ -37,73 +38,110 @@ interface TfBackends {
   getBackend(): string | undefined;
 }
 
-type WeightsManifest = { weights: Parameters<typeof FaceApi.tf.io.decodeWeights>[1]; paths: string[] }[];
+type WeightsManifest = { weights: Parameters<typeof faceapi.tf.io.decodeWeights>[1]; paths: string[] }[];
 
 export interface FaceDetector {
-  /** Faces in the canvas, in its pixels. */
-  detect(canvas: HTMLCanvasElement): Promise<Box[]>;
+  /** Faces in the picture, in its pixels. */
+  detect(picture: ImageBitmap): Promise<Box[]>;
   backend: string;
-  model: 'ssd' | 'tiny';
+  model: 'tiny';
 }
 
-/** 'auto': WebGL where it works, else CPU. 'cpu' forces the CPU backend (bench/client-compression.ts measures both). */
-export type FaceBackend = 'auto' | 'cpu';
+/** 'auto': WASM, else WebGL, else CPU; the others force one (for measurements). */
+export type FaceBackend = 'auto' | 'cpu' | 'webgl' | 'wasm';
 
-const loading = new Map<string, Promise<FaceDetector>>();
+/**
+ * face-api looks for HTMLImageElement and friends to tell inputs apart, and a worker has none: it is told what a
+ * worker has instead. Only tensors reach it here, so these are never used to draw.
+ */
+function workerEnvironment(): void {
+  if (typeof document !== 'undefined') return;
+  class Never {}
+  faceapi.env.setEnv({
+    Canvas: OffscreenCanvas,
+    CanvasRenderingContext2D: OffscreenCanvasRenderingContext2D,
+    Image: Never,
+    ImageData,
+    Video: Never,
+    createCanvasElement: () => new OffscreenCanvas(1, 1),
+    createImageElement: () => {
+      throw new Error('no images in a worker');
+    },
+    createVideoElement: () => {
+      throw new Error('no videos in a worker');
+    },
+    fetch: (input: RequestInfo, init?: RequestInit) => fetch(input, init),
+    readFile: () => {
+      throw new Error('no file system in a worker');
+    },
+  } as unknown as Parameters<typeof faceapi.env.setEnv>[0]);
+}
 
-async function load(choice: FaceModel, backendChoice: FaceBackend): Promise<FaceDetector> {
-  const faceapi = await import('@vladmandic/face-api');
+async function load(backendChoice: FaceBackend): Promise<FaceDetector> {
+  workerEnvironment();
   const tf = faceapi.tf;
   const backends = tf as unknown as TfBackends;
-  try {
-    if (backendChoice === 'cpu' || !(await backends.setBackend('webgl'))) await backends.setBackend('cpu');
-  } catch {
-    await backends.setBackend('cpu');
+  // Our copies, not the CDN TensorFlow.js would otherwise fetch them from. The threaded build is never chosen: it
+  // needs SharedArrayBuffer, which only a cross-origin isolated page has.
+  setWasmPaths({
+    'tfjs-backend-wasm.wasm': wasmUrl,
+    'tfjs-backend-wasm-simd.wasm': wasmSimdUrl,
+    'tfjs-backend-wasm-threaded-simd.wasm': wasmThreadedSimdUrl,
+  });
+  const order = backendChoice === 'auto' ? ['wasm', 'webgl', 'cpu'] : [backendChoice];
+  let chosen = false;
+  for (const name of order) {
+    try {
+      if (await backends.setBackend(name)) {
+        chosen = true;
+        break;
+      }
+    } catch {
+      // Next one.
+    }
   }
+  if (!chosen) await backends.setBackend('cpu');
   await backends.ready();
   const backend = backends.getBackend() ?? 'cpu';
-  const weights = async (url: string, manifest: unknown) => {
-    const res = await fetch(url, { credentials: 'same-origin' });
+  if (!faceapi.nets.tinyFaceDetector.isLoaded) {
+    const res = await fetch(tinyWeightsUrl, { credentials: 'same-origin' });
     if (!res.ok) throw new Error(`face model: HTTP ${res.status}`);
-    return tf.io.decodeWeights(
+    const weights = tf.io.decodeWeights(
       await res.arrayBuffer(),
-      (manifest as WeightsManifest).flatMap((group) => group.weights),
+      (tinyManifest as unknown as WeightsManifest).flatMap((group) => group.weights),
     );
-  };
-  const model = choice === 'auto' ? (backend === 'webgl' ? 'ssd' : 'tiny') : choice;
-  let options: FaceApi.SsdMobilenetv1Options | FaceApi.TinyFaceDetectorOptions;
-  if (model === 'ssd') {
-    if (!faceapi.nets.ssdMobilenetv1.isLoaded) faceapi.nets.ssdMobilenetv1.loadFromWeightMap(await weights(ssdWeightsUrl, ssdManifest));
-    options = new faceapi.SsdMobilenetv1Options({ minConfidence: MIN_CONFIDENCE, maxResults: MAX_FACES });
-  } else {
-    if (!faceapi.nets.tinyFaceDetector.isLoaded)
-      faceapi.nets.tinyFaceDetector.loadFromWeightMap(await weights(tinyWeightsUrl, tinyManifest));
-    // 512 rather than the default 416: more small faces found, for about 1.5× the time.
-    options = new faceapi.TinyFaceDetectorOptions({ scoreThreshold: MIN_CONFIDENCE, inputSize: 512 });
+    faceapi.nets.tinyFaceDetector.loadFromWeightMap(weights);
   }
+  const options = new faceapi.TinyFaceDetectorOptions({ scoreThreshold: MIN_CONFIDENCE, inputSize: INPUT_SIZE });
   return {
     backend,
-    model,
-    async detect(canvas) {
-      const found = await faceapi.detectAllFaces(canvas, options);
-      return found.map(({ box }) => ({ x: box.x, y: box.y, w: box.width, h: box.height }));
+    model: 'tiny',
+    async detect(picture) {
+      const pixels = tf.browser.fromPixels(picture);
+      try {
+        const found = await faceapi.detectAllFaces(pixels, options);
+        return found.map(({ box }) => ({ x: box.x, y: box.y, w: box.width, h: box.height }));
+      } finally {
+        pixels.dispose();
+      }
     },
   };
 }
 
+const loading = new Map<FaceBackend, Promise<FaceDetector>>();
+
 /**
- * The detector, loaded once per page; a failed load is retried on the next call. TensorFlow.js has one backend per
- * page: mixing backend choices in one page is for nothing but experiments.
+ * The detector, loaded once per worker; a failed load (offline before the model was ever fetched) is retried on the
+ * next call. TensorFlow.js has one backend per worker: mixing choices is for nothing but experiments.
  */
-export function getFaceDetector(model: FaceModel = 'auto', backend: FaceBackend = 'auto'): Promise<FaceDetector> {
-  const key = `${model}/${backend}`;
-  let pending = loading.get(key);
+export function getFaceDetector(backend: FaceBackend = 'auto'): Promise<FaceDetector> {
+  let pending = loading.get(backend);
   if (!pending) {
-    pending = load(model, backend).catch((err: unknown) => {
-      loading.delete(key);
+    pending = load(backend).catch((err: unknown) => {
+      loading.delete(backend);
       throw err;
     });
-    loading.set(key, pending);
+    loading.set(backend, pending);
   }
   return pending;
 }

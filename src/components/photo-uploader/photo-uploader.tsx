@@ -9,7 +9,8 @@
  *   <PhotoUploader mode="prepare" queue={queue} />            (the queue keeps the photos between steps)
  *   …once the ad exists: const result = await queue.upload(ad.id);
  *
- * Everything heavy (compression library, face detector and its weights) is loaded only when a photo is added.
+ * Everything heavy is loaded only by the uploader: the compression library when a photo is added, the face detector
+ * and its weights (in the photo worker) once the uploader has opened and the page is idle.
  */
 import { Alert, Button, CloseButton, Group, List, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
@@ -55,6 +56,40 @@ const DROPZONE_ACCEPT: Record<string, string[]> = Object.fromEntries(
   ACCEPTED_IMAGE_TYPES.map((type) => [type, ACCEPT_ATTRIBUTE.split(',').filter((a) => a.startsWith('.'))]),
 );
 
+/**
+ * Whoever opens the uploader is about to add photos: the face model is loaded in the photo worker once the page is
+ * idle, so the first photo does not wait for it, and its files pass through the service worker, which keeps them
+ * (sw/runtime-cache.ts): from then on faces are found without a network too. Visitors who never publish never
+ * download it. A failure (offline before it was ever kept) only means the search is tried again with the photo.
+ */
+function warmFaceSearchSoon() {
+  if (typeof Worker === 'undefined' || typeof OffscreenCanvas === 'undefined') return;
+  const warm = () =>
+    void controlled()
+      .then(() => import('./prepare-photo.ts'))
+      .then((work) => work.warmFaceModel())
+      .catch(() => undefined);
+  if (typeof requestIdleCallback === 'function') {
+    const handle = requestIdleCallback(warm, { timeout: 3000 });
+    return () => cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(warm, 1000);
+  return () => clearTimeout(timer);
+}
+
+/**
+ * Resolves once the service worker controls the page (at once where there is none): on a first visit it is still
+ * installing, and what the photo worker fetched before it took over would not be kept for offline use.
+ */
+async function controlled(): Promise<void> {
+  const sw = typeof navigator === 'undefined' ? undefined : navigator.serviceWorker;
+  if (!sw || sw.controller || !(await sw.getRegistration())) return;
+  await new Promise<void>((resolve) => {
+    sw.addEventListener('controllerchange', () => resolve(), { once: true });
+    setTimeout(resolve, 10_000);
+  });
+}
+
 export function PhotoUploader({ adId, mode = 'upload', queue: external, existingCount = 0, onUploaded, park }: PhotoUploaderProps) {
   const { t } = useTranslation();
   const ui = usePresenter();
@@ -65,6 +100,7 @@ export function PhotoUploader({ adId, mode = 'upload', queue: external, existing
     queue.setPark(park);
     return () => queue.setPark(undefined);
   }, [queue, park]);
+  useEffect(warmFaceSearchSoon, []);
   const { items, rejected, uploading } = usePhotoQueueState(queue);
   const coarse = useMediaQuery('(pointer: coarse)');
   const statusRef = useRef<HTMLDivElement>(null);

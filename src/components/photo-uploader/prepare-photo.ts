@@ -1,26 +1,28 @@
 /**
  * The work done on a photo on the device, loaded on demand (dynamic import) with its heavy dependencies:
- *   1. compress: browser-image-compression in a web worker (orientation applied, longer side ≤ 2400 px, ≤ 2 MB,
+ *   1. compress: browser-image-compression in its web worker (orientation applied, longer side ≤ 2400 px, ≤ 2 MB,
  *      JPEG, metadata such as GPS position dropped by the re-encode);
- *   2. a preview of at most 1024 px, which is also what the face detector looks at (its network sees 512 × 512
- *      anyway, so a larger input only costs time);
- *   3. detect faces and turn them into padded pixelation areas, in pixels of the compressed photo;
- *   4. at upload time, render the compressed photo with its areas pixelated into the JPEG that is actually sent.
+ *   2. in the photo worker (photo-worker.ts): decode it, answer a preview of at most 1024 px for the editor, then
+ *      search that preview for faces and answer them as padded pixelation areas, in pixels of the compressed photo;
+ *   3. at upload time, render the compressed photo with its areas pixelated into the JPEG that is actually sent.
+ * Steps 1 and 2 run off the main thread: a face search takes about a second of computation, during which the page
+ * used to freeze.
  *
  * The library's worker imports the library's UMD build with importScripts(); by default from a CDN. `libURL`
  * points it at the copy Vite emits from node_modules (`?url`), so nothing is fetched from another origin.
  */
 import imageCompression from 'browser-image-compression';
 import compressionLibUrl from 'browser-image-compression/dist/browser-image-compression.js?url';
-import { padFaceBox, scaleBox, type Box } from './box-geometry.ts';
-import { getFaceDetector, type FaceBackend, type FaceModel } from './face-detector.ts';
+import type { Box } from './box-geometry.ts';
+import type { FaceBackend } from './face-detector.ts';
 import { imageTypeOf } from './file-checks.ts';
 import { pixelateAreas } from './pixelate.ts';
+import { PREVIEW_MAX_SIDE, type PhotoWorkerAnswer, type PhotoWorkerRequest } from './photo-worker-protocol.ts';
 
 /** Longer side of the photo sent: the server's largest variant is 1600 px wide, which a 3:4 portrait of 2400 px still reaches. */
 export const MAX_SIDE = 2400;
 export const MAX_SIZE_MB = 2;
-export const PREVIEW_MAX_SIDE = 1024;
+export { PREVIEW_MAX_SIDE };
 /** Quality of the JPEG sent (the server re-encodes it to WebP variants). */
 export const UPLOAD_QUALITY = 0.9;
 
@@ -93,33 +95,103 @@ async function decode(blob: Blob): Promise<ImageBitmap> {
   }
 }
 
-/** Step 2: the compressed photo's size and its preview. */
-export async function makePreview(blob: Blob): Promise<PreparedPhoto> {
-  const full = await decode(blob);
-  const { width, height } = full;
-  const scale = Math.min(1, PREVIEW_MAX_SIDE / Math.max(width, height));
-  const preview = canvas(Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)));
-  const ctx = preview.getContext('2d');
-  if (!ctx) throw new PhotoDecodeError(new Error('no 2d context'));
-  ctx.imageSmoothingQuality = 'high';
-  ctx.drawImage(full, 0, 0, preview.width, preview.height);
-  full.close();
-  return { blob, width, height, preview, previewScale: preview.width / width };
-}
+type Listener = (answer: PhotoWorkerAnswer) => void;
 
-/** Step 3: faces found in the preview, as padded areas in photo pixels. */
-export async function detectAreas(photo: PreparedPhoto, model: FaceModel = 'auto', backend: FaceBackend = 'auto'): Promise<Detection> {
-  const detector = await getFaceDetector(model, backend);
-  const faces = await detector.detect(photo.preview);
-  const bounds = { width: photo.width, height: photo.height };
-  return {
-    backend: detector.backend,
-    model: detector.model,
-    areas: faces.map((f) => padFaceBox(scaleBox(f, 1 / photo.previewScale), bounds)),
+let worker: Worker | undefined;
+let nextId = 1;
+const listeners = new Map<number, Listener>();
+
+/** The page's photo worker, started on first use; if it dies, whatever waited on it fails and the next call starts another. */
+function photoWorker(): Worker {
+  if (worker) return worker;
+  const started = new Worker(new URL('./photo-worker.ts', import.meta.url), { type: 'module', name: 'photo-worker' });
+  started.onmessage = (event: MessageEvent<PhotoWorkerAnswer>) => listeners.get(event.data.id)?.(event.data);
+  started.onerror = (event) => {
+    event.preventDefault();
+    if (worker === started) worker = undefined;
+    started.terminate();
+    const message = event.message || 'photo worker failed';
+    for (const [id, listener] of [...listeners]) listener({ type: 'error', id, decode: false, message });
   };
+  worker = started;
+  return started;
 }
 
-/** Step 4: the JPEG that is sent — the compressed photo with every area pixelated, without any metadata. */
+/** A request without its id (Omit over each member of the union, not over the union). */
+type Unnumbered<T> = T extends unknown ? Omit<T, 'id'> : never;
+
+function send(request: Unnumbered<PhotoWorkerRequest>, listener: Listener): number {
+  const id = nextId++;
+  listeners.set(id, listener);
+  photoWorker().postMessage({ ...request, id } as PhotoWorkerRequest);
+  return id;
+}
+
+/** The face search started with each preview, answered by detectAreas(). */
+const detections = new WeakMap<PreparedPhoto, Promise<Detection>>();
+
+/**
+ * Step 2: the compressed photo's size and its preview, from the photo worker; the worker goes on to search the
+ * preview for faces (unless `detect` is false), which detectAreas() answers.
+ */
+export function makePreview(blob: Blob, opts: { detect?: boolean; backend?: FaceBackend } = {}): Promise<PreparedPhoto> {
+  return new Promise<PreparedPhoto>((resolvePhoto, rejectPhoto) => {
+    let settleDetection: { resolve: (d: Detection) => void; reject: (e: Error) => void } | undefined;
+    const detection = new Promise<Detection>((resolve, reject) => (settleDetection = { resolve, reject }));
+    // Nobody may ask (a photo removed meanwhile): its failure is then nobody's business.
+    detection.catch(() => undefined);
+    let photo: PreparedPhoto | undefined;
+    const id = send(
+      { type: 'prepare', blob, detect: opts.detect ?? true, ...(opts.backend ? { backend: opts.backend } : {}) },
+      (answer) => {
+        if (answer.type === 'prepared') {
+          const preview = canvas(answer.preview.width, answer.preview.height);
+          const ctx = preview.getContext('2d');
+          if (!ctx) {
+            answer.preview.close();
+            listeners.delete(id);
+            rejectPhoto(new PhotoDecodeError(new Error('no 2d context')));
+            return;
+          }
+          ctx.drawImage(answer.preview, 0, 0);
+          answer.preview.close();
+          photo = { blob, width: answer.width, height: answer.height, preview, previewScale: preview.width / answer.width };
+          detections.set(photo, detection);
+          if (opts.detect === false) listeners.delete(id);
+          resolvePhoto(photo);
+        } else if (answer.type === 'faces') {
+          listeners.delete(id);
+          settleDetection?.resolve({ areas: answer.areas, backend: answer.backend, model: answer.model });
+        } else if (answer.type === 'error') {
+          listeners.delete(id);
+          if (!photo) rejectPhoto(answer.decode ? new PhotoDecodeError(new Error(answer.message)) : new Error(answer.message));
+          settleDetection?.reject(new Error(answer.message));
+        }
+      },
+    );
+  });
+}
+
+/** Step 3: faces found in the preview, as padded areas in photo pixels (searched by the worker since the preview). */
+export function detectAreas(photo: PreparedPhoto): Promise<Detection> {
+  return detections.get(photo) ?? Promise.reject(new Error('no face search for this photo'));
+}
+
+/**
+ * Loads the face model in the photo worker ahead of the first photo: that photo is then ready sooner, and the
+ * model's files pass through the service worker, which keeps them for a face search without a network.
+ */
+export function warmFaceModel(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const id = send({ type: 'warm' }, (answer) => {
+      listeners.delete(id);
+      if (answer.type === 'warmed') resolve(answer.backend);
+      else reject(new Error(answer.type === 'error' ? answer.message : 'unexpected answer'));
+    });
+  });
+}
+
+/** Step 3 at upload time: the JPEG that is sent — the compressed photo with every area pixelated, without any metadata. */
 export async function renderForUpload(photo: Pick<PreparedPhoto, 'blob' | 'width' | 'height'>, areas: readonly Box[]): Promise<Blob> {
   const full = await decode(photo.blob);
   const out = canvas(full.width, full.height);
