@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  isFaceModelRequest,
   isListingRequest,
   isMapAssetRequest,
   isMapStyleRequest,
@@ -133,5 +134,23 @@ describe('maps (issue 16)', () => {
   it('caps the tile cache at about 50 MB of typical tiles', () => {
     expect(MAP_TILES_MAX_ENTRIES * MAP_TILE_TYPICAL_BYTES).toBeLessThanOrEqual(MAP_TILES_BUDGET_BYTES);
     expect(MAP_TILES_MAX_ENTRIES).toBeGreaterThanOrEqual(500);
+  });
+});
+
+describe('the face search files kept for offline use', () => {
+  it('matches the photo worker, the face-detector chunk, the .wasm binaries and the weights by their hashed names', () => {
+    expect(isFaceModelRequest(u('/assets/photo-worker-Dx9l9Tor.js'))).toBe(true);
+    expect(isFaceModelRequest(u('/assets/face-detector-KDa8eqtZ.js'))).toBe(true);
+    expect(isFaceModelRequest(u('/assets/tfjs-backend-wasm-simd-BrM3BlWr.wasm'))).toBe(true);
+    expect(isFaceModelRequest(u('/assets/tfjs-backend-wasm-BIA8cDLW.wasm'))).toBe(true);
+    expect(isFaceModelRequest(u('/assets/tiny_face_detector_model-C4Zmc5xe.bin'))).toBe(true);
+  });
+
+  it('leaves everything else alone', () => {
+    expect(isFaceModelRequest(u('/assets/prepare-photo-CrVAW1ZO.js'))).toBe(false);
+    expect(isFaceModelRequest(u('/assets/app-CrVAW1ZO.js'))).toBe(false);
+    expect(isFaceModelRequest(u('/media/photo-worker-1.js'))).toBe(false);
+    expect(isFaceModelRequest(u('/assets/photo-worker-Dx9l9Tor.js.map'))).toBe(false);
+    expect(isFaceModelRequest(u('/assets/tiny_face_detector_model-C4Zmc5xe.bin?x=1'))).toBe(true);
   });
 });

@@ -123,7 +123,7 @@ type Unnumbered<T> = T extends unknown ? Omit<T, 'id'> : never;
 function send(request: Unnumbered<PhotoWorkerRequest>, listener: Listener): number {
   const id = nextId++;
   listeners.set(id, listener);
-  photoWorker().postMessage({ ...request, id } as PhotoWorkerRequest);
+  photoWorker().postMessage({ ...request, id });
   return id;
 }
 
