@@ -5,8 +5,13 @@
  * Several processes may start at once on one PostgreSQL: migrating and seeding run under the database's start-up
  * lock (db/client.ts), one process after the other. SIGTERM or SIGINT stops the process cleanly (see `shutdown`).
  */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { seedAll } from './db/seed/index.ts';
 import { startupLineResolver } from './plugins/request-log.ts';
@@ -18,7 +23,32 @@ const SHUTDOWN_GRACE_MS = 10_000;
 /** After the grace, how long the remaining clean-up (jobs in hand, database) may take before the process just exits. */
 const HARD_STOP_EXTRA_MS = 5_000;
 
+/**
+ * The first start on a new embedded database with the demo catalogue migrates and seeds it in a child process
+ * (`npm run db:seed`'s script, same environment), then opens it here. Drawing and encoding the demo photos leaves
+ * ≈400 MB in the C allocator's per-thread arenas (libvips), which glibc keeps for the life of the process: in a child,
+ * the memory goes with it (issue 27: a fresh `npm start` idles within 350 MB). Later starts find the data and only check
+ * it, here. PostgreSQL (DATABASE_URL) seeds here as before, under its start-up lock.
+ */
+function seedsInChild(config: Config): boolean {
+  return !config.databaseUrl && config.seedDemo && config.demoAds > 0 && !fs.existsSync(path.join(config.dataDir, 'pg', 'PG_VERSION'));
+}
+
+async function seedInChild(): Promise<void> {
+  const script = fileURLToPath(new URL('./db/seed/cli.ts', import.meta.url));
+  // execArgv carries the TypeScript loader (tsx) this process was started with.
+  const child = spawn(process.execPath, [...process.execArgv, script], { stdio: 'inherit', env: process.env });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (exitCode, signal) => resolve(signal ? 1 : exitCode));
+  });
+  if (code !== 0) throw new Error(`seeding the new database failed (the seed process exited with ${code})`);
+}
+
 async function main() {
+  // libvips' operation cache (up to 50 MB and 100 operations by default) only helps when the same image is worked on
+  // again; every photo and demo illustration here is new, so it held memory for nothing (issue 27).
+  sharp.cache(false);
   let config;
   try {
     config = loadConfig();
@@ -29,6 +59,7 @@ async function main() {
     }
     throw err;
   }
+  if (seedsInChild(config)) await seedInChild();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await database.migrate();
   const storage = createStorage(config);

@@ -37,6 +37,14 @@ export interface Database {
 /** The advisory lock key every Vitrina process takes around migrating and seeding ('vitrina' in ASCII, as a bigint). */
 export const STARTUP_LOCK_KEY = 0x7669747269_6e61n;
 
+/**
+ * PGlite's page cache inside its WASM memory. PostgreSQL's default, 128MB, is touched in full when PGlite starts, so it
+ * was ≈120 MB of every process's RSS (issue 27). 32MB holds the demo catalogue's tables and indexes (≈26 MB); pages
+ * beyond it are read from the operating system's file cache, which the machine shares with everything else
+ * (docs/decisions/0023-server-memory.md).
+ */
+export const PGLITE_SHARED_BUFFERS = '32MB';
+
 const migrationsFolder = path.join(path.dirname(new URL(import.meta.url).pathname), 'migrations');
 
 export interface OpenOptions {
@@ -93,6 +101,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     ...(!dataDir && opts.snapshot ? { loadDataDir: opts.snapshot } : {}),
     relaxedDurability: false,
     extensions: { pg_trgm, unaccent },
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
   });
   const db = drizzlePglite(client, { schema });
   return {
