@@ -306,9 +306,10 @@ export interface ModerationConfig {
   timeoutMs: number;
   /**
    * The local model: how long its worker stays without a check before it is ended and its memory returned (the next
-   * check loads it again); 0 keeps it for the life of the process, loaded at start-up in production.
+   * check loads it again); 0 keeps it for the life of the process, loaded at start-up in production. Absent (configs
+   * made by hand in tests): 5 minutes.
    */
-  idleMs: number;
+  idleMs?: number;
   sightengine: { user: string; secret: string; workflow: string; url: string } | undefined;
   /**
    * Test hook (VITRINA_TEST_REFUSE_MAGENTA=1, refused in production): a photo that is plain magenta is scored as

@@ -41,7 +41,7 @@ export const STARTUP_LOCK_KEY = 0x7669747269_6e61n;
  * PGlite's page cache inside its WASM memory. PostgreSQL's default, 128MB, is touched in full when PGlite starts, so it
  * was ≈120 MB of every process's RSS (issue 27). 32MB holds the demo catalogue's tables and indexes (≈26 MB); pages
  * beyond it are read from the operating system's file cache, which the machine shares with everything else
- * (docs/decisions/0023-server-memory.md).
+ * (docs/decisions/0024-server-memory.md).
  */
 export const PGLITE_SHARED_BUFFERS = '32MB';
 

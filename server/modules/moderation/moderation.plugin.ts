@@ -33,7 +33,7 @@ export function createModerationProvider(config: ModerationConfig): ModerationPr
     case 'stub':
       return createStubProvider();
     case 'local':
-      return createLocalNsfwProvider({ idleMs: config.idleMs });
+      return createLocalNsfwProvider(config.idleMs === undefined ? {} : { idleMs: config.idleMs });
   }
 }
 
@@ -66,7 +66,7 @@ export default fp<{ provider?: ModerationProvider }>(async (app, opts) => {
   // Kept for the life of the process (MODERATION_IDLE_MS=0), the model loads in production right after start-up rather
   // than during someone's first upload. Otherwise it loads on the first check: loading it at start-up would hold its
   // memory through the first quiet period for nothing, and the first upload after every quiet period waits for the
-  // load anyway (docs/decisions/0023-server-memory.md).
+  // load anyway (docs/decisions/0024-server-memory.md).
   if (app.config.env === 'production' && app.config.moderation.idleMs === 0 && provider.warmUp) {
     app.addHook('onReady', async () => {
       provider.warmUp!().catch((err: unknown) => app.log.error({ err }, 'moderation: the local model failed to load'));
