@@ -37,6 +37,29 @@ const MIN_BYTES = 1024;
  * Last of all (closeBundle, order post): sw.js is written by vite-plugin-pwa in its own closeBundle.
  */
 /**
+ * React DOM's client is imported by src/main.tsx at start-up rather than statically, so that its set-up runs in a task
+ * of its own (a phone's Total Blocking Time): the shell asks for it with the entry (a modulepreload link) instead of
+ * once the entry has run. A server-rendered first screen drops the shell's preload links and fetches all of it after
+ * the photos (server/plugins/first-screen.ts, public/app-start.js).
+ */
+function preloadStartupChunks(): Plugin {
+  return {
+    name: 'vitrina-preload-startup-chunks',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const chunk = Object.values(ctx.bundle ?? {}).find(
+          (c) => c.type === 'chunk' && c.facadeModuleId?.replace(/\\/g, '/').endsWith('node_modules/react-dom/client.js'),
+        );
+        if (!chunk) return html;
+        return html.replace('</head>', `  <link rel="modulepreload" crossorigin href="/${chunk.fileName}">\n  </head>`);
+      },
+    },
+  };
+}
+
+/**
  * Writes the fingerprint of the build's inputs into the build (vite/build-stamp.ts) once everything else is written,
  * so `npm start` can tell that dist/ already is the build of these sources and skip rebuilding it.
  */
@@ -229,6 +252,7 @@ export default defineConfig({
     ssrFirstScreen(),
     precompress(),
     buildStamp(),
+    preloadStartupChunks(),
   ],
   build: {
     target: 'es2022',

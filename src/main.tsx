@@ -2,7 +2,6 @@
 import './app/mantine-shell.css';
 import './app/global.css';
 import { startTransition, StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, type PersistQueries } from './app/app.tsx';
 import { capturePwaEvents } from './app/pwa-state.ts';
 import { preloadLandingScreen } from './app/router.tsx';
@@ -17,11 +16,11 @@ document.addEventListener('contextmenu', (event) => {
 
 // Before anything else: the browser may offer the install prompt early, and only once.
 capturePwaEvents();
-const i18n = createI18n();
 const landingScreen = preloadLandingScreen(location.pathname);
 // The persisted query cache's code (IndexedDB, the persister) is not in the first load: fetched now, alongside the
 // screen's code; the App's queries wait for its restore (app.tsx).
 const queryPersistence = import('./lib/query-persist.ts');
+
 const persistQueries: PersistQueries = async (client) => {
   const { startQueryPersistence } = await queryPersistence;
   await startQueryPersistence(client, { buster: __BUILD_ID__ }).restored;
@@ -54,23 +53,45 @@ const loadRestOfStyles = () => {
 if (document.readyState === 'complete') loadRestOfStyles();
 else window.addEventListener('load', loadRestOfStyles, { once: true });
 
-const container = document.getElementById('root')!;
-const app = (
-  <StrictMode>
-    <App i18n={i18n} persistQueries={persistQueries} />
-  </StrictMode>
-);
-if (container.firstElementChild) {
-  // The server rendered this page's first screen (server/plugins/first-screen.ts): React takes over that markup. Were
-  // it to differ (a saved light theme or list view, on a browser the service worker does not serve yet), React renders
-  // that part again: worth a warning, not an error.
-  // Once the screen's code is in (see preloadLandingScreen); if it fails to load, hydration goes ahead all the same.
-  void landingScreen
-    .catch(() => undefined)
-    .then(() => hydrateRoot(container, app, { onRecoverableError: (error) => console.warn('hydration:', error) }));
-} else {
-  // In a transition, React renders the first screen in slices of a few milliseconds, yielding to the browser between
-  // them, instead of one long task that holds input on a slow phone (Lighthouse's Total Blocking Time).
-  const root = createRoot(container);
-  startTransition(() => root.render(app));
+/**
+ * The start-up is cut into tasks: evaluating this chunk (React, Mantine, i18next, the router) is one task the
+ * browser cannot split, and on a phone (4× slower than this machine) each further step run in it — i18next's set-up,
+ * the React root — made it longer than the 50 ms a tap may wait (Lighthouse's Total Blocking Time). Between the steps
+ * the browser gets the main thread back. (Not a top-level await: the bundler then splits the entry differently and
+ * leaves it out of the build's manifest, which the server reads.)
+ */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+async function start() {
+  // React DOM's own set-up (its event system, its scheduler) in a task of its own, then i18next's, then the root.
+  const { createRoot, hydrateRoot } = await import('react-dom/client');
+  await nextTask();
+  const i18n = createI18n();
+  await nextTask();
+  const container = document.getElementById('root')!;
+  const app = (
+    <StrictMode>
+      <App i18n={i18n} persistQueries={persistQueries} />
+    </StrictMode>
+  );
+  if (container.firstElementChild) {
+    // The server rendered this page's first screen (server/plugins/first-screen.ts): React takes over that markup. Were
+    // it to differ (a saved light theme or list view, on a browser the service worker does not serve yet), React renders
+    // that part again: worth a warning, not an error.
+    // Once the screen's code is in (see preloadLandingScreen); if it fails to load, hydration goes ahead all the same.
+    void landingScreen
+      .catch(() => undefined)
+      // In a transition: React hydrates in slices of a few milliseconds and yields to the browser between them (a
+      // default-priority hydration is one task of the whole tree, a phone's Total Blocking Time).
+      .then(() =>
+        startTransition(() => void hydrateRoot(container, app, { onRecoverableError: (error) => console.warn('hydration:', error) })),
+      );
+  } else {
+    // In a transition, React renders the first screen in slices of a few milliseconds, yielding to the browser between
+    // them, instead of one long task that holds input on a slow phone (Lighthouse's Total Blocking Time).
+    const root = createRoot(container);
+    startTransition(() => root.render(app));
+  }
 }
+
+void start();

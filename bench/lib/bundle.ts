@@ -1,7 +1,7 @@
 /**
- * What the home route costs the browser: the entry chunk, everything it imports statically, the lazily loaded home
- * route chunk (src/features/listings/routes/home.tsx) and its own static imports, and the CSS of all of them —
- * each file gzipped with zlib at its default level. Read from Vite's manifest of a fresh build.
+ * What the home route costs the browser, counted as `npm test`'s budget check counts it (vite/bundle-budget.ts: the
+ * entry and its static imports, what src/main.tsx imports at start-up, the home screen's chunk and its imports, and
+ * their CSS; each file gzipped with zlib at its default level), from Vite's manifest of a fresh build.
  *
  * On its own, without the rest of the benchmark: `npx tsx bench/lib/bundle.ts` prints the figure and every file
  * in it (a few seconds; BENCH_DIST_DIR=… measures an existing `vite build --manifest` instead).
@@ -11,29 +11,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import zlib from 'node:zlib';
+import { measureBuild, type BundleFile } from '../../vite/bundle-budget.ts';
 
-interface ManifestChunk {
-  file: string;
-  src?: string;
-  isEntry?: boolean;
-  isDynamicEntry?: boolean;
-  imports?: string[];
-  css?: string[];
-}
-type Manifest = Record<string, ManifestChunk>;
-
-export interface BundleFile {
-  file: string;
-  role: 'entry' | 'entry import' | 'home route' | 'home import' | 'css';
-  raw: number;
-  gzip: number;
-}
+export type { BundleFile } from '../../vite/bundle-budget.ts';
 
 export type BundleReport =
   { ok: true; source: string; js: number; css: number; files: BundleFile[] } | { ok: false; source: string; error: string };
-
-const HOME = /src\/features\/listings\/routes\/home\.tsx$/;
 
 function build(root: string): string {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-bench-dist-'));
@@ -46,6 +29,7 @@ function build(root: string): string {
   return outDir;
 }
 
+/** The home route's files, counted as the budget check counts them (vite/bundle-budget.ts). */
 export function measureHomeBundle(root: string): BundleReport {
   const given = process.env.BENCH_DIST_DIR;
   let outDir: string | undefined;
@@ -57,43 +41,10 @@ export function measureHomeBundle(root: string): BundleReport {
   }
   const source = given ? `existing build in ${given}` : 'fresh `vite build --manifest` into a temporary folder';
   try {
-    const manifestFile = path.join(outDir, '.vite', 'manifest.json');
-    if (!fs.existsSync(manifestFile)) return { ok: false, source, error: `no ${manifestFile} (build with --manifest)` };
-    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest;
-    const entryKey = Object.keys(manifest).find((k) => manifest[k]!.isEntry && k.endsWith('index.html'));
-    const homeKey = Object.keys(manifest).find((k) => HOME.test(k));
-    if (!entryKey) return { ok: false, source, error: 'no index.html entry in the manifest' };
-    if (!homeKey) return { ok: false, source, error: 'no chunk for src/features/listings/routes/home.tsx in the manifest' };
-
-    const closure = (key: string, into: Set<string>) => {
-      if (into.has(key)) return;
-      into.add(key);
-      for (const k of manifest[key]?.imports ?? []) closure(k, into);
-    };
-    const entrySet = new Set<string>();
-    closure(entryKey, entrySet);
-    const homeSet = new Set<string>();
-    closure(homeKey, homeSet);
-
-    const size = (file: string) => {
-      const buf = fs.readFileSync(path.join(outDir, file));
-      return { raw: buf.length, gzip: zlib.gzipSync(buf).length };
-    };
-    const files: BundleFile[] = [];
-    const seen = new Set<string>();
-    const add = (file: string, role: BundleFile['role']) => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      files.push({ file, role, ...size(file) });
-    };
-    add(manifest[entryKey]!.file, 'entry');
-    for (const k of entrySet) add(manifest[k]!.file, 'entry import');
-    add(manifest[homeKey]!.file, 'home route');
-    for (const k of homeSet) add(manifest[k]!.file, 'home import');
-    for (const k of new Set([...entrySet, ...homeSet])) for (const css of manifest[k]?.css ?? []) add(css, 'css');
-
-    const sum = (pred: (f: BundleFile) => boolean) => files.filter(pred).reduce((n, f) => n + f.gzip, 0);
-    return { ok: true, source, js: sum((f) => f.role !== 'css'), css: sum((f) => f.role === 'css'), files };
+    const measured = measureBuild(outDir);
+    return { ok: true, source, ...measured };
+  } catch (err) {
+    return { ok: false, source, error: (err as Error).message };
   } finally {
     if (!given) fs.rmSync(outDir, { recursive: true, force: true });
   }

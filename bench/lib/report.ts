@@ -237,7 +237,7 @@ function bundleSection(b: BundleReport | undefined): string {
     '| --- | --- | ---: | ---: |',
   ];
   const byRole = (role: string) => b.files.filter((f) => f.role === role);
-  for (const role of ['entry', 'entry import', 'home route', 'home import', 'css'] as const) {
+  for (const role of ['entry', 'entry import', 'start-up', 'home route', 'home import', 'css'] as const) {
     const files = byRole(role).sort((x, y) => y.gzip - x.gzip);
     for (const f of files) lines.push(`| ${f.file} | ${role} | ${kb(f.raw)} | ${kb(f.gzip)} |`);
   }

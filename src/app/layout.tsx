@@ -9,7 +9,7 @@ import { Anchor, Box, Container, Group, Text, UnstyledButton, VisuallyHidden } f
 import { lazy, memo, Suspense, useEffect, useRef, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, NavigationType, Outlet, useLocation, useNavigationType, useParams } from 'react-router';
-import { isLanguage, toLocaleTag } from '#contract/languages.ts';
+import { isLanguage, toLocaleTag, type Language } from '#contract/languages.ts';
 import { AccountNav } from '#src/components/account-nav.tsx';
 import { LanguageSwitcher, pathForLanguage } from '#src/components/language-switcher.tsx';
 import { OfflineIndicator, OfflineNotice } from '#src/components/offline-notice.tsx';
@@ -31,12 +31,58 @@ const SyncNav = lazy(async () => ({ default: (await import('./sync-nav.tsx')).Sy
 // Changes queued before the session expired: a signed-out visitor is asked to sign in (no Dexie needed to say so).
 const SyncSignInNotice = lazy(async () => ({ default: (await import('./sync-sign-in-notice.tsx')).SignInNotice }));
 
+/**
+ * The header's and the page's parts that take no props from the layout, memoised: the layout renders again when the
+ * session's answer arrives (or changes while the page hydrates), and React then re-renders synchronously, in one
+ * task, everything the layout rendered that is not memoised. They follow their own state (language, theme,
+ * connection, consent) all the same.
+ */
+const HeaderOfflineIndicator = memo(OfflineIndicator);
+const HeaderInstallControl = memo(InstallControl);
+const HeaderLanguageSwitcher = memo(LanguageSwitcher);
+const HeaderThemeToggle = memo(ThemeToggle);
+const HeaderAccountNav = memo(AccountNav);
+const PageNavProgress = memo(NavProgress);
+const PageOfflineNotice = memo(OfflineNotice);
+const PageCookieBanner = memo(CookieBanner);
+const PageUpdateControl = memo(UpdateControl);
+
 const LEGAL_PAGES = [
   ['cookies-policy', 'pages.cookiesPolicy'],
   ['privacy-policy', 'pages.privacyPolicy'],
   ['terms-and-conditions', 'pages.termsAndConditions'],
   ['terms-and-conditions-to-post', 'pages.termsAndConditionsToPost'],
 ] as const;
+
+/** The footer: the legal pages, the contact page and the cookie choices (memoised, like the header's parts). */
+const Footer = memo(function Footer({ lng }: { lng: Language }) {
+  const { t } = useTranslation();
+  return (
+    <Box component="footer" py="lg" mt="xl" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+      <Container size="xl">
+        <VisuallyHidden>
+          <h2>{t('footer.legal')}</h2>
+        </VisuallyHidden>
+        <Group gap="md" mb="xs">
+          {LEGAL_PAGES.map(([slug, key]) => (
+            <Anchor key={slug} component={Link} to={`/${lng}/legal/${slug}`} size="sm" c="dimmed">
+              {t(key)}
+            </Anchor>
+          ))}
+          <Anchor component={Link} to={`/${lng}/contact`} size="sm" c="dimmed">
+            {t('contact.page.footerLink')}
+          </Anchor>
+          <Anchor component="button" type="button" size="sm" c="dimmed" onClick={openConsentPreferences}>
+            {t('cookies.manage')}
+          </Anchor>
+        </Group>
+        <Text size="xs" c="dimmed">
+          {t('footer.rights', { year: new Date().getFullYear() })}
+        </Text>
+      </Container>
+    </Box>
+  );
+});
 
 function usePageViews() {
   const { pathname } = useLocation();
@@ -176,7 +222,7 @@ export function Layout() {
   // Plain landmarks rather than AppShell.Main: one <header>, one <main>, one <footer> at the top level.
   return (
     <>
-      <NavProgress />
+      <PageNavProgress />
       <Anchor href="#main" className="skip-link">
         {t('nav.skipToContent')}
       </Anchor>
@@ -203,11 +249,11 @@ export function Layout() {
               </Group>
             </UnstyledButton>
             <Group gap={4} component="nav" aria-label={t('nav.mainNavigation')} wrap="nowrap">
-              <OfflineIndicator />
+              <HeaderOfflineIndicator />
               {/* First: appearing later (when the browser offers it), it moves nothing else (the group is right-aligned). */}
-              <InstallControl />
-              <LanguageSwitcher />
-              <ThemeToggle />
+              <HeaderInstallControl />
+              <HeaderLanguageSwitcher />
+              <HeaderThemeToggle />
               {/* A suspended account's restricted view has no Messenger or notifications to call. */}
               {user && user.status !== 'suspended' && sessionChecked ? (
                 <Suspense fallback={null}>
@@ -219,7 +265,7 @@ export function Layout() {
                   <SyncNav userId={outboxUser} replay={user !== undefined} />
                 </Suspense>
               ) : null}
-              <AccountNav />
+              <HeaderAccountNav />
             </Group>
           </Group>
         </Container>
@@ -229,39 +275,17 @@ export function Layout() {
       <Box component="main" id="main" tabIndex={-1} mih="calc(100dvh - 56px)">
         {/* In the page's flow, above its content: it pushes the page down and never covers it (sticky under the header,
             it covered the model page's «Volver al listado» at 360 px once scrolled). The header's icon stays in sight. */}
-        <OfflineNotice />
+        <PageOfflineNotice />
         <RouteOutlet />
       </Box>
-      <Box component="footer" py="lg" mt="xl" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
-        <Container size="xl">
-          <VisuallyHidden>
-            <h2>{t('footer.legal')}</h2>
-          </VisuallyHidden>
-          <Group gap="md" mb="xs">
-            {LEGAL_PAGES.map(([slug, key]) => (
-              <Anchor key={slug} component={Link} to={`/${lng}/legal/${slug}`} size="sm" c="dimmed">
-                {t(key)}
-              </Anchor>
-            ))}
-            <Anchor component={Link} to={`/${lng}/contact`} size="sm" c="dimmed">
-              {t('contact.page.footerLink')}
-            </Anchor>
-            <Anchor component="button" type="button" size="sm" c="dimmed" onClick={openConsentPreferences}>
-              {t('cookies.manage')}
-            </Anchor>
-          </Group>
-          <Text size="xs" c="dimmed">
-            {t('footer.rights', { year: new Date().getFullYear() })}
-          </Text>
-        </Container>
-      </Box>
+      <Footer lng={lng} />
       {user === null && hasOutboxAuthFlag() && location.pathname !== `/${lng}/login` ? (
         <Suspense fallback={null}>
           <SyncSignInNotice next={location.pathname + location.search} />
         </Suspense>
       ) : null}
-      <CookieBanner />
-      <UpdateControl />
+      <PageCookieBanner />
+      <PageUpdateControl />
     </>
   );
 }

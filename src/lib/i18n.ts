@@ -24,6 +24,7 @@ export const detectionOptions: DetectionOptions = {
   cookieOptions: { path: '/', sameSite: 'lax' },
   // Browsers say pt-BR or es-ES; our codes are pt_BR and es.
   convertDetectedLanguage: (lng: string) => toLanguage(lng) ?? lng,
+  isFinal: (lng: string) => (LANGUAGES as readonly string[]).includes(lng),
 };
 
 /** A visitor none of whose languages we have gets the fallback one (fallbackLng no longer says so: see below). */

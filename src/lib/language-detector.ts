@@ -22,6 +22,12 @@ export interface DetectionOptions {
   cookieOptions: { path: string; sameSite: 'lax' | 'strict' };
   /** Maps what a source says (`pt-BR`) onto our codes (`pt_BR`). */
   convertDetectedLanguage: (lng: string) => string;
+  /**
+   * A language i18next will take as it is: the sources after the first one that names such a language are not read.
+   * i18next picks the first supported candidate anyway, and reading Web Storage is a synchronous trip to the
+   * browser's storage process on the page's start-up task (tens of milliseconds on a phone for sessionStorage alone).
+   */
+  isFinal?: (lng: string) => boolean;
 }
 
 type Found = string | readonly string[] | null | undefined;
@@ -71,10 +77,18 @@ export class LanguageDetector implements LanguageDetectorModule {
   constructor(private readonly options: DetectionOptions) {}
 
   detect(): string[] {
-    return this.options.order
-      .flatMap((name) => SOURCES[name](this.options) ?? [])
-      .filter((code) => !!code && isSafeCode(code))
-      .map((code) => this.options.convertDetectedLanguage(code));
+    const found: string[] = [];
+    for (const name of this.options.order) {
+      const said = SOURCES[name](this.options) ?? [];
+      const codes: readonly string[] = typeof said === 'string' ? [said] : said;
+      for (const code of codes) {
+        if (!code || !isSafeCode(code)) continue;
+        const lng = this.options.convertDetectedLanguage(code);
+        found.push(lng);
+        if (this.options.isFinal?.(lng)) return found;
+      }
+    }
+    return found;
   }
 
   cacheUserLanguage(lng: string) {
