@@ -35,6 +35,11 @@
  * listing from the service worker without a network, and the replay of 100 queued operations after reconnection, in
  * Chromium) and rewrites only that section; the full run includes it unless BENCH_SKIP_OFFLINE=1.
  *
+ * `npm run bench -- --only memory` measures only the server's memory (bench/lib/server-memory.ts: RSS of real
+ * `server/main.ts` processes idle on a first and a second start, after 100 photo screenings and 1,000 listing requests,
+ * after the moderation model's quiet period, and per part; MEMORY_BEFORE_ROOT names a worktree of an earlier commit to
+ * measure beside it) and rewrites only that section; the full run includes it unless BENCH_SKIP_MEMORY=1.
+ *
  * `npm run bench -- --only lighthouse` runs Lighthouse mobile (npx lighthouse@12.8.2) on the home and a model page of
  * the existing build (dist/, or BENCH_DIST_DIR; it builds nothing) and rewrites only that section
  * (bench/lib/lighthouse.ts); the full run includes it unless BENCH_SKIP_LIGHTHOUSE=1.
@@ -64,6 +69,7 @@ import { benchLighthouse, previousBefore, renderLighthouseSection, spliceLightho
 import { benchRealtime, renderRealtimeSection, spliceRealtimeSection } from './lib/realtime.ts';
 import { benchChat, renderChatSection, spliceChatSection } from './lib/chat.ts';
 import { benchOffline, renderOfflineSection, spliceOfflineSection } from './lib/offline.ts';
+import { benchServerMemory, renderServerMemorySection, spliceServerMemorySection } from './lib/server-memory.ts';
 import { renderReport, spliceApiSections, type CpuPerRequest, type DatabaseRun, type ScenarioResult } from './lib/report.ts';
 import { installServerTiming, serverThreadCpuMs, type ServerTiming } from './lib/server-timing.ts';
 import { summarize } from './lib/stats.ts';
@@ -450,6 +456,14 @@ async function offlineOnly(): Promise<void> {
   log(`wrote the offline section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
 }
 
+/** `--only memory`: the server's RSS idle, loaded and after the quiet period (bench/lib/server-memory.ts), spliced in. */
+async function memoryOnly(): Promise<void> {
+  const started = performance.now();
+  const section = renderServerMemorySection(await benchServerMemory(ROOT, log));
+  await writeFormatted(spliceServerMemorySection(fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '# Benchmarks\n', section));
+  log(`wrote the memory section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+}
+
 /** `--only api`: the browse API on both databases (BENCH_ONLY, BENCH_SCENARIOS apply), spliced into the report. */
 async function apiOnly(): Promise<void> {
   const started = performance.now();
@@ -501,7 +515,8 @@ async function main() {
     if (part === 'realtime') return realtimeOnly();
     if (part === 'chat') return chatOnly();
     if (part === 'offline') return offlineOnly();
-    if (part !== 'photos') throw new Error('--only takes one value: api, photos, transfer, lighthouse, realtime, chat or offline');
+    if (part === 'memory') return memoryOnly();
+    if (part !== 'photos') throw new Error('--only takes one value: api, photos, transfer, lighthouse, realtime, chat, offline or memory');
     return photosOnly();
   }
   const started = performance.now();
@@ -525,6 +540,7 @@ async function main() {
   const realtime = process.env.BENCH_SKIP_REALTIME ? undefined : renderRealtimeSection(await benchRealtime(ROOT, log));
   const chat = process.env.BENCH_SKIP_CHAT ? undefined : renderChatSection(await benchChat(log));
   const offline = process.env.BENCH_SKIP_OFFLINE ? undefined : renderOfflineSection(await benchOffline(ROOT, log));
+  const memory = process.env.BENCH_SKIP_MEMORY ? undefined : renderServerMemorySection(await benchServerMemory(ROOT, log));
 
   const previous = fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '';
   // This scenario measures an existing build: without one it is left out, not the reason a long run fails.
@@ -549,7 +565,8 @@ async function main() {
   const withLighthouse = lighthouse ? spliceLighthouseSection(withTransfer, lighthouse) : withTransfer;
   const withRealtime = realtime ? spliceRealtimeSection(withLighthouse, realtime) : withLighthouse;
   const withChat = chat ? spliceChatSection(withRealtime, chat) : withRealtime;
-  await writeFormatted(offline ? spliceOfflineSection(withChat, offline) : withChat);
+  const withOffline = offline ? spliceOfflineSection(withChat, offline) : withChat;
+  await writeFormatted(memory ? spliceServerMemorySection(withOffline, memory) : withOffline);
   log(`wrote ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
 }
 
