@@ -1,10 +1,10 @@
 /**
  * The default moderation provider: nsfwjs MobileNetV2Mid on TensorFlow.js's WASM backend, in one worker thread
  * (nsfw-worker.ts), started on the first check (or by warmUp) and ended once no check has come for `idleMs`
- * (MODERATION_IDLE_MS): the loaded model is ≈100 MB of the process's memory, and most of the time nobody is uploading
- * a photo. The next check starts a fresh worker and waits for the model to load again (≈1–2 s). If the worker dies or
- * a check times out, the pending checks fail (their photos are refused as `moderation_failed`) and the next check
- * starts a fresh worker.
+ * (MODERATION_IDLE_MS): the loaded model is ≈150 MB of the process's memory (docs/benchmarks.md, "Server memory"),
+ * and most of the time nobody is uploading a photo. The next check starts a fresh worker and waits for the model to
+ * load again (≈1–2 s). If the worker dies or a check times out, the pending checks fail (their photos are refused as
+ * `moderation_failed`) and the next check starts a fresh worker.
  *
  * nsfwjs's five classes become the three scores of SPEC §5 (docs/decisions/0005-local-moderation-class-mapping.md):
  *   sexual_activity = Porn, sexual_display = Hentai, erotica = Sexy   (Neutral and Drawing are the safe rest).
