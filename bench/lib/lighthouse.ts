@@ -3,10 +3,15 @@
  * simulated throttling (Moto G Power profile, 4× CPU slowdown, slow 4G), against `server/main.ts` serving a build
  * (BENCH_DIST_DIR, default dist/; this scenario builds nothing) with the demo data (development mode, own DATA_DIR and
  * port). Pages: the home `/es` and the first demo model's page `/es/models/:id`. The machine is shared, so every page
- * is measured BENCH_LH_RUNS times (3) and the median run (by Performance score, then LCP) is reported.
+ * is measured BENCH_LH_RUNS times (5) and the median run (by Performance score, then LCP) is reported, with every
+ * run's Performance and Total Blocking Time, and Lighthouse's own CPU benchmark index of each run (the issue's
+ * targets hold for an index of 2,400–2,800; a loaded machine scores lower and its runs are slower).
+ * BENCH_LH_BEFORE_DIST: another build (e.g. of the commit before a change) measured in the same run, its runs
+ * alternating with this build's so both meet the same moments of the machine.
  *
  * `npm run bench -- --only lighthouse` writes its section of docs/benchmarks.md; `npx tsx bench/lib/lighthouse.ts`
- * prints it. Environment: BENCH_DIST_DIR, BENCH_LH_RUNS, BENCH_LH_PORT (8198), CHROME_PATH (/usr/bin/chromium).
+ * prints it. Environment: BENCH_DIST_DIR, BENCH_LH_RUNS, BENCH_LH_PORT (8198), BENCH_LH_BEFORE_DIST,
+ * BENCH_LH_BEFORE_LABEL, CHROME_PATH (/usr/bin/chromium).
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -39,17 +44,24 @@ export interface LighthouseRun {
   failed: string[];
   /** Lighthouse's LCP breakdown (observed, unthrottled times): where the largest paint waits. */
   lcpBreakdown: string;
+  /** Lighthouse's CPU benchmark index for this run (its `environment.benchmarkIndex`). */
+  benchmarkIndex: number;
+  /** The machine's 1-minute load average when the run started. */
+  loadAverage: number;
 }
 
 export interface LighthousePage {
   label: string;
   path: string;
+  /** Which build: this one, or BENCH_LH_BEFORE_LABEL's. */
+  build?: string;
   runs: LighthouseRun[];
   median: LighthouseRun;
 }
 
 export interface LighthouseReport {
   chromium: string;
+  cpu: string;
   pages: LighthousePage[];
   /** The home route's JS (gzip, bytes) of a fresh build, or why it could not be measured. */
   homeJs: number | string;
@@ -78,7 +90,7 @@ interface Audit {
   metricSavings?: Record<string, number>;
 }
 interface Lhr {
-  environment: { hostUserAgent: string };
+  environment: { hostUserAgent: string; benchmarkIndex?: number };
   runtimeError?: { code: string; message: string };
   categories: Record<string, { score: number; auditRefs: { id: string; weight: number }[] }>;
   audits: Record<string, Audit>;
@@ -114,6 +126,8 @@ function summarizeLhr(lhr: Lhr): LighthouseRun {
     .join(', ');
   return {
     lcpBreakdown,
+    benchmarkIndex: Math.round(lhr.environment.benchmarkIndex ?? NaN),
+    loadAverage: 0,
     performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
     accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
     bestPractices: Math.round((lhr.categories['best-practices']?.score ?? 0) * 100),
@@ -130,6 +144,7 @@ function summarizeLhr(lhr: Lhr): LighthouseRun {
 
 async function lighthouse(url: string, log: (msg: string) => void): Promise<{ run: LighthouseRun; chromium: string }> {
   const out = path.join(os.tmpdir(), `vitrina-lh-${process.pid}-${Date.now()}.json`);
+  const loadAverage = os.loadavg()[0]!;
   try {
     await run(
       'npx',
@@ -150,9 +165,9 @@ async function lighthouse(url: string, log: (msg: string) => void): Promise<{ ru
     const lhr = JSON.parse(fs.readFileSync(out, 'utf8')) as Lhr;
     // A run whose trace went wrong (NO_NAVSTART and the like on a loaded machine) has no metrics: made again.
     if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
-    const summary = summarizeLhr(lhr);
+    const summary = { ...summarizeLhr(lhr), loadAverage };
     log(
-      `lighthouse: ${url}: P ${summary.performance} A ${summary.accessibility} BP ${summary.bestPractices}, LCP ${Math.round(summary.lcpMs)} ms, TBT ${Math.round(summary.tbtMs)} ms, CLS ${summary.cls.toFixed(3)}`,
+      `lighthouse: ${url}: P ${summary.performance} A ${summary.accessibility} BP ${summary.bestPractices}, LCP ${Math.round(summary.lcpMs)} ms, TBT ${Math.round(summary.tbtMs)} ms, CLS ${summary.cls.toFixed(3)}, benchmark index ${summary.benchmarkIndex}, load ${loadAverage.toFixed(1)}`,
     );
     return { run: summary, chromium: lhr.environment.hostUserAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? 'unknown' };
   } finally {
@@ -184,10 +199,16 @@ function median(runs: LighthouseRun[]): LighthouseRun {
 export async function benchLighthouse(root: string, log: (msg: string) => void): Promise<LighthouseReport> {
   const dist = path.resolve(root, process.env.BENCH_DIST_DIR ?? 'dist');
   if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error(`lighthouse: no build in ${dist} (run npm run build first)`);
-  const runs = Number(process.env.BENCH_LH_RUNS ?? 3);
-  const server = await startServer(root, dist, Number(process.env.BENCH_LH_PORT ?? 8198));
+  const beforeDist = process.env.BENCH_LH_BEFORE_DIST ? path.resolve(process.env.BENCH_LH_BEFORE_DIST) : undefined;
+  const runs = Number(process.env.BENCH_LH_RUNS ?? 5);
+  const port = Number(process.env.BENCH_LH_PORT ?? 8198);
+  const builds = [{ label: 'this build', dist }];
+  if (beforeDist) builds.unshift({ label: process.env.BENCH_LH_BEFORE_LABEL ?? 'before', dist: beforeDist });
+  const servers = await Promise.all(builds.map((b, i) => startServer(root, b.dist, port + i)));
   try {
-    const models = (await (await fetch(`${server.origin}/api/models`, { headers: { 'x-requested-with': 'XMLHttpRequest' } })).json()) as {
+    const models = (await (
+      await fetch(`${servers[0]!.origin}/api/models`, { headers: { 'x-requested-with': 'XMLHttpRequest' } })
+    ).json()) as {
       data: { id: number | string }[];
     };
     const modelId = models.data[0]?.id;
@@ -199,31 +220,54 @@ export async function benchLighthouse(root: string, log: (msg: string) => void):
     let chromium = '';
     const pages: LighthousePage[] = [];
     for (const target of targets) {
-      const pageRuns: LighthouseRun[] = [];
+      const perBuild = builds.map(() => [] as LighthouseRun[]);
+      // The builds' runs alternate: a busy moment of the shared machine falls on both alike.
       for (let i = 0; i < runs; i++) {
-        const r = await withRetries(() => lighthouse(`${server.origin}${target.path}`, log), log);
-        chromium = r.chromium;
-        pageRuns.push(r.run);
+        for (const [b, server] of servers.entries()) {
+          const r = await withRetries(() => lighthouse(`${server.origin}${target.path}`, log), log);
+          chromium = r.chromium;
+          perBuild[b]!.push(r.run);
+        }
       }
-      pages.push({ ...target, runs: pageRuns, median: median(pageRuns) });
+      for (const [b, build] of builds.entries()) {
+        pages.push({ ...target, ...(beforeDist ? { build: build.label } : {}), runs: perBuild[b]!, median: median(perBuild[b]!) });
+      }
     }
     const bundle = measureHomeBundle(root);
-    return { chromium, pages, homeJs: bundle.ok ? bundle.js : `${bundle.source}: ${bundle.error}` };
+    const cpus = os.cpus();
+    return {
+      chromium,
+      cpu: `${cpus[0]?.model ?? 'unknown CPU'} × ${cpus.length}`,
+      pages,
+      homeJs: bundle.ok ? bundle.js : `${bundle.source}: ${bundle.error}`,
+    };
   } finally {
-    server.stop();
+    for (const server of servers) server.stop();
   }
 }
 
-const TARGETS = 'Performance ≥ 95, Accessibility 100, Best Practices 100, LCP ≤ 2.0 s, CLS ≤ 0.05, TBT ≤ 150 ms';
+/** Issue 27's targets: over five runs on a 2-core machine of Lighthouse benchmark index 2,400–2,800. */
+const TARGETS =
+  'Performance median ≥ 97 and every run ≥ 93; TBT median ≤ 100 ms and every run ≤ 200 ms; Accessibility and Best Practices 100, LCP ≤ 2.0 s, CLS ≤ 0.05 (median run)';
+/** The home route's JS, gzip (vite/bundle-budget.ts counts it; `npm test` holds it to vite/bundle-budget.json). */
+const HOME_JS_TARGET = 150_000;
 
-function verdict(r: LighthouseRun): string {
+const middle = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+};
+
+function verdict(p: LighthousePage): string {
+  const m = p.median;
+  const tbt = p.runs.map((r) => r.tbtMs);
+  const perf = p.runs.map((r) => r.performance);
   const misses = [
-    r.performance < 95 && 'Performance',
-    r.accessibility < 100 && 'Accessibility',
-    r.bestPractices < 100 && 'Best Practices',
-    r.lcpMs > 2000 && 'LCP',
-    r.cls > 0.05 && 'CLS',
-    r.tbtMs > 150 && 'TBT',
+    (m.performance < 97 || Math.min(...perf) < 93) && 'Performance',
+    (middle(tbt) > 100 || Math.max(...tbt) > 200) && 'TBT',
+    m.accessibility < 100 && 'Accessibility',
+    m.bestPractices < 100 && 'Best Practices',
+    m.lcpMs > 2000 && 'LCP',
+    m.cls > 0.05 && 'CLS',
   ].filter(Boolean);
   return misses.length ? `not met: ${misses.join(', ')}` : '**met**';
 }
@@ -231,32 +275,42 @@ function verdict(r: LighthouseRun): string {
 export function renderLighthouseSection(report: LighthouseReport, before?: string): string {
   const row = (p: LighthousePage) => {
     const m = p.median;
-    return `| ${p.label} (\`${p.path}\`) | ${m.performance} (${p.runs.map((r) => r.performance).join(', ')}) | ${m.accessibility} | ${m.bestPractices} | ${(m.fcpMs / 1000).toFixed(1)} s | ${(m.lcpMs / 1000).toFixed(1)} s | ${Math.round(m.tbtMs)} ms | ${m.cls.toFixed(3)} | ${(m.speedIndexMs / 1000).toFixed(1)} s | ${Math.round(m.bytes / 1024)} KiB | ${verdict(m)} |`;
+    const tbt = p.runs.map((r) => Math.round(r.tbtMs));
+    const name = `${p.label} (\`${p.path}\`)${p.build ? `, ${p.build}` : ''}`;
+    return `| ${name} | ${m.performance} (${p.runs.map((r) => r.performance).join(', ')}) | ${middle(tbt)} ms (${tbt.join(', ')}) | ${(m.fcpMs / 1000).toFixed(1)} s | ${(m.lcpMs / 1000).toFixed(1)} s | ${m.cls.toFixed(3)} | ${m.accessibility} | ${m.bestPractices} | ${Math.round(m.bytes / 1024)} KiB | ${p.runs.map((r) => r.benchmarkIndex).join(', ')} | ${p.runs.map((r) => r.loadAverage.toFixed(1)).join(', ')} | ${verdict(p)} |`;
   };
   const details = report.pages
+    .filter((p) => !p.build || p.build === 'this build')
     .map((p) => {
       const failed = p.median.failed.length ? p.median.failed.join('; ') : 'none';
       const lcp = p.median.lcpBreakdown ? ` LCP breakdown (observed): ${p.median.lcpBreakdown}.` : '';
       return `- ${p.label}: top findings — ${p.median.findings.join('; ') || 'none'}. Failed accessibility / best-practice audits: ${failed}.${lcp}`;
     })
     .join('\n');
+  const js =
+    typeof report.homeJs === 'number'
+      ? `${(report.homeJs / 1000).toFixed(1)} KB — target ≤ ${HOME_JS_TARGET / 1000} KB: ${report.homeJs <= HOME_JS_TARGET ? '**met**' : '**not met**'}`
+      : `not measured (${report.homeJs})`;
   return `${LIGHTHOUSE_START}
 
 ## First visit on a phone: Lighthouse
 
 Written by \`npm run bench -- --only lighthouse\` (bench/lib/lighthouse.ts) — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.
 Lighthouse ${VERSION} (\`npx -y lighthouse@${VERSION}\`), mobile form factor, its default simulated throttling (slow 4G, 4× CPU),
-Chromium ${report.chromium} headless, against the built app (\`dist/\` or BENCH_DIST_DIR) served by \`server/main.ts\` in development mode
-(demo data, PGlite). The machine is shared (2 cores), so each page is measured ${report.pages[0]?.runs.length ?? 0} times and the
-**median run** (by Performance, then LCP) is shown; the Performance column lists every run's score in brackets.
+Chromium ${report.chromium} headless on ${report.cpu}, against the built app (\`dist/\` or BENCH_DIST_DIR) served by \`server/main.ts\` in development mode
+(demo data, PGlite). Each page is measured ${report.pages[0]?.runs.length ?? 0} times; the Performance, TBT, benchmark index and load
+columns list every run in order. FCP, LCP, CLS, Accessibility, Best Practices and transfer are those of the **median run** (by
+Performance, then LCP); TBT's first figure is the median of the runs' TBT. "Benchmark index" is Lighthouse's own measure of the
+CPU for that run (the targets hold for 2,400–2,800; lower means the shared machine was busy), "load" the 1-minute load average
+when the run started.
 Targets: ${TARGETS}.
 
-| Page | Performance (runs) | Accessibility | Best Practices | FCP | LCP | TBT | CLS | Speed Index | Transfer | Verdict |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
+| Page | Performance (runs) | TBT median (runs) | FCP | LCP | CLS | Accessibility | Best Practices | Transfer | Benchmark index (runs) | Load (runs) | Verdict |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |
 ${report.pages.map(row).join('\n')}
 
 ${details}
-- The home route's JS (bench/lib/bundle.ts, fresh build, gzip): ${typeof report.homeJs === 'number' ? `${(report.homeJs / 1000).toFixed(1)} KB — target ≤ 170 KB: ${report.homeJs <= 170_000 ? '**met**' : 'not met'}` : `not measured (${report.homeJs})`}.
+- The home route's JS (vite/bundle-budget.ts: entry, start-up chunks, home screen; gzip): ${js}.
 ${before ? `\n${before}\n` : ''}${LIGHTHOUSE_END}`;
 }
 
