@@ -40,6 +40,14 @@
  * after the moderation model's quiet period, and per part; MEMORY_BEFORE_ROOT names a worktree of an earlier commit to
  * measure beside it) and rewrites only that section; the full run includes it unless BENCH_SKIP_MEMORY=1.
  *
+ * `npm run bench -- --only inp` measures only Interaction to Next Paint on the home (bench/lib/inp.ts: opening a card,
+ * typing a search, in Chromium at 4× CPU throttling and without) of the existing build; the full run includes it unless
+ * BENCH_SKIP_INP=1 (or there is no build).
+ *
+ * `npm run bench -- --only footprint` measures only `npm start`'s time to ready (the build reused, or rebuilt as before)
+ * and the production image's size by layer (bench/lib/footprint.ts); the full run includes it unless
+ * BENCH_SKIP_FOOTPRINT=1.
+ *
  * `npm run bench -- --only lighthouse` runs Lighthouse mobile (npx lighthouse@12.8.2) on the home and a model page of
  * the existing build (dist/, or BENCH_DIST_DIR; it builds nothing) and rewrites only that section
  * (bench/lib/lighthouse.ts); the full run includes it unless BENCH_SKIP_LIGHTHOUSE=1.
@@ -70,6 +78,8 @@ import { benchRealtime, renderRealtimeSection, spliceRealtimeSection } from './l
 import { benchChat, renderChatSection, spliceChatSection } from './lib/chat.ts';
 import { benchOffline, renderOfflineSection, spliceOfflineSection } from './lib/offline.ts';
 import { benchServerMemory, renderServerMemorySection, spliceServerMemorySection } from './lib/server-memory.ts';
+import { benchInp, renderInpSection, spliceInpSection } from './lib/inp.ts';
+import { benchFootprint, renderFootprintSection, spliceFootprintSection } from './lib/footprint.ts';
 import { renderReport, spliceApiSections, type CpuPerRequest, type DatabaseRun, type ScenarioResult } from './lib/report.ts';
 import { installServerTiming, serverThreadCpuMs, type ServerTiming } from './lib/server-timing.ts';
 import { summarize } from './lib/stats.ts';
@@ -464,6 +474,22 @@ async function memoryOnly(): Promise<void> {
   log(`wrote the memory section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
 }
 
+/** `--only inp`: Interaction to Next Paint on the home of the existing build (bench/lib/inp.ts), spliced in. */
+async function inpOnly(): Promise<void> {
+  const started = performance.now();
+  const section = renderInpSection(await benchInp(ROOT, log));
+  await writeFormatted(spliceInpSection(fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '# Benchmarks\n', section));
+  log(`wrote the INP section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+}
+
+/** `--only footprint`: `npm start`'s time to ready and the image's size (bench/lib/footprint.ts), spliced in. */
+async function footprintOnly(): Promise<void> {
+  const started = performance.now();
+  const section = renderFootprintSection(await benchFootprint(ROOT, log));
+  await writeFormatted(spliceFootprintSection(fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '# Benchmarks\n', section));
+  log(`wrote the footprint section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+}
+
 /** `--only api`: the browse API on both databases (BENCH_ONLY, BENCH_SCENARIOS apply), spliced into the report. */
 async function apiOnly(): Promise<void> {
   const started = performance.now();
@@ -516,7 +542,10 @@ async function main() {
     if (part === 'chat') return chatOnly();
     if (part === 'offline') return offlineOnly();
     if (part === 'memory') return memoryOnly();
-    if (part !== 'photos') throw new Error('--only takes one value: api, photos, transfer, lighthouse, realtime, chat, offline or memory');
+    if (part === 'inp') return inpOnly();
+    if (part === 'footprint') return footprintOnly();
+    if (part !== 'photos')
+      throw new Error('--only takes one value: api, photos, transfer, lighthouse, realtime, chat, offline, memory, inp or footprint');
     return photosOnly();
   }
   const started = performance.now();
@@ -548,6 +577,8 @@ async function main() {
   const skipLighthouse = process.env.BENCH_SKIP_LIGHTHOUSE || !fs.existsSync(path.join(distDir, 'index.html'));
   if (skipLighthouse && !process.env.BENCH_SKIP_LIGHTHOUSE) log(`lighthouse: skipped, no build in ${distDir} (npm run build)`);
   const lighthouse = skipLighthouse ? undefined : renderLighthouseSection(await benchLighthouse(ROOT, log), previousBefore(previous));
+  const inp = skipLighthouse || process.env.BENCH_SKIP_INP ? undefined : renderInpSection(await benchInp(ROOT, log));
+  const footprint = process.env.BENCH_SKIP_FOOTPRINT ? undefined : renderFootprintSection(await benchFootprint(ROOT, log));
   const report = renderReport({
     machine: info,
     ads: ADS,
@@ -566,7 +597,9 @@ async function main() {
   const withRealtime = realtime ? spliceRealtimeSection(withLighthouse, realtime) : withLighthouse;
   const withChat = chat ? spliceChatSection(withRealtime, chat) : withRealtime;
   const withOffline = offline ? spliceOfflineSection(withChat, offline) : withChat;
-  await writeFormatted(memory ? spliceServerMemorySection(withOffline, memory) : withOffline);
+  const withMemory = memory ? spliceServerMemorySection(withOffline, memory) : withOffline;
+  const withInp = inp ? spliceInpSection(withMemory, inp) : withMemory;
+  await writeFormatted(footprint ? spliceFootprintSection(withInp, footprint) : withInp);
   log(`wrote ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
 }
 
