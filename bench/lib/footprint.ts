@@ -20,6 +20,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { buildIsCurrent } from '../../vite/build-stamp.ts';
 
 export const FOOTPRINT_START = '<!-- footprint:start -->';
 export const FOOTPRINT_END = '<!-- footprint:end -->';
@@ -46,6 +47,13 @@ function duBytes(dir: string): number {
   return Number(execFileSync('du', ['-sb', dir], { encoding: 'utf8' }).split('\t')[0]);
 }
 
+/** Development mode, as `npm start` runs for a person (it seeds the demo data). */
+function withoutNodeEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.NODE_ENV;
+  return env;
+}
+
 /** `npm start` until its ready line; the server is stopped then. */
 function timeStart(root: string, port: number, dataDir: string, args: { force?: boolean } = {}): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -55,8 +63,7 @@ function timeStart(root: string, port: number, dataDir: string, args: { force?: 
     const child = spawn('sh', ['-c', command], {
       cwd: root,
       env: {
-        ...process.env,
-        NODE_ENV: '',
+        ...withoutNodeEnv(),
         PORT: String(port),
         HOST: '127.0.0.1',
         APP_URL: `http://localhost:${port}`,
@@ -103,7 +110,7 @@ function productionModules(packageJson: string, lockfile: string, prune: string 
 export async function benchFootprint(root: string, log: (msg: string) => void): Promise<FootprintReport> {
   const port = Number(process.env.BENCH_FOOTPRINT_PORT ?? 8196);
   const beforeRef = process.env.BENCH_FOOTPRINT_BEFORE ?? '36f599d';
-  if (!fs.existsSync(path.join(root, 'dist', '.build-stamp'))) {
+  if (!buildIsCurrent(root, path.join(root, 'dist'))) {
     log('footprint: building dist/ once (npm start reuses it from then on)');
     execFileSync('npx', ['vite', 'build', '--logLevel', 'error'], { cwd: root, stdio: 'ignore' });
   }
