@@ -17,7 +17,7 @@ import type { Box } from './box-geometry.ts';
 import type { FaceBackend } from './face-detector.ts';
 import { imageTypeOf } from './file-checks.ts';
 import { pixelateAreas } from './pixelate.ts';
-import { PREVIEW_MAX_SIDE, type PhotoWorkerAnswer, type PhotoWorkerRequest } from './photo-worker-protocol.ts';
+import { PREVIEW_MAX_SIDE, previewSize, type PhotoWorkerAnswer, type PhotoWorkerRequest } from './photo-worker-protocol.ts';
 
 /** Longer side of the photo sent: the server's largest variant is 1600 px wide, which a 3:4 portrait of 2400 px still reaches. */
 export const MAX_SIDE = 2400;
@@ -95,6 +95,20 @@ async function decode(blob: Blob): Promise<ImageBitmap> {
   }
 }
 
+/** The preview drawn on the main thread: only when the photo worker cannot run. */
+async function previewOnPage(blob: Blob): Promise<PreparedPhoto> {
+  const full = await decode(blob);
+  const { width, height } = full;
+  const size = previewSize(full);
+  const preview = canvas(size.width, size.height);
+  const ctx = preview.getContext('2d');
+  if (!ctx) throw new PhotoDecodeError(new Error('no 2d context'));
+  ctx.imageSmoothingQuality = 'high';
+  ctx.drawImage(full, 0, 0, preview.width, preview.height);
+  full.close();
+  return { blob, width, height, preview, previewScale: preview.width / width };
+}
+
 type Listener = (answer: PhotoWorkerAnswer) => void;
 
 let worker: Worker | undefined;
@@ -164,8 +178,12 @@ export function makePreview(blob: Blob, opts: { detect?: boolean; backend?: Face
           settleDetection?.resolve({ areas: answer.areas, backend: answer.backend, model: answer.model });
         } else if (answer.type === 'error') {
           listeners.delete(id);
-          if (!photo) rejectPhoto(answer.decode ? new PhotoDecodeError(new Error(answer.message)) : new Error(answer.message));
           settleDetection?.reject(new Error(answer.message));
+          if (photo) return;
+          if (answer.decode) rejectPhoto(new PhotoDecodeError(new Error(answer.message)));
+          // The worker itself is missing (offline before its script was ever kept) or cannot draw here: the preview
+          // is made on the page as before the worker existed, and the faces are marked by hand.
+          else resolvePhoto(previewOnPage(blob));
         }
       },
     );
