@@ -7,7 +7,8 @@
  * web-vitals library computes INP; BENCH_INP_RUNS (5) fresh pages per case, median and worst reported.
  *
  * `npm run bench -- --only inp` writes its section of docs/benchmarks.md; the full run includes it unless
- * BENCH_SKIP_INP=1. Environment: BENCH_DIST_DIR (dist/), BENCH_INP_PORT (8197), CHROME_PATH.
+ * BENCH_SKIP_INP=1. Environment: BENCH_DIST_DIR (dist/), BENCH_INP_PORT (8197), BENCH_INP_BEFORE_DIST with
+ * BENCH_INP_BEFORE_LABEL (another build measured in the same run, its runs alternating with this one's), CHROME_PATH.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +22,7 @@ export const INP_END = '<!-- inp:end -->';
 
 interface CaseResult {
   label: string;
+  build: string;
   throttle: number;
   runs: number[];
 }
@@ -90,7 +92,11 @@ export async function benchInp(root: string, log: (msg: string) => void): Promis
   if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error(`inp: no build in ${dist} (run npm run build first)`);
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.NODE_ENV;
-  const server = await startAppServer(root, dist, Number(process.env.BENCH_INP_PORT ?? 8197), env);
+  const builds = [{ label: 'this build', dist }];
+  if (process.env.BENCH_INP_BEFORE_DIST)
+    builds.unshift({ label: process.env.BENCH_INP_BEFORE_LABEL ?? 'before', dist: path.resolve(process.env.BENCH_INP_BEFORE_DIST) });
+  const port = Number(process.env.BENCH_INP_PORT ?? 8197);
+  const servers = await Promise.all(builds.map((b, i) => startAppServer(root, b.dist, port + i, env)));
   const runs = Number(process.env.BENCH_INP_RUNS ?? 5);
   const cases: CaseResult[] = [];
   try {
@@ -99,13 +105,15 @@ export async function benchInp(root: string, log: (msg: string) => void): Promis
         ['Open a model card (tap on the home listing)', openCard],
         ['Type in the search box (5 keys, 150 ms apart)', typeSearch],
       ] as const) {
-        const result: CaseResult = { label, throttle, runs: [] };
+        const results = builds.map((b) => ({ label, build: b.label, throttle, runs: [] as number[] }));
         for (let i = 0; i < runs; i++) {
-          const inp = await measure(server.origin, throttle, act);
-          log(`inp: ${label}, CPU ×${throttle}: ${Math.round(inp)} ms`);
-          result.runs.push(inp);
+          for (const [b, server] of servers.entries()) {
+            const inp = await measure(server.origin, throttle, act);
+            log(`inp: ${label}, ${builds[b]!.label}, CPU ×${throttle}: ${Math.round(inp)} ms`);
+            results[b]!.runs.push(inp);
+          }
         }
-        cases.push(result);
+        cases.push(...results);
       }
     }
     const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
@@ -113,7 +121,7 @@ export async function benchInp(root: string, log: (msg: string) => void): Promis
     await browser.close();
     return { chromium: version, cpu: `${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}`, cases };
   } finally {
-    server.stop();
+    for (const server of servers) server.stop();
   }
 }
 
@@ -129,15 +137,15 @@ export function renderInpSection(report: InpReport): string {
     'through the DevTools protocol. Per interaction, its longest Event Timing entry (input delay, handlers, next paint), as',
     'web-vitals computes INP; each run a fresh page. Target (web.dev "good"): ≤ 200 ms.',
     '',
-    '| Interaction | CPU | Median | Worst | Runs (ms) | Median ÷ unthrottled |',
-    '| --- | --: | --: | --: | --- | --: |',
+    '| Interaction | Build | CPU | Median | Worst | Runs (ms) | Median ÷ unthrottled |',
+    '| --- | --- | --: | --: | --: | --- | --: |',
   ];
   for (const c of report.cases) {
     const s = summarize(c.runs);
-    const base = report.cases.find((o) => o.label === c.label && o.throttle === 1);
+    const base = report.cases.find((o) => o.label === c.label && o.build === c.build && o.throttle === 1);
     const ratio = base && c.throttle !== 1 ? `${(s.p50 / Math.max(1, summarize(base.runs).p50)).toFixed(1)}×` : '—';
     lines.push(
-      `| ${c.label} | ×${c.throttle} | ${Math.round(s.p50)} ms | ${Math.round(Math.max(...c.runs))} ms | ${c.runs.map((r) => Math.round(r)).join(', ')} | ${ratio} |`,
+      `| ${c.label} | ${c.build} | ×${c.throttle} | ${Math.round(s.p50)} ms | ${Math.round(Math.max(...c.runs))} ms | ${c.runs.map((r) => Math.round(r)).join(', ')} | ${ratio} |`,
     );
   }
   lines.push('', INP_END);
