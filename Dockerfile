@@ -29,7 +29,11 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force && sh prun
 
 # --- runtime
 FROM ${NODE_IMAGE} AS runtime
+# MALLOC_ARENA_MAX: glibc gives each thread that allocates (sharp's, the moderation worker's) its own memory arenas
+# and never returns them; two arenas keep the process's resident memory ~100 MB lower after photo uploads
+# (docs/benchmarks.md, server memory). glibc reads it only at process start, so it is set here and in `npm start`.
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     HOST=0.0.0.0 \
     PORT=8080 \
     DATA_DIR=/data \
