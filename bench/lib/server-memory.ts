@@ -95,6 +95,14 @@ interface Variant {
 
 const CREDS = { appId: '424243', key: crypto.randomBytes(10).toString('hex'), secret: crypto.randomBytes(20).toString('hex') };
 
+/** The variables the variant's `npm start` sets for the server (`MALLOC_ARENA_MAX=2 tsx server/main.ts` since issue 27). */
+function startScriptEnv(root: string): NodeJS.ProcessEnv {
+  const start =
+    (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+  const server = start.slice(start.lastIndexOf('&&') + 2);
+  return Object.fromEntries([...server.matchAll(/\b([A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
+}
+
 /** `server/main.ts` run by node itself, as `npm start` runs it after its build (the tsx CLI would add a wrapper process). */
 async function startServer(v: Variant, distDir: string, dataDir: string, idleMs: number, extra: NodeJS.ProcessEnv = {}): Promise<Server> {
   const port = await freePort();
@@ -116,6 +124,7 @@ async function startServer(v: Variant, distDir: string, dataDir: string, idleMs:
       PUSHER_APP_ID: CREDS.appId,
       PUSHER_APP_KEY: CREDS.key,
       PUSHER_APP_SECRET: CREDS.secret,
+      ...startScriptEnv(v.root),
       ...extra,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
