@@ -12,6 +12,16 @@ export interface AppServer {
   stop(): void;
 }
 
+/**
+ * This process's environment without NODE_ENV: the server in development mode, as `npm start` runs it for a person
+ * (it seeds the demo catalogue; production seeds nothing and needs APP_KEY).
+ */
+export function developmentEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.NODE_ENV;
+  return env;
+}
+
 export async function startAppServer(root: string, distDir: string, port: number, env: NodeJS.ProcessEnv): Promise<AppServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-bench-app-'));
   const child: ChildProcess = spawn(path.join(root, 'node_modules/.bin/tsx'), ['server/main.ts'], {

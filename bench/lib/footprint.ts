@@ -21,6 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildIsCurrent } from '../../vite/build-stamp.ts';
+import { developmentEnv } from './app-server.ts';
 
 export const FOOTPRINT_START = '<!-- footprint:start -->';
 export const FOOTPRINT_END = '<!-- footprint:end -->';
@@ -47,13 +48,6 @@ function duBytes(dir: string): number {
   return Number(execFileSync('du', ['-sb', dir], { encoding: 'utf8' }).split('\t')[0]);
 }
 
-/** Development mode, as `npm start` runs for a person (it seeds the demo data). */
-function withoutNodeEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  delete env.NODE_ENV;
-  return env;
-}
-
 /** `npm start` until its ready line; the server is stopped then. */
 function timeStart(root: string, port: number, dataDir: string, args: { force?: boolean } = {}): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -63,7 +57,7 @@ function timeStart(root: string, port: number, dataDir: string, args: { force?: 
     const child = spawn('sh', ['-c', command], {
       cwd: root,
       env: {
-        ...withoutNodeEnv(),
+        ...developmentEnv(),
         PORT: String(port),
         HOST: '127.0.0.1',
         APP_URL: `http://localhost:${port}`,

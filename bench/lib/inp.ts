@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
-import { startAppServer } from './app-server.ts';
+import { developmentEnv, startAppServer } from './app-server.ts';
 import { summarize } from './stats.ts';
 
 export const INP_START = '<!-- inp:start -->';
@@ -90,8 +90,7 @@ const typeSearch = async (page: Page) => {
 export async function benchInp(root: string, log: (msg: string) => void): Promise<InpReport> {
   const dist = path.resolve(root, process.env.BENCH_DIST_DIR ?? 'dist');
   if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error(`inp: no build in ${dist} (run npm run build first)`);
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  delete env.NODE_ENV;
+  const env = developmentEnv();
   const builds = [{ label: 'this build', dist }];
   if (process.env.BENCH_INP_BEFORE_DIST)
     builds.unshift({ label: process.env.BENCH_INP_BEFORE_LABEL ?? 'before', dist: path.resolve(process.env.BENCH_INP_BEFORE_DIST) });

@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startAppServer, type AppServer } from './app-server.ts';
+import { developmentEnv, startAppServer, type AppServer } from './app-server.ts';
 import { measureHomeBundle } from './bundle.ts';
 
 export const LIGHTHOUSE_START = '<!-- lighthouse:start -->';
@@ -70,10 +70,7 @@ export interface LighthouseReport {
 const run = promisify(execFile);
 
 function startServer(root: string, distDir: string, port: number): Promise<AppServer> {
-  // Development mode (the default) seeds the demo catalogue; production seeds nothing and needs APP_KEY.
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  delete env.NODE_ENV;
-  return startAppServer(root, distDir, port, env);
+  return startAppServer(root, distDir, port, developmentEnv());
 }
 
 interface Audit {
