@@ -45,6 +45,8 @@ export const NOTIFICATION_KINDS = [
   'consent.given',
   'consent.withdrawn',
   'support.reply',
+  /** New ads for a saved search, bundled (at most one a day per search); `data.link` opens the listing at them. */
+  'saved_search',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

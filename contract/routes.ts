@@ -100,6 +100,24 @@ export const API = {
   adminPhotoReviewImage: (id: Id) => `/api/admin/photo-reviews/${seg(id)}/image`,
   adminPhotoReviewDecision: (id: Id) => `/api/admin/photo-reviews/${seg(id)}/decision`,
 
+  // Favourites, saved searches and advertisers' numbers (issue 28; contract/favourites.ts, saved-searches.ts, ad-stats.ts).
+  /** GET the signed-in user's favourites with each ad's state. */
+  favourites: '/api/favourites',
+  /** PUT saves, DELETE forgets (both idempotent). */
+  favourite: (adId: Id) => `/api/favourites/${seg(adId)}`,
+  /** POST the device's favourites into the signed-in account (after sign-in or registration). */
+  favouritesMerge: '/api/favourites/merge',
+  /** Public: the state (and card while available) of ads named by `?ids=`, for a visitor's device favourites and recent views. */
+  favouriteStates: '/api/favourites/states',
+  /** GET lists the user's saved searches, POST saves one. */
+  savedSearches: '/api/saved-searches',
+  /** PUT renames, changes alerts, pauses; DELETE removes. */
+  savedSearch: (id: Id) => `/api/saved-searches/${seg(id)}`,
+  /** The daily e-mail's one-click unsubscribe (signed, no session). */
+  savedSearchUnsubscribe: '/api/saved-searches/unsubscribe',
+  /** The signed-in model's or publicist's numbers per ad and week. */
+  adStats: '/api/ad-stats',
+
   // Accounts (auth module; SPEC §7 spellings).
   register: '/api/register',
   userCreate: '/api/user/create',

@@ -53,6 +53,9 @@ import { dataRightsRoutes } from './modules/data-rights/data-rights.routes.ts';
 import jobsPlugin from './modules/jobs/jobs.plugin.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { pushRoutes } from './modules/push/push.routes.ts';
+import { favouritesRoutes } from './modules/favourites/favourites.routes.ts';
+import { savedSearchesRoutes } from './modules/saved-searches/saved-searches.routes.ts';
+import { adStatsRoutes } from './modules/ad-stats/ad-stats.routes.ts';
 import { broadcastingRoutes } from './modules/broadcasting/broadcasting.routes.ts';
 import { supportChatRoutes } from './modules/support-chat/support-chat.routes.ts';
 
@@ -200,6 +203,9 @@ export async function buildApp(config: Config, database: Database, storage: Stor
   await app.register(photoReviewsRoutes);
   await app.register(notificationsRoutes);
   await app.register(pushRoutes);
+  await app.register(favouritesRoutes);
+  await app.register(savedSearchesRoutes);
+  await app.register(adStatsRoutes);
   await app.register(broadcastingRoutes);
   await app.register(supportChatRoutes);
 

@@ -789,3 +789,87 @@ export const jobs = pgTable(
       .where(sql`${t.failedAt} IS NULL`),
   ],
 );
+
+/**
+ * A signed-in user's favourite ads (issue 28). No foreign key to the ad: a favourite outlives its ad, so the
+ * "Favoritas" list can say "no longer available" instead of losing the row; the user's own rows go with the account.
+ * The model never sees who saved her ad, only how many did (ad statistics count these rows).
+ */
+export const favourites = pgTable(
+  'favourites',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    adId: integer('ad_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.adId] }), index('favourites_ad_idx').on(t.adId, t.createdAt)],
+);
+
+/**
+ * A saved listing query (issue 28): the listing's own filters (search text, city, section) with a name and how its
+ * owner wants to hear of new matches. The columns the matching needs are added by migration 0020.
+ */
+export const savedSearches = pgTable(
+  'saved_searches',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 60 }).notNull(),
+    search: varchar('search', { length: 100 }).notNull().default(''),
+    cityId: integer('city_id').references(() => cities.id, { onDelete: 'set null' }),
+    sectionId: integer('section_id').references(() => sections.id, { onDelete: 'set null' }),
+    alerts: varchar('alerts', { length: 8 }).$type<'instant' | 'daily' | 'off'>().notNull().default('instant'),
+    paused: boolean('paused').notNull().default(false),
+    lastAlertAt: timestamp('last_alert_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('saved_searches_user_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * An ad that became visible and matched a saved search; `alerted_at` is set when an alert (notification, push or the
+ * daily e-mail) has named it, so each ad is announced once per search and alerts can be bundled.
+ */
+export const savedSearchHits = pgTable(
+  'saved_search_hits',
+  {
+    searchId: integer('search_id')
+      .notNull()
+      .references(() => savedSearches.id, { onDelete: 'cascade' }),
+    adId: integer('ad_id')
+      .notNull()
+      .references(() => ads.id, { onDelete: 'cascade' }),
+    matchedAt: timestamp('matched_at', { withTimezone: true }).notNull().defaultNow(),
+    alertedAt: timestamp('alerted_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.searchId, t.adId] }),
+    index('saved_search_hits_pending_idx')
+      .on(t.searchId)
+      .where(sql`${t.alertedAt} IS NULL`),
+  ],
+);
+
+/**
+ * Advertisers' numbers per ad and ISO week (Monday's date), first-party and aggregate only: no visitor is named.
+ * Favourites are counted from `favourites` when read. Columns may be added by migration 0021.
+ */
+export const adStatsWeekly = pgTable(
+  'ad_stats_weekly',
+  {
+    adId: integer('ad_id')
+      .notNull()
+      .references(() => ads.id, { onDelete: 'cascade' }),
+    week: date('week').notNull(),
+    impressions: integer('impressions').notNull().default(0),
+    opens: integer('opens').notNull().default(0),
+    calls: integer('calls').notNull().default(0),
+    messages: integer('messages').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.adId, t.week] })],
+);

@@ -69,6 +69,9 @@ export function preloadLandingScreen(pathname: string): Promise<unknown> {
   return Promise.resolve();
 }
 const SyncPage = screen(() => import('./routes/sync-page.tsx'), 'SyncPageRoute');
+// Issue 28: favourites (visitors too: kept on the device) and the saved searches' e-mail unsubscribe (no account needed).
+const Favourites = screen(() => import('#src/features/favourites/routes/favourites-page.tsx'), 'FavouritesRoute');
+const SavedSearchUnsubscribe = screen(() => import('#src/features/saved-searches/routes/unsubscribe.tsx'), 'SavedSearchUnsubscribeRoute');
 const LegalPage = screen(() => import('#src/features/legal/routes/legal-page.tsx'), 'LegalPageRoute', 'shell');
 
 const Login = screen(() => import('#src/features/auth/routes/login.tsx'), 'LoginRoute');
@@ -314,6 +317,8 @@ export function AppRoutes() {
           </Route>
 
           <Route path="models/:id" element={<ModelShow />} />
+          <Route path="favourites" element={<Favourites />} />
+          <Route path="saved-searches/unsubscribe/:id/:token" element={<SavedSearchUnsubscribe />} />
           <Route path="legal/:page" element={<LegalPage />} />
           <Route path="contact" element={<Contact />} />
           <Route path="*" element={<NotFoundPage />} />

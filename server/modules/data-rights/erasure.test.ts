@@ -61,6 +61,11 @@ const TABLES: Record<string, 'personal' | 'kept' | 'none'> = {
   // Issue 25: a user's push devices and switches (removed with the user, and a device with its session).
   push_subscriptions: 'personal',
   push_preferences: 'personal',
+  favourites: 'personal',
+  saved_searches: 'personal',
+  saved_search_hits: 'personal',
+  // Counts per ad and week, naming nobody; they go with the ad.
+  ad_stats_weekly: 'personal',
 };
 
 /** Top-level storage prefixes: `ads` photos, `verification` selfies, `exports` archives are personal; the rest are not. */

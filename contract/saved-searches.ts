@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { modelsQuerySchema } from './listings.ts';
+import { idParam } from './params.ts';
+
+/**
+ * Saved searches with alerts (issue 28): a listing query (search text, city, section) kept under a name. When an ad
+ * becomes visible (approved, reinstated, a model verified, consent given) it is matched on the server with the
+ * listing's own rules (visibility, section, city, typo-tolerant text), so an alert never names an ad the listing would
+ * not show. Each search alerts at most once a day, bundling its new ads: `instant` as an in-app notification of kind
+ * `saved_search` (and a push), `daily` in one digest e-mail a day (with a one-click unsubscribe link, no sign-in
+ * needed), `off` never. A paused search never alerts.
+ */
+
+export const SAVED_SEARCH_ALERTS = ['instant', 'daily', 'off'] as const;
+export type SavedSearchAlerts = (typeof SAVED_SEARCH_ALERTS)[number];
+
+/** Most saved searches one account keeps. */
+export const MAX_SAVED_SEARCHES = 50;
+export const SAVED_SEARCH_NAME_MAX = 60;
+
+export const savedSearchSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  search: z.string(),
+  /** The city's id, as the listing's `city` filter; null for anywhere. */
+  city: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  /** The section's slug, as the listing's `section` filter; null for every section. */
+  section: z.object({ id: z.number().int(), slug: z.string(), name: z.string() }).nullable(),
+  alerts: z.enum(SAVED_SEARCH_ALERTS),
+  paused: z.boolean(),
+  /** Ads matched and not yet announced. */
+  pending: z.number().int(),
+  last_alert_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type SavedSearch = z.infer<typeof savedSearchSchema>;
+
+export const savedSearchListSchema = z.object({ data: z.array(savedSearchSchema) });
+export type SavedSearchList = z.infer<typeof savedSearchListSchema>;
+
+const filters = modelsQuerySchema.pick({ search: true, city: true, section: true }).shape;
+
+/** POST /api/saved-searches. */
+export const savedSearchCreateSchema = z
+  .object({
+    name: z.string().trim().min(1).max(SAVED_SEARCH_NAME_MAX),
+    search: filters.search,
+    city: filters.city,
+    section: filters.section,
+    alerts: z.enum(SAVED_SEARCH_ALERTS).default('instant'),
+  })
+  .strict();
+export type SavedSearchCreate = z.input<typeof savedSearchCreateSchema>;
+
+/** PUT /api/saved-searches/{id}: rename, change the alerts, pause or resume (any subset). */
+export const savedSearchUpdateSchema = z
+  .object({
+    name: z.string().trim().min(1).max(SAVED_SEARCH_NAME_MAX).optional(),
+    alerts: z.enum(SAVED_SEARCH_ALERTS).optional(),
+    paused: z.boolean().optional(),
+  })
+  .strict();
+export type SavedSearchUpdate = z.input<typeof savedSearchUpdateSchema>;
+
+/** POST /api/saved-searches/unsubscribe: the e-mail's link, signed; no session needed. Turns the search's alerts off. */
+export const savedSearchUnsubscribeSchema = z
+  .object({ id: z.union([z.number().int().min(1), z.string().regex(/^\d{1,10}$/)]), token: z.string().min(16).max(200) })
+  .strict();
+
+export const savedSearchParamsSchema = z.object({ id: idParam }).strict();

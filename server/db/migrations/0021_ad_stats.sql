@@ -1,0 +1,2 @@
+-- Placeholder: filled by the issue 28 work on this area.
+SELECT 1;

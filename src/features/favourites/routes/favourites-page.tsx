@@ -1,0 +1,4 @@
+/** The "Favoritas" page (issue 28): placeholder until the favourites work lands. */
+export function FavouritesRoute() {
+  return null;
+}
