@@ -117,6 +117,8 @@ export const API = {
   savedSearchUnsubscribe: '/api/saved-searches/unsubscribe',
   /** The signed-in model's or publicist's numbers per ad and week. */
   adStats: '/api/ad-stats',
+  /** POST a tap on a model page's call or WhatsApp button (first-party, sent only after cookie consent). */
+  adContactTap: '/api/analytics/contact-tap',
 
   // Accounts (auth module; SPEC §7 spellings).
   register: '/api/register',

@@ -19,7 +19,7 @@ import {
 } from '#contract/listings.ts';
 import { API } from '#contract/routes.ts';
 import { z } from 'zod';
-import { adGallery, coverImageOf, createListings, modelDetail, publicityAds } from './listings.service.ts';
+import { adGallery, coverImageOf, createListings, publicityAds } from './listings.service.ts';
 
 /** Already-serialized JSON: Fastify sends a Buffer as it is, past the route's serializer. */
 function sendJsonBytes(reply: FastifyReply, bytes: Buffer): FastifyReply {
@@ -38,7 +38,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       reply.header('cache-control', 'public, max-age=5');
-      return sendJsonBytes(reply, await listings.models(req.query, req.lang));
+      return sendJsonBytes(reply, await listings.models(req.query, req.lang, req.user));
     },
   );
 
@@ -50,7 +50,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get(API.model(':id'), { schema: { params: idParamsSchema, response: { 200: modelDetailSchema } } }, async (req) => ({
-    data: await modelDetail(app.db, app.storage, req.params.id, req.lang),
+    data: await listings.model(req.params.id, req.lang, req.user),
   }));
 
   app.get(

@@ -14,6 +14,7 @@ import type { Db } from '../../db/client.ts';
 import { notFound } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import type { Storage } from '../../plugins/storage.ts';
+import { adStatsCounter, type Viewer } from '../ad-stats/ad-counter.ts';
 import { findEditableAd } from '../media/ad-access.ts';
 import { toImage } from '../media/images.ts';
 import { listAdPhotos } from '../media/media.repository.ts';
@@ -32,14 +33,32 @@ async function sectionIdOf(db: Db, section: string | number | undefined): Promis
   return typeof section === 'string' ? sectionIdBySlug(db, section) : section;
 }
 
-/** The listing and map answers, cached per app (LISTINGS_CACHE_TTL_MS, default 5 s; 0 turns the cache off). */
+/** A listing page as sent, with the ads it shows (counted as impressions on every serving, cached or not). */
+interface ListingAnswer {
+  bytes: Buffer;
+  adIds: number[];
+}
+
+/**
+ * The listing and map answers, cached per app (LISTINGS_CACHE_TTL_MS, default 5 s; 0 turns the cache off). Every
+ * listing page and model page served is counted for the advertisers' numbers (ad-stats/ad-counter.ts: in memory,
+ * written once a minute), the server-rendered first screen included, since it asks these same routes.
+ */
 export function createListings(app: FastifyInstance) {
   const ttl = app.config.listingsCacheTtlMs;
   // The serialized bytes are cached, not the object: a hit then costs no serialization at all (about half the work
   // of a hit otherwise). Bounded by size too, since a page with long texts can be tens of KB. lru-cache reads ttl 0
   // as "never expires", hence no cache then.
   const cache =
-    ttl > 0 ? new LRUCache<string, Buffer>({ max: 1000, maxSize: 32 * 1024 * 1024, sizeCalculation: (b) => b.length, ttl }) : undefined;
+    ttl > 0
+      ? new LRUCache<string, Buffer | ListingAnswer>({
+          max: 1000,
+          maxSize: 32 * 1024 * 1024,
+          sizeCalculation: (b) => (Buffer.isBuffer(b) ? b.length : b.bytes.length + 8 * b.adIds.length),
+          ttl,
+        })
+      : undefined;
+  const counter = adStatsCounter(app);
   if (cache) app.catalogue.onChange(() => cache.clear());
   const cardCache = createCardCache(app.storage, app.config.listingCardsCached, (hit) => app.metrics.cacheLookup('listing-cards', hit));
 
@@ -54,12 +73,15 @@ export function createListings(app: FastifyInstance) {
      * A page of the listing as JSON bytes, assembled from the cards' own JSON (each serialized once per version): the
      * same text JSON.stringify would give for `{ data, meta }` (contract: modelListSchema).
      */
-    async models(q: z.output<typeof modelsQuerySchema>, lang: Language): Promise<Buffer> {
+    async models(q: z.output<typeof modelsQuerySchema>, lang: Language, viewer?: Viewer | null): Promise<Buffer> {
       const search = cleanSearch(q.search);
       const literal = q.literal === '1';
       const key = JSON.stringify([lang, search ?? '', literal, q.city ?? 0, q.section ?? '', q.page, q.per_page]);
       const hit = cached(key);
-      if (hit) return hit;
+      if (hit && !Buffer.isBuffer(hit)) {
+        counter.count('impressions', hit.adIds, viewer);
+        return hit.bytes;
+      }
       const generation = app.catalogue.generation;
       const page = await listModels(app.db, {
         search,
@@ -75,8 +97,10 @@ export function createListings(app: FastifyInstance) {
         ...(page.corrected ? { corrections: page.corrected.corrections, corrected_search: page.corrected.search } : {}),
       };
       const bytes = Buffer.from(`{"data":[${cards.join(',')}],"meta":${JSON.stringify(meta)}}`);
+      const adIds = page.refs.map((r) => r.id);
+      counter.count('impressions', adIds, viewer);
       // Not when the catalogue changed while we read it: this answer may predate the change.
-      if (cache && app.catalogue.generation === generation) cache.set(key, bytes);
+      if (cache && app.catalogue.generation === generation) cache.set(key, { bytes, adIds });
       return bytes;
     },
 
@@ -89,7 +113,7 @@ export function createListings(app: FastifyInstance) {
       const literal = q.literal === '1';
       const key = JSON.stringify(['map', search ?? '', literal, q.section ?? '']);
       const hit = cached(key);
-      if (hit) return hit;
+      if (Buffer.isBuffer(hit)) return hit;
       const generation = app.catalogue.generation;
       const { cities, corrected } = await countByCity(app.db, { search, literal, sectionId: await sectionIdOf(app.db, q.section) });
       const body: ModelsMap = {
@@ -105,6 +129,13 @@ export function createListings(app: FastifyInstance) {
       const bytes = Buffer.from(serialize(body));
       if (app.catalogue.generation === generation) cache.set(key, bytes);
       return bytes;
+    },
+
+    /** A listed ad's page (modelDetail), counted as an open of the ad unless its owner is looking. */
+    async model(id: number, lang: Language, viewer?: Viewer | null) {
+      const detail = await modelDetail(app.db, app.storage, id, lang);
+      counter.count('opens', [detail.id], viewer);
+      return detail;
     },
   };
 }
