@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataOf, successOf, successSchema } from './answers.ts';
+import { deviceFavouritesSchema } from './favourites.ts';
 import { idField, intParam } from './params.ts';
 import { STATUSES } from './statuses.ts';
 
@@ -28,7 +29,15 @@ function confirmed<T extends { password: string; password_confirmation: string }
 }
 
 export const registerSchema = z
-  .object({ name, email, password: passwordSchema, password_confirmation: z.string().max(PASSWORD_MAX), role: z.enum(REGISTRABLE_ROLES) })
+  .object({
+    name,
+    email,
+    password: passwordSchema,
+    password_confirmation: z.string().max(PASSWORD_MAX),
+    role: z.enum(REGISTRABLE_ROLES),
+    /** The visitor's device favourites (issue 28): kept by the new account even when the link is opened on another device. */
+    favourites: deviceFavouritesSchema.optional(),
+  })
   .superRefine(confirmed);
 export type RegisterInput = z.input<typeof registerSchema>;
 

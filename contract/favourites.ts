@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { successOf } from './answers.ts';
 import { idField, idParam } from './params.ts';
 import { modelCardSchema } from './listings.ts';
 
@@ -36,13 +37,23 @@ export type FavouriteList = z.infer<typeof favouriteListSchema>;
 
 export const favouriteParamsSchema = z.object({ adId: idParam }).strict();
 
+/** PUT /api/favourites/{adId}: the toast and the saved item (the same answer when it was saved already). */
+export const favouriteSavedAnswerSchema = successOf(favouriteSchema);
+/** POST /api/favourites/merge: the toast and the account's whole list after the merge, newest first. */
+export const favouritesMergedAnswerSchema = successOf(z.array(favouriteSchema));
+
+/** A device favourite as a visitor keeps it, and as registration and the merge send it. */
+export const deviceFavouriteSchema = z.object({ ad_id: idField, saved_at: z.iso.datetime({ offset: true }).optional() }).strict();
+export type DeviceFavourite = z.input<typeof deviceFavouriteSchema>;
+export const deviceFavouritesSchema = z.array(deviceFavouriteSchema).max(MAX_FAVOURITES);
+
 /**
  * POST /api/favourites/merge: the device's favourites (a visitor's, kept in IndexedDB) added to the signed-in account,
  * each once; ads that no longer exist are skipped. Answers the merged list.
  */
 export const favouritesMergeSchema = z
   .object({
-    favourites: z.array(z.object({ ad_id: idField, saved_at: z.iso.datetime({ offset: true }).optional() }).strict()).max(MAX_FAVOURITES),
+    favourites: deviceFavouritesSchema,
   })
   .strict();
 export type FavouritesMerge = z.input<typeof favouritesMergeSchema>;

@@ -7,9 +7,11 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { dashboardFor, PROFILE_CREATE_ROUTES, type Role, type User, type VerifyEmailLink } from '#contract/auth.ts';
+import type { DeviceFavourite } from '#contract/favourites.ts';
 import { passwordResetTokens, sessions, users } from '../../db/schema.ts';
 import type { Translates } from '../../answers.ts';
 import { fieldError, forbidden } from '../../errors.ts';
+import { mergeFavouritesInto } from '../../lib/favourites-merge.ts';
 import { endOtherSessions, hashToken, startSession, type SessionUser } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { changePassword, changeProfileInformation } from './account-changes.ts';
@@ -40,7 +42,7 @@ async function sendQuietly(log: FastifyBaseLogger, send: () => Promise<void>) {
  */
 export async function registerAccount(
   app: FastifyInstance,
-  input: { name: string; email: string; password: string; role: Role },
+  input: { name: string; email: string; password: string; role: Role; favourites?: DeviceFavourite[] | undefined },
   ctx: { language: string; t: T; log: FastifyBaseLogger },
 ): Promise<void> {
   refuseCommon(ctx.t, input.password);
@@ -57,7 +59,11 @@ export async function registerAccount(
       .values({ name: input.name, email: input.email, passwordHash, role: input.role, locale: ctx.language, status: 'unverified' })
       .onConflictDoNothing()
       .returning();
-    if (created) await sendVerificationMail(app, created, tx);
+    if (!created) return;
+    // The visitor's device favourites (issue 28) belong to the account from the start: verifying on another device,
+    // which never held them, loses nothing.
+    if (input.favourites?.length) await mergeFavouritesInto(tx, created.id, input.favourites);
+    await sendVerificationMail(app, created, tx);
   });
 }
 
