@@ -30,6 +30,8 @@ export const adStatsSchema = z.object({
   favourites_total: z.number().int(),
   /** Newest week first, every week of the range present (zeros included). */
   weeks: z.array(adWeekStatsSchema),
+  /** The sums over the weeks of the range. */
+  totals: adWeekStatsSchema.omit({ week: true }),
 });
 export type AdStats = z.infer<typeof adStatsSchema>;
 

@@ -87,33 +87,57 @@ const statementScreens = () => import('#src/features/statements/routes/statement
 const StatementsIndex = screen(statementScreens, 'StatementsIndexRoute');
 const StatementShow = screen(statementScreens, 'StatementShowRoute');
 const AccountSuspended = screen(statementScreens, 'AccountSuspendedRoute');
+// The client's dashboard (issue 28): favourites, saved searches, notifications and recent views, each from its feature.
 const Dashboard = lazy(async () => {
-  const [{ DashboardRoute }, { StatementsPanel }] = await Promise.all([
+  const [
+    { DashboardRoute },
+    { ClientDashboard },
+    { StatementsPanel },
+    { FavouritesPanel },
+    { RecentViewsPanel },
+    { SavedSearchesPanel },
+    { NotificationsPanel },
+  ] = await Promise.all([
     import('#src/features/account/routes/dashboard.tsx'),
+    import('#src/features/account/components/client-dashboard.tsx'),
     statementScreens(),
+    import('#src/features/favourites/components/favourites-panel.tsx'),
+    import('#src/features/favourites/components/recent-views-panel.tsx'),
+    import('#src/features/saved-searches/components/saved-searches-panel.tsx'),
+    import('#src/features/notifications/components/notifications-panel.tsx'),
     allStyles(),
   ]);
   return {
     default: () => (
       <DashboardRoute>
-        <StatementsPanel />
+        <ClientDashboard
+          favourites={<FavouritesPanel />}
+          savedSearches={<SavedSearchesPanel />}
+          notifications={<NotificationsPanel />}
+          recentViews={<RecentViewsPanel />}
+          more={<StatementsPanel />}
+        />
       </DashboardRoute>
     ),
   };
 });
+// The advertisers' numbers per ad and week (issue 28), shared by the model's and the publicist's dashboards.
+const adStatsPanel = () => import('#src/components/ad-stats/ad-stats-panel.tsx');
 // The model's dashboard is the account dashboard with the profile's status card and ad actions in it: the two
 // features meet here, in the app, since features never import each other.
 const ModelDashboard = lazy(async () => {
-  const [{ DashboardView }, { ModelProfileSummary }, { StatementsPanel }] = await Promise.all([
+  const [{ DashboardView }, { ModelProfileSummary }, { StatementsPanel }, { AdStatsPanel }] = await Promise.all([
     import('#src/features/account/components/dashboard-view.tsx'),
     modelProfileScreens(),
     statementScreens(),
+    adStatsPanel(),
     allStyles(),
   ]);
   return {
     default: () => (
       <DashboardView kind="model">
         <ModelProfileSummary noneCard={false} />
+        <AdStatsPanel />
         <StatementsPanel />
       </DashboardView>
     ),
@@ -169,16 +193,18 @@ const ModelVerify = screen(() => import('#src/features/model-profile/routes/mode
 const publicistScreens = () => import('#src/features/publicist/routes/publicist-routes.tsx');
 // The publicist's dashboard is the account dashboard with the agency's summary in it, composed here like the model's.
 const PublicistDashboard = lazy(async () => {
-  const [{ DashboardView }, { PublicistSummary }, { StatementsPanel }] = await Promise.all([
+  const [{ DashboardView }, { PublicistSummary }, { StatementsPanel }, { AdStatsPanel }] = await Promise.all([
     import('#src/features/account/components/dashboard-view.tsx'),
     publicistScreens(),
     statementScreens(),
+    adStatsPanel(),
     allStyles(),
   ]);
   return {
     default: () => (
       <DashboardView kind="publicist">
         <PublicistSummary />
+        <AdStatsPanel />
         <StatementsPanel />
       </DashboardView>
     ),

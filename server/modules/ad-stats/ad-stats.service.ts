@@ -62,23 +62,20 @@ export async function adStatsOf(db: Db, userId: number, weeks: number, now = new
   const favTotal = new Map(favouritesTotal.map((r) => [Number(r.ad_id), Number(r.n)]));
   return adList.map((ad) => {
     const id = Number(ad.id);
-    return {
-      ad_id: id,
-      title: ad.title,
-      model_name: ad.model_name,
-      favourites_total: favTotal.get(id) ?? 0,
-      weeks: range.map((week): AdWeekStats => {
-        const s = byWeek.get(`${id}|${week}`);
-        return {
-          week,
-          impressions: Number(s?.impressions ?? 0),
-          opens: Number(s?.opens ?? 0),
-          favourites: favWeek.get(`${id}|${week}`) ?? 0,
-          calls: Number(s?.calls ?? 0),
-          messages: Number(s?.messages ?? 0),
-        };
-      }),
-    };
+    const weekly = range.map((week): AdWeekStats => {
+      const s = byWeek.get(`${id}|${week}`);
+      return {
+        week,
+        impressions: Number(s?.impressions ?? 0),
+        opens: Number(s?.opens ?? 0),
+        favourites: favWeek.get(`${id}|${week}`) ?? 0,
+        calls: Number(s?.calls ?? 0),
+        messages: Number(s?.messages ?? 0),
+      };
+    });
+    const totals = { impressions: 0, opens: 0, favourites: 0, calls: 0, messages: 0 };
+    for (const w of weekly) for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += w[k];
+    return { ad_id: id, title: ad.title, model_name: ad.model_name, favourites_total: favTotal.get(id) ?? 0, weeks: weekly, totals };
   });
 }
 

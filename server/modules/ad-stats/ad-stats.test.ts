@@ -222,6 +222,13 @@ describe('GET /api/ad-stats', () => {
     const [mine] = res.json<{ data: AdStats[] }>().data;
     expect(mine!.favourites_total).toBe(3);
     expect(mine!.weeks.map((w) => w.favourites)).toEqual([2, 1]);
+    expect(mine!.totals).toEqual({
+      impressions: mine!.weeks[0]!.impressions,
+      opens: mine!.weeks[0]!.opens,
+      favourites: 3,
+      calls: 1,
+      messages: 0,
+    });
     expect(res.body).not.toContain(u1.email);
     expect(JSON.stringify(Object.keys(mine!))).not.toMatch(/user/);
   });

@@ -3,6 +3,7 @@ import { IconBrandWhatsapp, IconPhone } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ModelDetail } from '#contract/listings.ts';
+import { trackContactTap } from '#src/lib/analytics.ts';
 import { formatPhone, telHref, whatsappHref } from '../lib/contact.ts';
 import classes from './model-show.module.css';
 
@@ -30,7 +31,11 @@ function useFormattedPhone(phone: string | null): string {
   return formatted?.phone === phone ? formatted.text : phone;
 }
 
-/** Call and WhatsApp. On phones a bar stuck to the bottom of the screen; from md a block in the side column. */
+/**
+ * Call and WhatsApp. On phones a bar stuck to the bottom of the screen; from md a block in the side column. A tap is
+ * reported for the ad's weekly numbers (calls, messages) only if the visitor accepted analytics cookies; the link
+ * works the same either way.
+ */
 export function ContactBar({ model }: { model: ModelDetail }) {
   const { t } = useTranslation();
   const phone = model.phone;
@@ -51,6 +56,7 @@ export function ContactBar({ model }: { model: ModelDetail }) {
             <Button
               component="a"
               href={telHref(phone)}
+              onClick={() => void trackContactTap(model.id, 'call')}
               style={BUTTON_STYLE}
               leftSection={<IconPhone size={18} aria-hidden />}
               aria-label={t('model.contact.callLabel', { phone: display })}
@@ -61,6 +67,7 @@ export function ContactBar({ model }: { model: ModelDetail }) {
               <Button
                 component="a"
                 href={wa}
+                onClick={() => void trackContactTap(model.id, 'message')}
                 style={BUTTON_STYLE}
                 target="_blank"
                 rel="noopener noreferrer"
