@@ -20,12 +20,13 @@ import type { NotificationKind } from './notifications.ts';
  */
 
 /** What a user can switch off, each on its own; a kind of notification belongs to exactly one. */
-export const PUSH_CATEGORIES = ['support_chat', 'decisions', 'consent'] as const;
+export const PUSH_CATEGORIES = ['support_chat', 'decisions', 'consent', 'saved_searches'] as const;
 export type PushCategory = (typeof PUSH_CATEGORIES)[number];
 
 export function pushCategoryOf(kind: NotificationKind): PushCategory {
   if (kind === 'support.reply') return 'support_chat';
   if (kind.startsWith('consent.')) return 'consent';
+  if (kind === 'saved_search') return 'saved_searches';
   return 'decisions';
 }
 
@@ -109,6 +110,8 @@ export const pushPreferencesSchema = z.object({
   support_chat: z.boolean(),
   decisions: z.boolean(),
   consent: z.boolean(),
+  /** New ads for the user's saved searches with instant alerts (issue 28). */
+  saved_searches: z.boolean(),
   /** false: "hide previews" — a chat push says a message came, never what it says. */
   previews: z.boolean(),
 });
@@ -122,11 +125,14 @@ export const PUSH_TTL_SECONDS: Record<PushCategory, number> = {
   support_chat: 60 * 60,
   decisions: 4 * 24 * 60 * 60,
   consent: 4 * 24 * 60 * 60,
+  // A day: the next alert of the same search comes a day later at the earliest.
+  saved_searches: 24 * 60 * 60,
 };
 export const PUSH_URGENCY: Record<PushCategory, 'high' | 'normal'> = {
   support_chat: 'high',
   decisions: 'normal',
   consent: 'normal',
+  saved_searches: 'normal',
 };
 /** RFC 8030 §5.4 Topic (≤ 32 base64url characters): the pushes of one conversation replace each other. */
 export const chatPushTopic = (conversationId: number) => `chat-${conversationId}`;

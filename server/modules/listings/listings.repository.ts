@@ -435,3 +435,84 @@ export async function activePublicityAds(db: Db, now: Date) {
     )
     .orderBy(asc(publicityAds.position), asc(publicityAds.id));
 }
+
+/** A listing query as a saved search keeps it (issue 28): the filters GET /api/models is called with. */
+export interface ListingQuery {
+  search: string;
+  cityId: number | null;
+  sectionId: number | null;
+}
+
+/**
+ * Whether the listing (listModels with each query's filters, typo correction on) shows ad `adId` among its results,
+ * for each of `queries`: what a saved search's alert may name (issue 28). The same rules as listModels, for one ad:
+ * listed, in the filters' city and section; with text, a match of the typed query; or, when that query finds no listed
+ * ad at all (or is an OR query), a match of the corrected query; and among the RANKED_MAX most recent matches, as a
+ * search ranks no others. The exact test is one statement for all the queries; only the few queries the ad does not
+ * match as typed go through the correction, as the listing does.
+ */
+export async function listingShowsAd(db: Db, adId: number, queries: readonly ListingQuery[]): Promise<boolean[]> {
+  const shown = queries.map(() => false);
+  if (queries.length === 0) return shown;
+  const [ad] = await rows<{ city_id: number; section_id: number; newer: string | number }>(
+    db,
+    sql`select a.city_id, a.section_id,
+               (select count(*) from (select 1 from ads b where b.is_listed and (b.published_at, b.id) > (a.published_at, a.id)
+                                      limit ${RANKED_MAX}) x) as newer
+          from ads a where a.id = ${adId} and ${VISIBLE}`,
+  );
+  if (!ad) return shown;
+  // Fewer than RANKED_MAX listed ads newer than this one: no search's cap can leave it out.
+  const capped = Number(ad.newer) >= RANKED_MAX;
+  const inScope = (q: ListingQuery) => (!q.cityId || q.cityId === ad.city_id) && (!q.sectionId || q.sectionId === ad.section_id);
+  const texts = queries.map((q) => q.search.trim());
+  const exact = await rows<{ i: number; hit: boolean }>(
+    db,
+    sql`select q.i::int as i, a.search_vector @@ websearch_to_tsquery('es_unaccent', q.s) as hit
+          from ads a, unnest(array[${sql.join(
+            texts.map((s) => sql`${s}`),
+            sql`, `,
+          )}]::text[]) with ordinality q(s, i)
+         where a.id = ${adId} and q.s <> ''`,
+  );
+  const hits = new Map(exact.map((r) => [Number(r.i) - 1, r.hit]));
+  const withinCap = async (q: ListingQuery, match: SQL) => {
+    if (!capped) return true;
+    const [n] = await rows<{ n: string | number }>(
+      db,
+      sql`select count(*) as n from (select 1 from ads b, ads a
+            where a.id = ${adId} and b.is_listed and (b.published_at, b.id) > (a.published_at, a.id)
+              ${q.cityId ? sql`and b.city_id = ${q.cityId}` : sql``} ${q.sectionId ? sql`and b.section_id = ${q.sectionId}` : sql``}
+              and b.search_vector @@ ${match} limit ${RANKED_MAX}) x`,
+    );
+    return Number(n?.n ?? 0) < RANKED_MAX;
+  };
+  for (const [i, q] of queries.entries()) {
+    if (!inScope(q)) continue;
+    const text = texts[i]!;
+    if (!text) {
+      shown[i] = true;
+      continue;
+    }
+    const typed = sql`websearch_to_tsquery('es_unaccent', ${text})`;
+    if (hits.get(i)) {
+      shown[i] = await withinCap(q, typed);
+      continue;
+    }
+    // As listModels: an AND query that finds anything as typed is not corrected.
+    if (!HAS_OR.test(text)) {
+      const where = filters({ cityId: q.cityId ?? undefined, sectionId: q.sectionId ?? undefined, limit: 0, offset: 0 });
+      const [found] = await rows<{ found: boolean }>(
+        db,
+        sql`select exists (select 1 from ads a where ${sql.join(where, sql` and `)} and a.search_vector @@ ${typed}) as found`,
+      );
+      if (found?.found) continue;
+    }
+    const misspelt = await misspeltWords(db, text);
+    if (misspelt.length === 0) continue;
+    const all = rewrite(typed, misspelt, false);
+    const [m] = await rows<{ hit: boolean }>(db, sql`select a.search_vector @@ ${all} as hit from ads a where a.id = ${adId}`);
+    shown[i] = !!m?.hit && (await withinCap(q, all));
+  }
+  return shown;
+}

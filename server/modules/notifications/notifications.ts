@@ -65,6 +65,8 @@ export interface NotifyInput {
   /** Interpolated into `notifications.kinds.{kind}.message` / `.description`. */
   vars?: Record<string, string | number>;
   data?: NotificationData;
+  /** false: stored and broadcast, never pushed (a saved search's daily digest arrives by e-mail). */
+  push?: boolean;
 }
 
 /** A notification stored in a transaction that has not committed yet: `publish()` broadcasts it once it has. */
@@ -108,7 +110,7 @@ export async function storeNotification(app: FastifyInstance, db: Db, userId: nu
       const stored = await insertNotification(app, sp, userId, input);
       // The push to the user's devices is a job committed with the notification (issue 25): no push for a change
       // that rolled back, and one that survives a crash after the commit.
-      if (stored) pushed = await schedulePush(sp, { id: stored.id, userId, kind: stored.kind, data: stored.data });
+      if (stored && input.push !== false) pushed = await schedulePush(sp, { id: stored.id, userId, kind: stored.kind, data: stored.data });
       return stored;
     });
     if (!notification) return NOTHING;

@@ -15,7 +15,13 @@ import { notFound, validationFailed } from '../../errors.ts';
 /** A user's devices beyond this: the one subscribed longest ago goes. */
 export const MAX_PUSH_DEVICES = 20;
 
-export const DEFAULT_PUSH_PREFERENCES: PushPreferences = { support_chat: true, decisions: true, consent: true, previews: true };
+export const DEFAULT_PUSH_PREFERENCES: PushPreferences = {
+  support_chat: true,
+  decisions: true,
+  consent: true,
+  saved_searches: true,
+  previews: true,
+};
 
 type Row = typeof pushSubscriptions.$inferSelect;
 
@@ -125,10 +131,28 @@ export async function removeAllDevices(app: FastifyInstance, db: Db, userId: num
   for (let i = 0; i < gone.length; i++) app.metrics.push('removed', reason);
 }
 
+// saved_searches (migration 0020) is named in SQL until schema.ts carries it.
+const SAVED_SEARCHES = sql<boolean>`saved_searches`;
+
 export async function preferencesFor(db: Db, userId: number): Promise<PushPreferences> {
-  const [row] = await db.select().from(pushPreferences).where(eq(pushPreferences.userId, userId));
+  const [row] = await db
+    .select({
+      supportChat: pushPreferences.supportChat,
+      decisions: pushPreferences.decisions,
+      consent: pushPreferences.consent,
+      savedSearches: SAVED_SEARCHES,
+      previews: pushPreferences.previews,
+    })
+    .from(pushPreferences)
+    .where(eq(pushPreferences.userId, userId));
   if (!row) return { ...DEFAULT_PUSH_PREFERENCES };
-  return { support_chat: row.supportChat, decisions: row.decisions, consent: row.consent, previews: row.previews };
+  return {
+    support_chat: row.supportChat,
+    decisions: row.decisions,
+    consent: row.consent,
+    saved_searches: row.savedSearches,
+    previews: row.previews,
+  };
 }
 
 export async function updatePreferences(db: Db, userId: number, change: Partial<PushPreferences>): Promise<PushPreferences> {
@@ -140,9 +164,12 @@ export async function updatePreferences(db: Db, userId: number, change: Partial<
     previews: next.previews,
     updatedAt: new Date(),
   };
-  await db
-    .insert(pushPreferences)
-    .values({ userId, ...values })
-    .onConflictDoUpdate({ target: pushPreferences.userId, set: values });
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(pushPreferences)
+      .values({ userId, ...values })
+      .onConflictDoUpdate({ target: pushPreferences.userId, set: values });
+    await tx.execute(sql`update push_preferences set saved_searches = ${next.saved_searches} where user_id = ${userId}`);
+  });
   return next;
 }

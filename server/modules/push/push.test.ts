@@ -72,13 +72,15 @@ describe('subscriptions', () => {
       support_chat: true,
       decisions: true,
       consent: true,
+      saved_searches: true,
       previews: true,
     });
-    const put = await agent.put(API.pushPreferences, { decisions: false, previews: false });
+    const put = await agent.put(API.pushPreferences, { decisions: false, previews: false, saved_searches: false });
     expect(put.statusCode, put.body).toBe(200);
     expect((await agent.get(API.pushPreferences)).json<{ data: PushPreferences }>().data).toMatchObject({
       decisions: false,
       previews: false,
+      saved_searches: false,
     });
     expect((await agent.put(API.pushPreferences, { decisions: 'no' })).statusCode).toBe(422);
 

@@ -80,6 +80,7 @@ export function PushSettings({ role }: { role?: string | undefined } = {}) {
     support_chat: t('push.categories.supportChat'),
     decisions: t('push.categories.decisions'),
     consent: t('push.categories.consent'),
+    saved_searches: t('push.categories.savedSearches'),
   };
 
   return (

@@ -1,0 +1,112 @@
+/**
+ * Matching a newly visible ad against the saved searches (issue 28). The database queues the ad: a statement trigger
+ * on `ads` (migration 0020) inserts a `saved-searches:match` job whenever is_listed turns true, whatever the cause, in
+ * the transaction of that change. The job, after the commit:
+ *
+ * 1. Prefilter by index: the ad's keys (its scopes × its lexemes, and the deletion keys of the vocabulary words that
+ *    share its lexemes, `saved_search_ad_keys`) against each search's `match_keys` with `&&` on a partial GIN index of
+ *    the searches that may alert. At 100,000 searches this answers the few that could match (bench: saved-searches).
+ * 2. The exact check with the listing's own rules (listings.repository.ts listingShowsAd: visibility, city, section,
+ *    typed text, typo correction, the ranking cap), once per distinct query among the candidates.
+ * 3. A hit row per (search, ad) (once: its primary key), and the search's alert scheduled: `instant` at once or a day
+ *    after its last alert, `daily` in the owner's next digest (alerts.ts). The alert job bundles every hit pending by then.
+ */
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { scheduleJob } from '../jobs/jobs.ts';
+import { listingShowsAd, type ListingQuery } from '../listings/listings.repository.ts';
+
+/** The job the ads trigger queues (migration 0020 names it too). */
+export const MATCH_JOB = 'saved-searches:match';
+export const ALERT_JOB = 'saved-searches:alert';
+export const DIGEST_JOB = 'saved-searches:digest';
+/** At most one alert per search (instant) or one digest per user (daily) in this long. */
+export const ALERT_INTERVAL_MS = 24 * 60 * 60_000;
+
+export interface Candidate {
+  id: number;
+  user_id: number;
+  search: string;
+  city_id: number | null;
+  section_id: number | null;
+  alerts: 'instant' | 'daily';
+}
+
+async function rows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
+  return ((await db.execute(query)) as { rows: T[] }).rows;
+}
+
+/** Step 1: the searches that may alert and whose keys meet the ad's, in its city and section. */
+export async function candidatesFor(db: Db, adId: number, savedBefore?: Date): Promise<Candidate[]> {
+  // The ad's keys are computed once (a materialized CTE read as an init plan), so the GIN index is searched with them.
+  return rows<Candidate>(
+    db,
+    sql`with k as materialized (select saved_search_ad_keys(${adId}) as keys),
+             ad as materialized (select city_id, section_id from ads where id = ${adId} and is_listed)
+        select s.id, s.user_id, s.search, s.city_id, s.section_id, s.alerts
+          from saved_searches s, ad
+         where s.match_keys && (select keys from k) and not s.paused and s.alerts <> 'off'
+           and (s.city_id is null or s.city_id = ad.city_id) and (s.section_id is null or s.section_id = ad.section_id)
+           ${savedBefore ? sql`and s.created_at <= ${savedBefore.toISOString()}::timestamptz` : sql``}`,
+  );
+}
+
+/** Steps 1 and 2: the searches the ad alerts, each distinct query checked once with the listing's rules. */
+export async function findMatches(db: Db, adId: number, savedBefore?: Date): Promise<Candidate[]> {
+  const candidates = await candidatesFor(db, adId, savedBefore);
+  if (candidates.length === 0) return [];
+  const keyOf = (c: Candidate) => `${c.search.trim()}\u0000${c.city_id ?? ''}\u0000${c.section_id ?? ''}`;
+  const queries = new Map<string, ListingQuery>();
+  for (const c of candidates) queries.set(keyOf(c), { search: c.search, cityId: c.city_id, sectionId: c.section_id });
+  const keys = [...queries.keys()];
+  const shown = await listingShowsAd(db, adId, [...queries.values()]);
+  const matching = new Set(keys.filter((_, i) => shown[i]));
+  return candidates.filter((c) => matching.has(keyOf(c)));
+}
+
+/** When the search's (instant) or the user's (daily) next alert may go: now, or a day after the last. */
+function dueAt(last: Date | string | null, now: Date): Date {
+  if (!last) return now;
+  const next = new Date(new Date(last).getTime() + ALERT_INTERVAL_MS);
+  return next > now ? next : now;
+}
+
+/**
+ * The match job: records the hits of a newly visible ad and schedules the alerts they call for. `queuedAt`: when the
+ * ad became visible (the job's row); a search saved after that saw the ad in its listing already and is not alerted.
+ */
+export async function matchAd(app: FastifyInstance, adId: number, queuedAt?: Date, now = new Date()): Promise<void> {
+  const matches = await findMatches(app.db, adId, queuedAt);
+  if (matches.length === 0) return;
+  const scheduled = await app.db.transaction(async (tx) => {
+    const fresh = await rows<{ search_id: number }>(
+      tx,
+      sql`insert into saved_search_hits (search_id, ad_id, matched_at)
+          select unnest(${`{${matches.map((m) => m.id).join(',')}}`}::int[]), ${adId}, ${now.toISOString()}::timestamptz
+          on conflict do nothing returning search_id`,
+    );
+    const ids = new Set(fresh.map((r) => r.search_id));
+    if (ids.size === 0) return 0;
+    const due = await rows<{ id: number; user_id: number; alerts: string; last: string | null; user_last: string | null }>(
+      tx,
+      sql`select s.id, s.user_id, s.alerts, s.last_alert_at as last,
+                 (select max(d.last_alert_at) from saved_searches d where d.user_id = s.user_id and d.alerts = 'daily') as user_last
+            from saved_searches s where s.id = any(${`{${[...ids].join(',')}}`}::int[])`,
+    );
+    for (const s of due) {
+      if (s.alerts === 'instant') {
+        await scheduleJob(tx, { name: ALERT_JOB, key: `${ALERT_JOB}:${s.id}`, payload: { search_id: s.id }, runAt: dueAt(s.last, now) });
+      } else if (s.alerts === 'daily') {
+        await scheduleJob(tx, {
+          name: DIGEST_JOB,
+          key: `${DIGEST_JOB}:${s.user_id}`,
+          payload: { user_id: s.user_id },
+          runAt: dueAt(s.user_last, now),
+        });
+      }
+    }
+    return due.length;
+  });
+  if (scheduled && app.hasDecorator('jobs')) app.jobs.poke();
+}
