@@ -7,10 +7,11 @@ import { eq } from 'drizzle-orm';
 import { unzipSync, strFromU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_EXPORT_JSON, DATA_EXPORTS_PER_DAY, type DataExportState } from '#contract/data-rights.ts';
-import { dataExports, media, photoReviews } from '#server/db/schema.ts';
+import { adStatsWeekly, dataExports, favourites, media, photoReviews, savedSearches, savedSearchHits } from '#server/db/schema.ts';
+import { weekOf } from '#server/modules/ad-stats/ad-counter.ts';
 import { mediaKey } from '#server/modules/media/images.ts';
 import { newAgent, signedIn } from '../../../tests/agent.ts';
-import { buildModel } from '../../../tests/factories.ts';
+import { buildModel, findCity } from '../../../tests/factories.ts';
 import { createTestApp, type TestApp } from '../../../tests/test-app.ts';
 
 let t: TestApp;
@@ -66,6 +67,24 @@ describe('data export', () => {
     const staff = await signedIn(t.app, db(), { role: 'admin' });
     expect((await staff.agent.post(`/api/support/chat/${chat.id}/messages`, { content: 'La respuesta de soporte' })).statusCode).toBe(201);
 
+    // Issue 28: a favourite (and one whose ad is gone), a saved search with daily alerts and the ad it found, and her
+    // ad's weekly numbers.
+    const liked = await buildModel(db(), { name: 'Favorita Exporttest' });
+    const oviedo = await findCity(db(), 'Oviedo');
+    await db()
+      .insert(favourites)
+      .values([
+        { userId: user.id, adId: liked.adId },
+        { userId: user.id, adId: 2_000_000_000 },
+      ]);
+    const [search] = await db()
+      .insert(savedSearches)
+      .values({ userId: user.id, name: 'Rubias en Oviedo', search: 'rubia', cityId: oviedo.id, alerts: 'daily' })
+      .returning({ id: savedSearches.id });
+    await db().insert(savedSearchHits).values({ searchId: search!.id, adId: liked.adId });
+    const week = weekOf(new Date());
+    await db().insert(adStatsWeekly).values({ adId: model.adId, week, impressions: 12, opens: 5, calls: 2, messages: 1 });
+
     expect(state((await agent.get(URL)).body)).toMatchObject({ status: 'none', download_url: null });
     const res = await agent.post(URL);
     expect(res.statusCode, res.body).toBe(202);
@@ -92,6 +111,22 @@ describe('data export', () => {
       refused_photos_kept_for_review: unknown[];
     };
     expect(json.account).toMatchObject({ id: user.id, email: user.email });
+    expect(json.favourites).toEqual([
+      expect.objectContaining({ ad_id: liked.adId, title: 'Favorita Exporttest en Oviedo' }),
+      expect.objectContaining({ ad_id: 2_000_000_000, title: null }),
+    ]);
+    expect(json.saved_searches).toEqual([
+      expect.objectContaining({
+        id: search!.id,
+        name: 'Rubias en Oviedo',
+        search: 'rubia',
+        city: 'Oviedo',
+        alerts: 'daily',
+        paused: false,
+        found_ads: [expect.objectContaining({ ad_id: liked.adId, alerted_at: null })],
+      }),
+    ]);
+    expect(json.ad_weekly_numbers).toEqual([{ ad_id: model.adId, week, impressions: 12, opens: 5, calls: 2, messages: 1 }]);
     // The README is in the account's language and points to the privacy policy for the rest of art. 15.
     const readme = strFromU8(files['README.txt']!);
     expect(readme).toContain('vitrina-data.json');

@@ -13,10 +13,14 @@ import { DATA_EXPORT_JSON, DATA_EXPORT_TTL_HOURS, DATA_EXPORTS_PER_DAY, type Dat
 import { API } from '#contract/routes.ts';
 import type { Db } from '../../db/client.ts';
 import {
+  ads,
+  adStatsWeekly,
   appeals,
   auditLog,
+  cities,
   contactMessages,
   dataExports,
+  favourites,
   idempotencyKeys,
   media,
   modelConsents,
@@ -26,6 +30,9 @@ import {
   pushPreferences,
   pushSubscriptions,
   reports,
+  savedSearches,
+  savedSearchHits,
+  sections,
   sessions,
   statements,
   supportConversations,
@@ -323,6 +330,66 @@ export async function collectUserData(
     .where(eq(notifications.userId, userId))
     .orderBy(notifications.createdAt);
 
+  // Issue 28: the ads they saved (the ad's title while it exists; a favourite outlives its ad), their saved searches
+  // with how they asked to be alerted and the ads each one found, and their own ads' weekly numbers (counts only).
+  const favouriteRows = await db
+    .select({ ad_id: favourites.adId, title: ads.title, saved_at: favourites.createdAt })
+    .from(favourites)
+    .leftJoin(ads, eq(ads.id, favourites.adId))
+    .where(eq(favourites.userId, userId))
+    .orderBy(favourites.createdAt);
+  const searchRows = await db
+    .select({
+      id: savedSearches.id,
+      name: savedSearches.name,
+      search: savedSearches.search,
+      city_id: savedSearches.cityId,
+      city: cities.name,
+      section_id: savedSearches.sectionId,
+      section: sections.slug,
+      alerts: savedSearches.alerts,
+      paused: savedSearches.paused,
+      last_alert_at: savedSearches.lastAlertAt,
+      created_at: savedSearches.createdAt,
+      updated_at: savedSearches.updatedAt,
+    })
+    .from(savedSearches)
+    .leftJoin(cities, eq(cities.id, savedSearches.cityId))
+    .leftJoin(sections, eq(sections.id, savedSearches.sectionId))
+    .where(eq(savedSearches.userId, userId))
+    .orderBy(savedSearches.createdAt);
+  const hitRows = searchRows.length
+    ? await db
+        .select({
+          search_id: savedSearchHits.searchId,
+          ad_id: savedSearchHits.adId,
+          matched_at: savedSearchHits.matchedAt,
+          alerted_at: savedSearchHits.alertedAt,
+        })
+        .from(savedSearchHits)
+        .where(
+          inArray(
+            savedSearchHits.searchId,
+            searchRows.map((r) => r.id),
+          ),
+        )
+        .orderBy(savedSearchHits.matchedAt)
+    : [];
+  const weeklyNumbers = adIds.length
+    ? await db
+        .select({
+          ad_id: adStatsWeekly.adId,
+          week: adStatsWeekly.week,
+          impressions: adStatsWeekly.impressions,
+          opens: adStatsWeekly.opens,
+          calls: adStatsWeekly.calls,
+          messages: adStatsWeekly.messages,
+        })
+        .from(adStatsWeekly)
+        .where(inArray(adStatsWeekly.adId, adIds))
+        .orderBy(adStatsWeekly.adId, adStatsWeekly.week)
+    : [];
+
   const files: { key: string; name: string }[] = [];
   const photos = mediaRows.map((m) => {
     const names = m.variants.map((w) => {
@@ -363,6 +430,7 @@ export async function collectUserData(
     publicist_profile: publicist ?? null,
     model_profiles: profiles,
     ads: adRows.map(({ searchVector: _v, searchDocument: _d, ...a }) => a),
+    ad_weekly_numbers: weeklyNumbers,
     photos,
     refused_photos_kept_for_review: refusedPhotos,
     verification_requests: verificationOut,
@@ -374,6 +442,11 @@ export async function collectUserData(
     support_conversation: chat,
     support_messages_sent_as_staff: sentAsStaff,
     notifications: notificationRows,
+    favourites: favouriteRows,
+    saved_searches: searchRows.map((s) => ({
+      ...s,
+      found_ads: hitRows.filter((h) => h.search_id === s.id).map(({ search_id: _s, ...h }) => h),
+    })),
     recorded_requests: requests,
     data_exports: exportsMade,
     audit_log: audit,

@@ -9,7 +9,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ads, auditLog, media, modelConsents, modelProfiles, photoReviews, users, verificationRequests } from '#server/db/schema.ts';
+import {
+  ads,
+  adStatsWeekly,
+  auditLog,
+  favourites,
+  media,
+  modelConsents,
+  modelProfiles,
+  photoReviews,
+  savedSearches,
+  savedSearchHits,
+  users,
+  verificationRequests,
+} from '#server/db/schema.ts';
 import { mediaKey } from '#server/modules/media/images.ts';
 import { hashPassword } from '#server/modules/auth/passwords.ts';
 import { ERASED, redact } from './erasure.ts';
@@ -268,6 +281,18 @@ describe('account erasure', () => {
     const state = JSON.parse((await agent.get('/api/user/data-export')).body) as { status: string };
     expect(state.status).toBe('ready');
 
+    // Issue 28: she saved someone else's ad, saved a search (named with her surname) that found it, and her ad has its
+    // weekly numbers.
+    await db().insert(favourites).values({ userId: user.id, adId: other.adId });
+    const [search] = await db()
+      .insert(savedSearches)
+      .values({ userId: user.id, name: 'Lo que busca Erasmotest', search: 'estudio', alerts: 'daily' })
+      .returning({ id: savedSearches.id });
+    await db().insert(savedSearchHits).values({ searchId: search!.id, adId: other.adId });
+    await db().insert(adStatsWeekly).values({ adId: model.adId, week: '2026-11-23', impressions: 9, opens: 3, calls: 1, messages: 1 });
+    expect(await db().select().from(savedSearchHits).where(eq(savedSearchHits.searchId, search!.id))).toHaveLength(1);
+    expect(await db().select().from(adStatsWeekly).where(eq(adStatsWeekly.adId, model.adId))).toHaveLength(1);
+
     const identifiers = [email, name, displayName, phone, IP];
     const dumpBefore = (await Promise.all((await publicTables()).map(rowsOf))).flat().join('\n');
     // The set-up really put their data in place (else the check below would prove nothing).
@@ -288,6 +313,8 @@ describe('account erasure', () => {
       'support_conversations',
       'support_messages',
       'notifications',
+      'favourites',
+      'saved_searches',
     ]) {
       expect(
         (await rowsOf(table)).some(
@@ -326,6 +353,13 @@ describe('account erasure', () => {
       ).toBeUndefined();
     }
     expect((await rowsOf('jobs')).some((r) => r.includes(`chat-email:${chat.id}`))).toBe(false);
+    // Her favourites and saved searches went with the account, the search's found ads with it (cascade), her ad's
+    // numbers with the ad; the ad she saved and its own numbers are someone else's and stay.
+    expect(await db().select().from(favourites).where(eq(favourites.userId, user.id))).toEqual([]);
+    expect(await db().select().from(savedSearches).where(eq(savedSearches.userId, user.id))).toEqual([]);
+    expect(await db().select().from(savedSearchHits).where(eq(savedSearchHits.searchId, search!.id))).toEqual([]);
+    expect(await db().select().from(adStatsWeekly).where(eq(adStatsWeekly.adId, model.adId))).toEqual([]);
+    expect(await db().select({ id: ads.id }).from(ads).where(eq(ads.id, other.adId))).toHaveLength(1);
     // Nothing can point back to the account but the numbers the law keeps: statements and appeals, the audit log.
     expect(await db().select().from(users).where(eq(users.id, user.id))).toEqual([]);
     const left = filesUnder(t.app.storage.root);
