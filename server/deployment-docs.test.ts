@@ -96,7 +96,8 @@ describe('what `npm start` users read and see (issue 24 D)', () => {
   it('`npm start` builds the PWA without printing every chunk (the build script alone stays verbose)', () => {
     const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
     // Since issue 27 the build runs only when its inputs changed (vite/build-if-changed.ts), still quietly.
-    expect(scripts.start).toMatch(/^tsx vite\/build-if-changed\.ts && (MALLOC_ARENA_MAX=\d+ )?tsx server\/main\.ts$/);
+    // The server then runs precompiled (dist-server/, vite/build-server.ts) under the memory settings of decision 0026.
+    expect(scripts.start).toMatch(/^tsx vite\/build-if-changed\.ts && ([A-Z_]+=\d+ )*node( --[a-z-]+=\d+)* dist-server\/main\.js$/);
     expect(read('vite/build-if-changed.ts')).toMatch(/\['vite', 'build', '--logLevel', '(warn|error)'\]/);
     expect(scripts.start).not.toMatch(/npm run build/);
     expect(scripts.build).toBe('vite build');

@@ -34,9 +34,15 @@ function seedsInChild(config: Config): boolean {
   return !config.databaseUrl && config.seedDemo && config.demoAds > 0 && !fs.existsSync(path.join(config.dataDir, 'pg', 'PG_VERSION'));
 }
 
+/** Set by the server's build (vite/build-server.ts) to the bundle's URL; undefined when the sources run under tsx. */
+declare const __bundleUrl: string | undefined;
+
 async function seedInChild(): Promise<void> {
-  const script = fileURLToPath(new URL('./db/seed/cli.ts', import.meta.url));
-  // execArgv carries the TypeScript loader (tsx) this process was started with.
+  const script =
+    typeof __bundleUrl === 'string'
+      ? fileURLToPath(new URL('./seed.js', __bundleUrl))
+      : fileURLToPath(new URL('./db/seed/cli.ts', import.meta.url));
+  // execArgv carries this process's Node options (under tsx, its TypeScript loader).
   const child = spawn(process.execPath, [...process.execArgv, script], { stdio: 'inherit', env: process.env });
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildFingerprint, buildIsCurrent, writeStamp } from './build-stamp.ts';
+import { buildFingerprint, buildIsCurrent, serverBuildIsCurrent, writeServerStamp, writeStamp } from './build-stamp.ts';
 
 let root: string;
 const write = (rel: string, text: string) => {
@@ -61,5 +61,44 @@ describe('the build stamp', () => {
 
   it('tells builds of another BUILD_ID apart (the build writes it into the app)', () => {
     expect(buildFingerprint(root, { BUILD_ID: 'a' })).not.toBe(buildFingerprint(root, { BUILD_ID: 'b' }));
+  });
+});
+
+describe("the server build's stamp (dist-server/, vite/build-server.ts)", () => {
+  const out = () => path.join(root, 'dist-server');
+  /** A server build that read `inputs`, as esbuild's metafile names them. */
+  const buildServer = (inputs = ['server/main.ts', 'contract/routes.ts']) => {
+    write('dist-server/main.js', 'serve()');
+    writeServerStamp(root, out(), inputs);
+  };
+  beforeEach(() => {
+    write('server/main.ts', 'serve()');
+    write('contract/routes.ts', 'export const API = {}');
+    write('server/main.test.ts', 'it()');
+  });
+
+  it('keeps a build of unchanged inputs, and of changes to files the build did not read', () => {
+    buildServer();
+    expect(serverBuildIsCurrent(root, out())).toBe(true);
+    write('server/main.test.ts', 'it(2)');
+    write('server/unused.ts', 'export {}');
+    write('src/main.tsx', 'render(2)');
+    expect(serverBuildIsCurrent(root, out())).toBe(true);
+  });
+
+  it.each([
+    ['a source it read changes', () => write('contract/routes.ts', 'export const API = { a: 1 }')],
+    ['a source it read is removed', () => fs.rmSync(path.join(root, 'server/main.ts'))],
+    ['the lockfile changes (another version of an imported package)', () => write('package-lock.json', '{"lockfileVersion":3}')],
+    ['package.json changes (its imports map)', () => write('package.json', '{"imports":{}}')],
+    ['the build is incomplete', () => fs.rmSync(path.join(root, 'dist-server/main.js'))],
+  ])('asks for a rebuild when %s', (_what, change) => {
+    buildServer();
+    change();
+    expect(serverBuildIsCurrent(root, out())).toBe(false);
+  });
+
+  it('asks for a build when there is none', () => {
+    expect(serverBuildIsCurrent(root, out())).toBe(false);
   });
 });

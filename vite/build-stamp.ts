@@ -59,3 +59,43 @@ export function buildIsCurrent(root: string, outDir: string, fingerprint = build
 export function writeStamp(outDir: string, fingerprint: string): void {
   fs.writeFileSync(path.join(outDir, STAMP_FILE), `${fingerprint}\n`);
 }
+
+/**
+ * The server's build (vite/build-server.ts) reads what its entry points import, nothing else: its stamp lists those
+ * files (from esbuild's metafile) and hashes them with the lockfile, package.json (its `imports` map) and the build
+ * scripts. A file added under server/ matters only once an existing one imports it, which changes that one.
+ */
+const SERVER_BUILD_FILES = ['package.json', 'package-lock.json', 'vite/build-server.ts', 'vite/build-stamp.ts'];
+
+export function serverFingerprint(root: string, inputs: readonly string[]): string {
+  const hash = crypto.createHash('sha256');
+  for (const rel of [...new Set([...inputs, ...SERVER_BUILD_FILES])].sort()) {
+    const abs = path.join(root, rel);
+    hash
+      .update(rel)
+      .update('\0')
+      .update(fs.existsSync(abs) ? fs.readFileSync(abs) : 'missing')
+      .update('\0');
+  }
+  return hash.digest('hex');
+}
+
+export function writeServerStamp(root: string, outDir: string, inputs: readonly string[]): void {
+  const stamp = { fingerprint: serverFingerprint(root, inputs), inputs: [...inputs].sort() };
+  fs.writeFileSync(path.join(outDir, STAMP_FILE), `${JSON.stringify(stamp, null, 1)}\n`);
+}
+
+/** True when `outDir` holds a server build (main.js and its stamp) made from the same bytes of the same inputs. */
+export function serverBuildIsCurrent(root: string, outDir: string): boolean {
+  try {
+    const stamp = JSON.parse(fs.readFileSync(path.join(outDir, STAMP_FILE), 'utf8')) as { fingerprint: string; inputs: string[] };
+    return (
+      Array.isArray(stamp.inputs) &&
+      stamp.inputs.length > 0 &&
+      stamp.fingerprint === serverFingerprint(root, stamp.inputs) &&
+      fs.existsSync(path.join(outDir, 'main.js'))
+    );
+  } catch {
+    return false;
+  }
+}

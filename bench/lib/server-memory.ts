@@ -35,9 +35,41 @@ const SEARCHES = ['lucia', 'sofia', 'maria', 'oviedo', 'gijon', 'madrid', 'luica
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The processes `pid` started that still run, and theirs (/proc/{pid}/task/{tid}/children). */
+function descendants(pid: number): number[] {
+  const out: number[] = [];
+  let tasks: string[] = [];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tasks) {
+    let children = '';
+    try {
+      children = fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const child of children.split(/\s+/).filter(Boolean).map(Number)) out.push(child, ...descendants(child));
+  }
+  return out;
+}
+
+/**
+ * The server's RSS with every process it keeps running (issue 27: memory moved into a child still counts). Threads —
+ * the moderation worker, libuv's pool — are in the process's own figure.
+ */
 function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+  let kb = 0;
+  for (const p of [pid, ...descendants(pid)]) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // ended between the listing and the reading
+    }
+  }
+  return kb / 1024;
 }
 
 function threads(pid: number): number {
@@ -95,19 +127,39 @@ interface Variant {
 
 const CREDS = { appId: '424243', key: crypto.randomBytes(10).toString('hex'), secret: crypto.randomBytes(20).toString('hex') };
 
-/** The variables the variant's `npm start` sets for the server (`MALLOC_ARENA_MAX=2 tsx server/main.ts` since issue 27). */
-function startScriptEnv(root: string): NodeJS.ProcessEnv {
-  const start =
-    (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
-  const server = start.slice(start.lastIndexOf('&&') + 2);
-  return Object.fromEntries([...server.matchAll(/\b([A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
+/**
+ * How the variant's `npm start` runs the server once its build is done: the variables it sets (`MALLOC_ARENA_MAX=2`…)
+ * and Node's arguments — `tsx server/main.ts` before issue 27's precompiled server, `node [flags] dist-server/main.js`
+ * since. The tsx CLI becomes `node --import tsx` (the CLI would add a wrapper process between the bench and the server).
+ */
+export function startCommand(start: string): { env: NodeJS.ProcessEnv; args: string[] } {
+  const words = start
+    .slice(start.lastIndexOf('&&') + 2)
+    .trim()
+    .split(/\s+/);
+  const env: NodeJS.ProcessEnv = {};
+  while (words.length && /^[A-Z_]+=/.test(words[0]!)) {
+    const [name, ...value] = words.shift()!.split('=');
+    env[name!] = value.join('=');
+  }
+  const command = words.shift();
+  if (command === 'tsx') return { env, args: ['--import', 'tsx', ...words] };
+  if (command === 'node') return { env, args: words };
+  throw new Error(`npm start runs the server with ${command ?? 'nothing'}, not tsx or node`);
 }
 
-/** `server/main.ts` run by node itself, as `npm start` runs it after its build (the tsx CLI would add a wrapper process). */
+function startScriptOf(root: string): string {
+  return (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+}
+
+/** The server as the variant's `npm start` runs it after its build (the server's own build made first, if it has one). */
 async function startServer(v: Variant, distDir: string, dataDir: string, idleMs: number, extra: NodeJS.ProcessEnv = {}): Promise<Server> {
   const port = await freePort();
+  const command = startCommand(startScriptOf(v.root));
+  if (fs.existsSync(path.join(v.root, 'vite/build-server.ts')))
+    execFileSync(process.execPath, ['--import', 'tsx', 'vite/build-server.ts', '--if-changed'], { cwd: v.root, stdio: 'ignore' });
   const t0 = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, command.args, {
     cwd: v.root,
     env: {
       ...process.env,
@@ -124,7 +176,7 @@ async function startServer(v: Variant, distDir: string, dataDir: string, idleMs:
       PUSHER_APP_ID: CREDS.appId,
       PUSHER_APP_KEY: CREDS.key,
       PUSHER_APP_SECRET: CREDS.secret,
-      ...startScriptEnv(v.root),
+      ...command.env,
       ...extra,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -196,7 +248,7 @@ function listingPaths(): string[] {
   return paths;
 }
 
-async function listings(origin: string, count: number): Promise<void> {
+export async function listings(origin: string, count: number): Promise<void> {
   const paths = listingPaths();
   let next = 0;
   let failed = 0;
@@ -214,7 +266,7 @@ async function listings(origin: string, count: number): Promise<void> {
 }
 
 /** 100 photos uploaded (and each deleted again) by the demo model: every one decoded, resized and screened. */
-async function screenings(origin: string, count: number, photo: Buffer): Promise<{ suitable: number; other: number }> {
+export async function screenings(origin: string, count: number, photo: Buffer): Promise<{ suitable: number; other: number }> {
   const client = new Client(origin);
   await client.send('GET', '/sanctum/csrf-cookie');
   const login = await client.json('POST', '/api/login', { email: 'model@vitrina.test', password: PASSWORD });
@@ -316,7 +368,7 @@ export interface MemoryReport {
   variants: (VariantResult | { label: string; commit: string; error: string })[];
 }
 
-async function settle(pid: number, ms = 5000): Promise<number> {
+export async function settle(pid: number, ms = 5000): Promise<number> {
   await sleep(ms);
   return rssMb(pid);
 }

@@ -16,8 +16,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import fastifySwagger from '@fastify/swagger';
-import scalarApiReference from '@scalar/fastify-api-reference';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -292,6 +291,38 @@ async function sendScript(req: FastifyRequest, reply: FastifyReply, script: stri
   return bytes;
 }
 
+/**
+ * Scalar's Fastify plugin in an instance of its own, made on the first request for the reference: its module holds the
+ * 4.9 MB script as a string literal, ≈18 MB of every process's heap with its source (issue 27: server memory), and
+ * most processes never serve the page. The routes below answer what this instance answers, so the page and the script
+ * are Scalar's own, as when the plugin was registered on the app.
+ */
+let reference: Promise<FastifyInstance> | undefined;
+function referenceApp(): Promise<FastifyInstance> {
+  reference ??= (async () => {
+    const { default: scalarApiReference } = await import('@scalar/fastify-api-reference');
+    const inner = Fastify({ logger: false });
+    await inner.register(scalarApiReference, {
+      routePrefix: API.docs,
+      configuration: {
+        url: API.openapi,
+        pageTitle: 'Vitrina API',
+        // No request to fonts.scalar.com or any other origin: the system fonts, no telemetry, no AI agent, and none of
+        // the developer toolbar's links to Scalar's services (shown on localhost otherwise).
+        withDefaultFonts: false,
+        telemetry: false,
+        agent: { disabled: true },
+        showDeveloperTools: 'never',
+      },
+    });
+    await inner.ready();
+    return inner;
+  })();
+  // A failed load is tried again by the next request.
+  reference.catch(() => (reference = undefined));
+  return reference;
+}
+
 /** GET /api/openapi.json and the reference at /api/docs. */
 export async function apiDocsRoutes(app: FastifyInstance): Promise<void> {
   app.get(
@@ -332,19 +363,19 @@ export async function apiDocsRoutes(app: FastifyInstance): Promise<void> {
       );
       return payload;
     });
-    await docs.register(scalarApiReference, {
-      routePrefix: API.docs,
-      logLevel: 'warn',
-      configuration: {
-        url: API.openapi,
-        pageTitle: 'Vitrina API',
-        // No request to fonts.scalar.com or any other origin: the system fonts, no telemetry, no AI agent, and none of
-        // the developer toolbar's links to Scalar's services (shown on localhost otherwise).
-        withDefaultFonts: false,
-        telemetry: false,
-        agent: { disabled: true },
-        showDeveloperTools: 'never',
-      },
-    });
+    // Scalar's own routes, answered by its plugin loaded on first use (`referenceApp`); the same paths and answers.
+    const hidden = { schema: { hide: true }, logLevel: 'warn' as const };
+    docs.get(API.docs, hidden, (_req, reply) => reply.redirect(API.docsIndex, 301));
+    const forward = async (req: FastifyRequest, reply: FastifyReply) => {
+      const res = await (await referenceApp()).inject({ method: 'GET', url: req.url });
+      void reply.code(res.statusCode);
+      for (const name of ['content-type', 'location'] as const) {
+        const value = res.headers[name];
+        if (value !== undefined) void reply.header(name, value);
+      }
+      return res.body;
+    };
+    docs.get(API.docsIndex, hidden, forward);
+    docs.get(API.docsScript, hidden, forward);
   });
 }

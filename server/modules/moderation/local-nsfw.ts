@@ -53,11 +53,16 @@ interface Pending {
   reject(err: Error): void;
 }
 
+/** Set by the server's build (vite/build-server.ts) to the bundle's URL; undefined when the sources run as TypeScript. */
+declare const __bundleUrl: string | undefined;
+
 /**
- * Spawns the TypeScript worker the same way in every runner (tsx for `npm start`, vitest in tests): the worker's
- * first act is to register tsx's loader in its own thread, then it imports nsfw-worker.ts.
+ * Spawns the worker. Built (`npm start`, the image: vite/build-server.ts), it is plain JavaScript beside the server's
+ * bundle. From the sources (vitest, `npm run dev`, the e2e server under tsx), the worker's first act is to register
+ * tsx's loader in its own thread, then it imports nsfw-worker.ts.
  */
 function spawnWorker(): Worker {
+  if (typeof __bundleUrl === 'string') return new Worker(new URL('./nsfw-worker.js', __bundleUrl), { name: 'nsfw-moderation' });
   const require = createRequire(import.meta.url);
   const tsxApi = pathToFileURL(require.resolve('tsx/esm/api').replace(/index\.cjs$/, 'index.mjs')).href;
   const entry = new URL('./nsfw-worker.ts', import.meta.url).href;
