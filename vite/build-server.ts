@@ -56,8 +56,7 @@ function sourceLocations(outDir: string): Plugin {
   };
 }
 
-export async function buildServer(root = ROOT): Promise<void> {
-  const outDir = path.join(root, SERVER_OUT_DIR);
+export async function buildServer(root = ROOT, outDir = path.join(root, SERVER_OUT_DIR)): Promise<void> {
   fs.rmSync(outDir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,

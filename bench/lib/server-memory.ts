@@ -1,7 +1,7 @@
 /**
- * Server memory (issue 27 point 3): the RSS of a real `server/main.ts` process as `npm start` runs it (development,
- * PGlite under a new DATA_DIR, demo data), read from /proc while the load comes from this process, so the figure is
- * the server's alone. Target: ≤ 350 MB idle, ≤ 500 MB after 100 photo screenings and 1,000 listing requests.
+ * Server memory (issue 27 point 3): the RSS of a real server process as the checkout's `npm start` runs it (development,
+ * PGlite under a new DATA_DIR, demo data) with any process it keeps running, read from /proc while the load comes from
+ * this process, so the figure is the server's alone. Target: ≤ 350 MB idle, ≤ 500 MB after 100 photo screenings and 1,000 listing requests.
  *
  * For each checkout measured (this one, and MEMORY_BEFORE_ROOT: a worktree of an earlier commit, same machine, same
  * run):
@@ -517,7 +517,7 @@ export function renderServerMemorySection(r: MemoryReport): string {
     START,
     '## Server memory (RSS)',
     '',
-    `Measured ${r.date} UTC on ${r.machine} by \`npm run bench -- --only memory\` (bench/lib/server-memory.ts): real \`server/main.ts\` processes started as \`npm start\` starts them (development, PGlite in a new DATA_DIR, the demo catalogue), RSS from /proc; the requests come from the bench's own process. "before" is a worktree of the commit before issue 27's changes, measured in the same run. Target: ≤ 350 MB idle, ≤ 500 MB after 100 photo screenings and 1,000 listing requests.`,
+    `Measured ${r.date} UTC on ${r.machine} by \`npm run bench -- --only memory\` (bench/lib/server-memory.ts): real server processes started as each checkout's \`npm start\` starts them (\`tsx server/main.ts\` before the precompiled server, \`node --max-semi-space-size=4 dist-server/main.js\` since; with the variables the script sets; development, PGlite in a new DATA_DIR, the demo catalogue), RSS from /proc of the process and of any process it keeps running (threads, the moderation worker among them, are in the process's own figure); the requests come from the bench's own process. "before" is a clone of an earlier commit, measured in the same run. Target: ≤ 350 MB idle, ≤ 500 MB after 100 photo screenings and 1,000 listing requests.`,
     '',
     head,
     rule,
@@ -559,7 +559,7 @@ export function renderServerMemorySection(r: MemoryReport): string {
     `| Photo screenings, all of it | ${ok.map((v) => mb(v.second.afterScreenings - v.second.afterListings)).join(' | ')} | after the screenings − before them (model + sharp + upload buffers) |`,
     `| Websocket server | ${ok.map((v) => `${mb(v.second.socketsMb)} for 100 sockets`).join(' | ')} | 100 subscribed sockets connected − closed; at rest it holds no per-process buffers |`,
     `| Listing caches (micro-cache + cards) | ${ok.map((v) => mb(v.second.afterListings - v.second.beforeListings - (v.cachesOff.afterListings - v.cachesOff.idle))).join(' | ')} | growth over 1,000 requests with the caches − growth without them |`,
-    `| The rest (node, V8 heap and code, tsx, app) | ${ok.map((v) => mb(v.second.rss60 - v.second.kinds60.wasm)).join(' | ')} | idle RSS − database |`,
+    `| The rest (node, V8 heap and code, tsx before, app) | ${ok.map((v) => mb(v.second.rss60 - v.second.kinds60.wasm)).join(' | ')} | idle RSS − database |`,
     '',
     `Load average (1 min) ${r.load[0].toFixed(1)} at the start, ${r.load[1].toFixed(1)} at the end: the machine is shared, so times vary; RSS does not depend on them, but when the garbage collector and the allocator give memory back does, by some tens of MB.`,
     ...(errors.length ? ['', ...errors] : []),
