@@ -488,6 +488,8 @@ export const pushPreferences = pgTable('push_preferences', {
   decisions: boolean('decisions').notNull().default(true),
   consent: boolean('consent').notNull().default(true),
   previews: boolean('previews').notNull().default(true),
+  /** Issue 28 (migration 0020): saved searches' instant alerts. */
+  savedSearches: boolean('saved_searches').notNull().default(true),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -827,6 +829,8 @@ export const savedSearches = pgTable(
     lastAlertAt: timestamp('last_alert_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The index keys the matching finds it by (migration 0020: kept by a trigger from search, city and section). */
+    matchKeys: text('match_keys').array().notNull().default(sql`'{}'::text[]`),
   },
   (t) => [index('saved_searches_user_idx').on(t.userId, t.createdAt)],
 );
