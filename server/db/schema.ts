@@ -830,7 +830,10 @@ export const savedSearches = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /** The index keys the matching finds it by (migration 0020: kept by a trigger from search, city and section). */
-    matchKeys: text('match_keys').array().notNull().default(sql`'{}'::text[]`),
+    matchKeys: text('match_keys')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
   },
   (t) => [index('saved_searches_user_idx').on(t.userId, t.createdAt)],
 );
