@@ -199,6 +199,8 @@ export const API = {
   adminPhotos: '/api/admin/photos',
   adminVerifications: '/api/admin/verifications',
   adminVerificationSelfie: (id: Id) => `/api/admin/verifications/${seg(id)}/selfie`,
+  /** Staff: the photos a photo's perceptual hash matches (contract/media-matches.ts, issue 29), the closest first. */
+  adminMediaMatches: (mediaId: Id) => `/api/admin/media/${seg(mediaId)}/matches`,
   adminDecisions: '/api/admin/decisions',
   adminAppeals: '/api/admin/appeals',
   adminAppealDecide: (id: Id) => `/api/admin/appeals/${seg(id)}/decide`,
