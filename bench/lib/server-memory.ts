@@ -555,7 +555,7 @@ export function renderServerMemorySection(r: MemoryReport): string {
     `| Part | ${ok.map((v) => `${v.label}`).join(' | ')} | How it is measured |`,
     `| --- | ${ok.map(() => '---:').join(' | ')} | --- |`,
     `| Database (PGlite) | ${ok.map((v) => mb(v.second.kinds60.wasm)).join(' | ')} | its WASM memory at idle (shared_buffers and the backend's own memory); its compiled code is in "the rest" |`,
-    `| Moderation (model loaded in its worker) | ${ok.map((v) => mb(v.second.afterScreenings - v.second.afterQuiet)).join(' | ')} | after the screenings − after the quiet period (before: the worker is never ended, so ≈0 is released) |`,
+    `| Moderation (model loaded in its worker) | ${ok.map((v) => mb(v.second.afterScreenings - v.second.afterQuiet)).join(' | ')} | after the screenings − after the quiet period (the worker ended; on a checkout that never ends it, ≈0) |`,
     `| Photo screenings, all of it | ${ok.map((v) => mb(v.second.afterScreenings - v.second.afterListings)).join(' | ')} | after the screenings − before them (model + sharp + upload buffers) |`,
     `| Websocket server | ${ok.map((v) => `${mb(v.second.socketsMb)} for 100 sockets`).join(' | ')} | 100 subscribed sockets connected − closed; at rest it holds no per-process buffers |`,
     `| Listing caches (micro-cache + cards) | ${ok.map((v) => mb(v.second.afterListings - v.second.beforeListings - (v.cachesOff.afterListings - v.cachesOff.idle))).join(' | ')} | growth over 1,000 requests with the caches − growth without them |`,
