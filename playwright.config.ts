@@ -57,6 +57,8 @@ export default defineConfig({
       // Test hook (refused in production): a plain magenta photo is refused by the screening, so a spec can act out an
       // automated refusal (e2e/photo-review-request.spec.ts); every other photo meets the real local model.
       VITRINA_TEST_REFUSE_MAGENTA: '1',
+      // Advertisers' numbers (issue 28) are written every half second, so a spec sees a view in the dashboard at once.
+      AD_STATS_FLUSH_MS: '500',
       // Web Push (issue 25): the specs' own RFC 8030 push service (tests/push-service.ts) listens on loopback, one per
       // worker at E2E_PUSH_PORT + the worker's index, over HTTPS with the test CA the server trusts.
       PUSH_ENDPOINT_ORIGINS: [0, 1].map((i) => `https://127.0.0.1:${PUSH_PORT + i}`).join(','),

@@ -8,7 +8,7 @@
  * An owner's own views are not counted: for a signed-in model or publicist the ids of her ads are read once a minute
  * at most and left out. Visitors are never named, here or in the table.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
@@ -23,6 +23,24 @@ type Counts = Record<AdStatColumn, number>;
 export interface Viewer {
   id: number;
   role: Role;
+}
+
+/** A request that serves ads: who asks, and whether anyone will see the answer now. */
+export interface AdView {
+  viewer: Viewer | null;
+  /**
+   * A prefetch (`Sec-Purpose: prefetch`, `Purpose: prefetch`): fetched ahead or kept for offline use — the service
+   * worker's copy of what a first visit already showed — not shown to anyone by being fetched, so not counted.
+   */
+  prefetch: boolean;
+}
+
+const PREFETCH = /(^|[\s,;])prefetch\b/i;
+
+/** The AdView of a request (what listing and model-page routes hand to the service). */
+export function adViewOf(req: FastifyRequest): AdView {
+  const purpose = [req.headers['sec-purpose'], req.headers.purpose, req.headers['x-purpose'], req.headers['x-moz']].flat().join(',');
+  return { viewer: req.user ?? null, prefetch: PREFETCH.test(purpose) };
 }
 
 /**
@@ -73,9 +91,13 @@ export class AdStatsCounter {
     private readonly log?: FastifyInstance['log'],
   ) {}
 
-  /** Adds one to `column` for each of `adIds` this week, leaving out the viewer's own ads. Never throws, never waits. */
-  count(column: AdStatColumn, adIds: readonly number[], viewer?: Viewer | null, at = new Date()): void {
-    if (adIds.length === 0) return;
+  /**
+   * Adds one to `column` for each of `adIds` this week, leaving out the viewer's own ads (and everything, for a
+   * prefetch). Never throws, never waits.
+   */
+  count(column: AdStatColumn, adIds: readonly number[], view?: AdView, at = new Date()): void {
+    if (adIds.length === 0 || view?.prefetch) return;
+    const viewer = view?.viewer;
     if (!viewer || (viewer.role !== 'model' && viewer.role !== 'publicist')) return this.add(column, adIds, at);
     const known = this.owned.get(viewer.id);
     if (known) return this.add(column, known.size ? adIds.filter((id) => !known.has(id)) : adIds, at);

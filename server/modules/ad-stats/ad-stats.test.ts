@@ -112,6 +112,15 @@ describe('counting', () => {
     expect((await numbers(bea.adId)).impressions).toBe(beaBefore.impressions + 1);
   });
 
+  it("a prefetch (the service worker keeping a first visit's answers for offline use) is not a view", async () => {
+    const before = await numbers(bea.adId);
+    for (const headers of [{ purpose: 'prefetch' }, { 'sec-purpose': 'prefetch;prerender' }] as Record<string, string>[]) {
+      expect((await visitor.get(gijonListing(), headers)).statusCode).toBe(200);
+      expect((await visitor.get(API.model(bea.adId), headers)).statusCode).toBe(200);
+    }
+    expect(await numbers(bea.adId)).toEqual(before);
+  });
+
   it('a hidden ad is a 404 and counts nothing', async () => {
     const hidden = await buildModel(t.database.db, { name: 'Oculta', adStatus: 'paused', city: CITY.gijon });
     expect((await visitor.get(API.model(hidden.adId))).statusCode).toBe(404);

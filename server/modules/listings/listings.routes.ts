@@ -19,6 +19,7 @@ import {
 } from '#contract/listings.ts';
 import { API } from '#contract/routes.ts';
 import { z } from 'zod';
+import { adViewOf } from '../ad-stats/ad-counter.ts';
 import { adGallery, coverImageOf, createListings, publicityAds } from './listings.service.ts';
 
 /** Already-serialized JSON: Fastify sends a Buffer as it is, past the route's serializer. */
@@ -38,7 +39,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       reply.header('cache-control', 'public, max-age=5');
-      return sendJsonBytes(reply, await listings.models(req.query, req.lang, req.user));
+      return sendJsonBytes(reply, await listings.models(req.query, req.lang, adViewOf(req)));
     },
   );
 
@@ -50,7 +51,7 @@ export const listingsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get(API.model(':id'), { schema: { params: idParamsSchema, response: { 200: modelDetailSchema } } }, async (req) => ({
-    data: await listings.model(req.params.id, req.lang, req.user),
+    data: await listings.model(req.params.id, req.lang, adViewOf(req)),
   }));
 
   app.get(

@@ -14,7 +14,7 @@ import type { Db } from '../../db/client.ts';
 import { notFound } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import type { Storage } from '../../plugins/storage.ts';
-import { adStatsCounter, type Viewer } from '../ad-stats/ad-counter.ts';
+import { adStatsCounter, type AdView } from '../ad-stats/ad-counter.ts';
 import { findEditableAd } from '../media/ad-access.ts';
 import { toImage } from '../media/images.ts';
 import { listAdPhotos } from '../media/media.repository.ts';
@@ -73,13 +73,13 @@ export function createListings(app: FastifyInstance) {
      * A page of the listing as JSON bytes, assembled from the cards' own JSON (each serialized once per version): the
      * same text JSON.stringify would give for `{ data, meta }` (contract: modelListSchema).
      */
-    async models(q: z.output<typeof modelsQuerySchema>, lang: Language, viewer?: Viewer | null): Promise<Buffer> {
+    async models(q: z.output<typeof modelsQuerySchema>, lang: Language, view?: AdView): Promise<Buffer> {
       const search = cleanSearch(q.search);
       const literal = q.literal === '1';
       const key = JSON.stringify([lang, search ?? '', literal, q.city ?? 0, q.section ?? '', q.page, q.per_page]);
       const hit = cached(key);
       if (hit && !Buffer.isBuffer(hit)) {
-        counter.count('impressions', hit.adIds, viewer);
+        counter.count('impressions', hit.adIds, view);
         return hit.bytes;
       }
       const generation = app.catalogue.generation;
@@ -98,7 +98,7 @@ export function createListings(app: FastifyInstance) {
       };
       const bytes = Buffer.from(`{"data":[${cards.join(',')}],"meta":${JSON.stringify(meta)}}`);
       const adIds = page.refs.map((r) => r.id);
-      counter.count('impressions', adIds, viewer);
+      counter.count('impressions', adIds, view);
       // Not when the catalogue changed while we read it: this answer may predate the change.
       if (cache && app.catalogue.generation === generation) cache.set(key, { bytes, adIds });
       return bytes;
@@ -131,10 +131,10 @@ export function createListings(app: FastifyInstance) {
       return bytes;
     },
 
-    /** A listed ad's page (modelDetail), counted as an open of the ad unless its owner is looking. */
-    async model(id: number, lang: Language, viewer?: Viewer | null) {
+    /** A listed ad's page (modelDetail), counted as an open of the ad unless its owner is looking or it is a prefetch. */
+    async model(id: number, lang: Language, view?: AdView) {
       const detail = await modelDetail(app.db, app.storage, id, lang);
-      counter.count('opens', [detail.id], viewer);
+      counter.count('opens', [detail.id], view);
       return detail;
     },
   };

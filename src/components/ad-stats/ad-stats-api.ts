@@ -10,6 +10,7 @@ export const adStatsQueryOptions = (weeks = AD_STATS_WEEKS_DEFAULT) =>
   queryOptions({
     queryKey: [...AD_STATS_KEY, weeks],
     queryFn: ({ signal }) => apiGet<AdStatsList>(`${API.adStats}?weeks=${weeks}`, signal),
-    // Written by the server about once a minute: asking more often shows nothing new.
-    staleTime: 60_000,
+    // Asked again each time the dashboard opens: the saved copy (persisted cache) shows at once meanwhile, and a
+    // model who just shared her link expects this week's numbers to move.
+    staleTime: 0,
   });

@@ -133,7 +133,7 @@ function AdStatsCard({ ad }: { ad: AdStats }) {
   const titleId = useId();
   const weeklyId = useId();
   return (
-    <Paper withBorder radius="md" p="md" component="article" aria-labelledby={titleId} data-testid="ad-stats-card">
+    <Paper withBorder radius="md" p={{ base: 'sm', sm: 'md' }} component="article" aria-labelledby={titleId} data-testid="ad-stats-card">
       <Stack gap="xs">
         <div>
           <Title order={3} size="h5" id={titleId}>
@@ -172,7 +172,7 @@ export function AdStatsPanel() {
   const { data, isError } = useQuery(adStatsQueryOptions());
   const view = queryView({ data, isError });
   return (
-    <Paper withBorder p="lg" radius="lg" component="section" aria-labelledby={headingId} data-testid="ad-stats-panel">
+    <Paper withBorder p={{ base: 'md', sm: 'lg' }} radius="lg" component="section" aria-labelledby={headingId} data-testid="ad-stats-panel">
       <Stack gap="sm">
         <Title order={2} size="h4" id={headingId}>
           {t('adStats.title')}
