@@ -18,6 +18,9 @@
  * `npm run bench -- --only api` measures only the browse API (both databases, or BENCH_ONLY) and rewrites only the
  * "Targets" and "Browse API" sections (the build's target rows are kept from the previous file).
  *
+ * `npm run bench -- --only saved-searches` matches newly visible ads against 100,000 saved searches on a throwaway
+ * PostgreSQL cluster (bench/lib/saved-search-matching.ts) and rewrites only that section.
+ *
  * `npm run bench -- --only photos` measures only the photo upload (bench/lib/photos.ts: pipeline, local screening, a
  * whole upload) and rewrites only that section of docs/benchmarks.md.
  *
@@ -76,6 +79,7 @@ import { benchTransfer, renderTransferSection, spliceTransferSection } from './l
 import { benchLighthouse, previousBefore, renderLighthouseSection, spliceLighthouseSection } from './lib/lighthouse.ts';
 import { benchRealtime, renderRealtimeSection, spliceRealtimeSection } from './lib/realtime.ts';
 import { benchChat, renderChatSection, spliceChatSection } from './lib/chat.ts';
+import { benchSavedSearchMatching, renderSavedSearchSection, spliceSavedSearchSection } from './lib/saved-search-matching.ts';
 import { benchOffline, renderOfflineSection, spliceOfflineSection } from './lib/offline.ts';
 import { benchServerMemory, renderServerMemorySection, spliceServerMemorySection } from './lib/server-memory.ts';
 import { benchInp, renderInpSection, spliceInpSection } from './lib/inp.ts';
@@ -458,6 +462,14 @@ async function chatOnly(): Promise<void> {
   log(`wrote the chat section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
 }
 
+/** `--only saved-searches`: one newly visible ad matched against 100,000 saved searches on PostgreSQL, spliced in. */
+async function savedSearchesOnly(): Promise<void> {
+  const started = performance.now();
+  const section = renderSavedSearchSection(await benchSavedSearchMatching(log));
+  await writeFormatted(spliceSavedSearchSection(fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '# Benchmarks\n', section));
+  log(`wrote the saved searches section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+}
+
 /** `--only offline`: the offline repeat visit and the outbox replay (bench/lib/offline.ts), spliced in. */
 async function offlineOnly(): Promise<void> {
   const started = performance.now();
@@ -544,8 +556,11 @@ async function main() {
     if (part === 'memory') return memoryOnly();
     if (part === 'inp') return inpOnly();
     if (part === 'footprint') return footprintOnly();
+    if (part === 'saved-searches') return savedSearchesOnly();
     if (part !== 'photos')
-      throw new Error('--only takes one value: api, photos, transfer, lighthouse, realtime, chat, offline, memory, inp or footprint');
+      throw new Error(
+        '--only takes one value: api, photos, transfer, lighthouse, realtime, chat, offline, memory, inp, footprint or saved-searches',
+      );
     return photosOnly();
   }
   const started = performance.now();

@@ -487,32 +487,64 @@ export async function listingShowsAd(db: Db, adId: number, queries: readonly Lis
     );
     return Number(n?.n ?? 0) < RANKED_MAX;
   };
+  // Not matched as typed: an AND query that finds any listed ad as typed is not corrected (as listModels), asked for
+  // all of them in one statement.
+  const rest = queries.flatMap((q, i) => (inScope(q) && texts[i] && !hits.get(i) ? [i] : []));
+  const plain = rest.filter((i) => !HAS_OR.test(texts[i]!));
+  const found = new Set<number>();
+  if (plain.length) {
+    const list = <T>(values: T[], type: string) =>
+      sql`array[${sql.join(
+        values.map((v) => sql`${v}`),
+        sql`, `,
+      )}]::${sql.raw(type)}`;
+    const res = await rows<{ i: number }>(
+      db,
+      sql`select q.i::int as i from unnest(${list(
+        plain.map((i) => texts[i]!),
+        'text[]',
+      )}, ${list(
+        plain.map((i) => queries[i]!.cityId),
+        'int[]',
+      )}, ${list(
+        plain.map((i) => queries[i]!.sectionId),
+        'int[]',
+      )}, ${list(plain, 'int[]')}) q(s, c, se, i)
+          where exists (select 1 from ads a where ${VISIBLE} and (q.c is null or a.city_id = q.c)
+                          and (q.se is null or a.section_id = q.se)
+                          and a.search_vector @@ websearch_to_tsquery('es_unaccent', q.s))`,
+    );
+    for (const r of res) found.add(Number(r.i));
+  }
+  // The rest go through the correction, as the listing would: the misspelt words of all of them found at once (a
+  // word's readings do not depend on the query it is in), then each query rewritten and tested in one statement.
+  const toCorrect = rest.filter((i) => !found.has(i));
+  const corrected: { i: number; all: SQL }[] = [];
+  if (toCorrect.length) {
+    const misspelt = await misspeltWords(db, toCorrect.map((i) => texts[i]!).join(' '));
+    for (const i of toCorrect) {
+      const words = new Set(fold(wantedText(texts[i]!)).split(/[^\p{L}\p{N}]+/u));
+      const own = misspelt.filter((m) => words.has(m.word));
+      if (own.length) corrected.push({ i, all: rewrite(sql`websearch_to_tsquery('es_unaccent', ${texts[i]!})`, own, false) });
+    }
+  }
+  const correctedHits = new Set<number>();
+  if (corrected.length) {
+    const res = await rows<{ i: number; hit: boolean }>(
+      db,
+      sql.join(
+        corrected.map(({ i, all }) => sql`(select ${i}::int as i, a.search_vector @@ ${all} as hit from ads a where a.id = ${adId})`),
+        sql` union all `,
+      ),
+    );
+    for (const r of res) if (r.hit) correctedHits.add(Number(r.i));
+  }
   for (const [i, q] of queries.entries()) {
     if (!inScope(q)) continue;
     const text = texts[i]!;
-    if (!text) {
-      shown[i] = true;
-      continue;
-    }
-    const typed = sql`websearch_to_tsquery('es_unaccent', ${text})`;
-    if (hits.get(i)) {
-      shown[i] = await withinCap(q, typed);
-      continue;
-    }
-    // As listModels: an AND query that finds anything as typed is not corrected.
-    if (!HAS_OR.test(text)) {
-      const where = filters({ cityId: q.cityId ?? undefined, sectionId: q.sectionId ?? undefined, limit: 0, offset: 0 });
-      const [found] = await rows<{ found: boolean }>(
-        db,
-        sql`select exists (select 1 from ads a where ${sql.join(where, sql` and `)} and a.search_vector @@ ${typed}) as found`,
-      );
-      if (found?.found) continue;
-    }
-    const misspelt = await misspeltWords(db, text);
-    if (misspelt.length === 0) continue;
-    const all = rewrite(typed, misspelt, false);
-    const [m] = await rows<{ hit: boolean }>(db, sql`select a.search_vector @@ ${all} as hit from ads a where a.id = ${adId}`);
-    shown[i] = !!m?.hit && (await withinCap(q, all));
+    if (!text) shown[i] = true;
+    else if (hits.get(i)) shown[i] = await withinCap(q, sql`websearch_to_tsquery('es_unaccent', ${text})`);
+    else if (correctedHits.has(i)) shown[i] = await withinCap(q, corrected.find((c) => c.i === i)!.all);
   }
   return shown;
 }

@@ -3,9 +3,9 @@
  * on `ads` (migration 0020) inserts a `saved-searches:match` job whenever is_listed turns true, whatever the cause, in
  * the transaction of that change. The job, after the commit:
  *
- * 1. Prefilter by index: the ad's keys (its scopes × its lexemes, and the deletion keys of the vocabulary words that
- *    share its lexemes, `saved_search_ad_keys`) against each search's `match_keys` with `&&` on a partial GIN index of
- *    the searches that may alert. At 100,000 searches this answers the few that could match (bench: saved-searches).
+ * 1. Prefilter by index (migration 0020): the searches all of whose `match_keys` are among the ad's (its scopes × its
+ *    lexemes: `<@`), or whose `typo_keys` meet the deletion keys of the vocabulary words sharing its lexemes (`&&`),
+ *    on partial GIN indexes of the searches that may alert (bench: saved-searches).
  * 2. The exact check with the listing's own rules (listings.repository.ts listingShowsAd: visibility, city, section,
  *    typed text, typo correction, the ranking cap), once per distinct query among the candidates.
  * 3. A hit row per (search, ad) (once: its primary key), and the search's alert scheduled: `instant` at once or a day
@@ -42,11 +42,12 @@ export async function candidatesFor(db: Db, adId: number, savedBefore?: Date): P
   // The ad's keys are computed once (a materialized CTE read as an init plan), so the GIN index is searched with them.
   return rows<Candidate>(
     db,
-    sql`with k as materialized (select saved_search_ad_keys(${adId}) as keys),
+    sql`with k as materialized (select saved_search_ad_keys(${adId}) as keys, saved_search_ad_typo_keys(${adId}) as typo),
              ad as materialized (select city_id, section_id from ads where id = ${adId} and is_listed)
         select s.id, s.user_id, s.search, s.city_id, s.section_id, s.alerts
           from saved_searches s, ad
-         where s.match_keys && (select keys from k) and not s.paused and s.alerts <> 'off'
+         where (s.match_keys <@ (select keys from k) or s.typo_keys && (select typo from k))
+           and not s.paused and s.alerts <> 'off'
            and (s.city_id is null or s.city_id = ad.city_id) and (s.section_id is null or s.section_id = ad.section_id)
            ${savedBefore ? sql`and s.created_at <= ${savedBefore.toISOString()}::timestamptz` : sql``}`,
   );

@@ -122,6 +122,9 @@ describe('matching and alerts', () => {
       wrongSection: await save(agent, { name: 'Hombres', city: oviedo, section: 'men' }),
       wrongCity: await save(agent, { name: 'Madrid', city: madrid }),
       wrongText: await save(agent, { name: 'Rubias', search: 'rubia platino' }),
+      partial: await save(agent, { name: 'Pelirroja rubia', search: 'pelirroja rubia' }),
+      either: await save(agent, { name: 'Rubia o pelirroja', search: 'rubia or pelirroja', city: oviedo }),
+      negated: await save(agent, { name: 'Sin morenas', search: '-morena', section: 'women' }),
       paused: await save(agent, { name: 'Pausada', city: oviedo }),
       off: await save(agent, { name: 'Sin avisos', city: oviedo, alerts: 'off' }),
     };
@@ -143,7 +146,7 @@ describe('matching and alerts', () => {
     expect((await findMatches(db(), hidden.adId)).map((m) => m.id)).toEqual([]);
     const ours = new Set(Object.values(searches).map((s) => s.id));
     const matched = new Set((await findMatches(db(), adId)).map((m) => m.id).filter((id) => ours.has(id)));
-    expect(matched).toEqual(new Set([searches.place.id, searches.text.id, searches.typo.id]));
+    expect(matched).toEqual(new Set([searches.place.id, searches.text.id, searches.typo.id, searches.either.id, searches.negated.id]));
 
     // The listing agrees for every search (an alert never names an ad the listing would not show).
     const listed = async (s: SavedSearch) =>
@@ -163,7 +166,9 @@ describe('matching and alerts', () => {
 
     await drainJobs(t.app);
     const alerts = await alertsOf(agent);
-    expect(alerts.map((n) => n.data.subject_id).sort()).toEqual([searches.place.id, searches.text.id, searches.typo.id].sort());
+    expect(alerts.map((n) => n.data.subject_id).sort()).toEqual(
+      [searches.place.id, searches.text.id, searches.typo.id, searches.either.id, searches.negated.id].sort(),
+    );
     const place = alerts.find((n) => n.data.subject_id === searches.place.id)!;
     expect(place.message).toBe('1 anuncio nuevo en Oviedo · Mujeres');
     expect(place.data.link).toBe(`/?city=${oviedo}&section=women&new=${adId}`);

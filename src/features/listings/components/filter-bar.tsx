@@ -2,16 +2,20 @@ import { CloseButton, Group, Stack, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconMapPin, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { CityOption } from '#contract/locations.ts';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '#contract/languages.ts';
 import type { Section } from '#contract/sections.ts';
 import { RadioChips } from '#src/components/radio-chips/radio-chips.tsx';
+import { SaveSearchButton } from '#src/components/save-search-button.tsx';
 import { cityQueryOptions, citySearchQueryOptions } from '../api/get-models.ts';
 import type { ListingParams, ListingView } from '../hooks/use-listing-params.ts';
 import classes from './filter-bar.module.css';
 import { ViewSwitch } from './view-switch.tsx';
+
+// Only a saved search's alert link opens the listing at new ads: off the home's first load.
+const NewAdsStrip = lazy(async () => ({ default: (await import('./new-ads-strip.tsx')).NewAdsStrip }));
 
 interface Props {
   params: ListingParams;
@@ -199,11 +203,20 @@ function CityPicker({ cityId, onPick }: { cityId: number | undefined; onPick: (i
 
 export function FilterBar({ params, sections, lng, view, onChange, onView }: Props) {
   const { t } = useTranslation();
+  const city = useQuery(cityQueryOptions(params.city));
+  const section = sections?.find((s) => s.slug === params.section);
+  // The saved search's name as the filters read: "rubia · Oviedo · Mujeres".
+  const defaultName =
+    [params.search, params.city ? city.data?.name : undefined, section?.names[lng]].filter(Boolean).join(' · ') ||
+    t('savedSearches.dialog.everything');
   return (
     <Stack gap="sm">
       <Group gap="sm" align="flex-start" wrap="wrap">
         <SearchBox value={params.search} onSubmit={(search) => onChange({ search })} />
         <CityPicker cityId={params.city} onPick={(city) => onChange({ city })} />
+        <Group className={classes.save} justify="flex-end">
+          <SaveSearchButton query={{ search: params.search, city: params.city, section: params.section }} defaultName={defaultName} />
+        </Group>
       </Group>
       <Group justify="space-between" align="center" wrap="nowrap" gap="sm">
         <div className={classes.chips}>
@@ -225,6 +238,16 @@ export function FilterBar({ params, sections, lng, view, onChange, onView }: Pro
         </div>
         <ViewSwitch value={view} onChange={onView} />
       </Group>
+      {params.newAds?.length ? (
+        <Suspense fallback={null}>
+          <NewAdsStrip
+            ids={params.newAds}
+            lng={lng}
+            view={view === 'list' ? 'list' : 'grid'}
+            onDismiss={() => onChange({ newAds: undefined })}
+          />
+        </Suspense>
+      ) : null}
     </Stack>
   );
 }

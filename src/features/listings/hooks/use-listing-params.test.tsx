@@ -37,6 +37,29 @@ describe('the listing URL', () => {
   });
 });
 
+describe('the new ads of a saved search’s alert (new=)', () => {
+  it('reads them in order, without repeats or anything but ids, and writes them back with the query', () => {
+    expect(params('city=5&new=12,15,12,x,0,18').newAds).toEqual([12, 15, 18]);
+    expect(params('city=5').newAds).toBeUndefined();
+    expect(writeListingParams(params('search=ana&city=5&section=women&new=18,15')).toString()).toBe(
+      'search=ana&city=5&section=women&new=18%2C15',
+    );
+  });
+
+  it('leaves them when the query changes', () => {
+    let api: ReturnType<typeof useListingParams> | undefined;
+    function Probe() {
+      api = useListingParams();
+      return null;
+    }
+    const router = createMemoryRouter([{ path: '/', element: <Probe /> }], { initialEntries: ['/?city=5&new=12,15'] });
+    render(<RouterProvider router={router} />);
+    expect(api!.params.newAds).toEqual([12, 15]);
+    act(() => api!.update({ section: 'women' }));
+    expect(router.state.location.search).toBe('?city=5&section=women');
+  });
+});
+
 describe('the saved view', () => {
   it('is grid until one is chosen, and may be the map', () => {
     expect(readView()).toBe('grid');

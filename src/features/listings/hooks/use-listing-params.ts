@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { useSearchParams, type SetURLSearchParams } from 'react-router';
+import { NEW_ADS_PARAM, parseNewAds } from '#contract/saved-searches.ts';
 import { SECTION_SLUGS, type SectionSlug } from '#contract/section-slugs.ts';
 
 export interface ListingParams {
@@ -16,6 +17,8 @@ export interface ListingParams {
   literal: boolean;
   /** The view the URL asks for; without one, the saved view (useListingView). */
   view?: ListingView | undefined;
+  /** A saved search's alert opened the listing at these new ads (`new=12,15`): shown first, until the query changes. */
+  newAds?: number[] | undefined;
 }
 
 export const LISTING_VIEWS = ['grid', 'list', 'map'] as const;
@@ -40,6 +43,7 @@ export function readListingParams(sp: URLSearchParams): ListingParams {
     page: Number.isInteger(page) && page > 0 && page <= 1000 ? page : 1,
     literal: sp.get('literal') === '1' && !!sp.get('search'),
     view: isView(sp.get('view')) ? (sp.get('view') as ListingView) : undefined,
+    newAds: sp.has(NEW_ADS_PARAM) ? parseNewAds(sp.get(NEW_ADS_PARAM)) : undefined,
   };
 }
 
@@ -51,6 +55,7 @@ export function writeListingParams(p: ListingParams): URLSearchParams {
   if (p.page > 1) sp.set('page', String(p.page));
   if (p.literal && p.search) sp.set('literal', '1');
   if (p.view) sp.set('view', p.view);
+  if (p.newAds?.length) sp.set(NEW_ADS_PARAM, p.newAds.join(','));
   return sp;
 }
 
@@ -101,7 +106,8 @@ export function useListingParams() {
       const current = readListingParams(sp);
       // Turning down a correction holds for those words only: a new search is corrected again.
       const literal = patch.search === undefined || patch.search === current.search ? current.literal : false;
-      const next = { ...current, page: 1, literal, ...patch };
+      // The alert's new ads are shown for the query it opened; another query (or a dismissal) leaves them.
+      const next = { ...current, page: 1, literal, newAds: undefined, ...patch };
       storeQuery(next);
       setSp(writeListingParams(next));
     },

@@ -8,7 +8,8 @@ import type { Notification } from '#contract/notifications.ts';
 
 export interface Translator {
   t: (key: string, options?: Record<string, unknown>) => string;
-  exists: (key: string) => boolean;
+  /** With the values: a kind whose message has plural forms (`message_one`…) exists for its `count`. */
+  exists: (key: string, options?: Record<string, unknown>) => boolean;
 }
 
 export interface NotificationText {
@@ -20,7 +21,7 @@ export function notificationText(n: Notification, i18n: Translator | undefined):
   const stored = { message: n.message, description: n.description };
   const vars = n.data.vars;
   const key = `notifications.kinds.${n.kind}`;
-  if (!i18n || !vars || !i18n.exists(`${key}.message`)) return stored;
+  if (!i18n || !vars || !i18n.exists(`${key}.message`, vars)) return stored;
   const description = i18n.exists(`${key}.description`) ? i18n.t(`${key}.description`, vars) : '';
   return { message: i18n.t(`${key}.message`, vars), description: description || null };
 }
@@ -28,7 +29,7 @@ export function notificationText(n: Notification, i18n: Translator | undefined):
 /** The translator of an i18next instance (react-i18next's `useTranslation().i18n`). */
 export function translatorOf(i18n: {
   t: (key: string, options?: Record<string, unknown>) => unknown;
-  exists: (key: string) => boolean;
+  exists: (key: string, options?: Record<string, unknown>) => boolean;
 }): Translator {
-  return { t: (key, options) => String(i18n.t(key, options)), exists: (key) => i18n.exists(key) };
+  return { t: (key, options) => String(i18n.t(key, options)), exists: (key, options) => i18n.exists(key, options) };
 }

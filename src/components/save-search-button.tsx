@@ -1,0 +1,44 @@
+/**
+ * "Guardar búsqueda" beside the listing's filters (issue 28). Only the button is on the home's first paint (the JS
+ * budget, decision 0025); the dialog (save-search-button-dialog.tsx) is fetched on the first press, or when the pointer
+ * or focus comes near it. It renders the same for everyone (server-rendered markup hydrates without a mismatch); who is
+ * signed in is only asked once it is pressed.
+ */
+import { Button } from '@mantine/core';
+import { IconBell } from '@tabler/icons-react';
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { SaveSearchQuery } from './save-search-button-dialog.tsx';
+
+const load = () => import('./save-search-button-dialog.tsx');
+const SaveSearchDialog = lazy(() => load().then((m) => ({ default: m.SaveSearchDialog })));
+
+export function SaveSearchButton({ query, defaultName }: { query: SaveSearchQuery; defaultName: string }) {
+  const { t } = useTranslation();
+  const [opened, setOpened] = useState(false);
+  const [mounted, setMounted] = useState(false);
+  return (
+    <>
+      <Button
+        variant="light"
+        size="xs"
+        leftSection={<IconBell size={16} aria-hidden />}
+        aria-label={t('savedSearches.buttonLabel')}
+        onPointerEnter={() => void load()}
+        onFocus={() => void load()}
+        onClick={() => {
+          setMounted(true);
+          setOpened(true);
+        }}
+        data-testid="save-search"
+      >
+        {t('savedSearches.button')}
+      </Button>
+      {mounted ? (
+        <Suspense fallback={null}>
+          <SaveSearchDialog opened={opened} onClose={() => setOpened(false)} query={query} defaultName={defaultName} />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}
