@@ -77,7 +77,13 @@ export function SaveSearchDialog({
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t('savedSearches.dialog.title')} centered>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={t('savedSearches.dialog.title')}
+      centered
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       {user.data === null ? (
         <Stack gap="md" data-testid="save-search-sign-in">
           <Text>{t('savedSearches.dialog.signInText')}</Text>

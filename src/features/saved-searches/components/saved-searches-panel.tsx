@@ -219,7 +219,13 @@ export function SavedSearchesPanel() {
           <Skeleton h={88} radius="md" />
         </Stack>
       )}
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t('savedSearches.panel.deleteTitle')} centered>
+      <Modal
+        opened={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title={t('savedSearches.panel.deleteTitle')}
+        centered
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+      >
         <Stack gap="md">
           <Text>{t('savedSearches.panel.deleteText', { name: deleting?.name ?? '' })}</Text>
           <Group justify="flex-end">
