@@ -19,7 +19,7 @@ import { newAgent, signedIn } from '#tests/agent.ts';
 import { buildModel, buildPublicist, CITY, findCity } from '#tests/factories.ts';
 import { routesOf } from '#tests/routes.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
-import { NOT_JSON, openapiCollector, scriptCompressions } from './openapi.ts';
+import { NOT_JSON, openapiCollector, referenceLoads, scriptCompressions } from './openapi.ts';
 
 interface Operation {
   parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown }>;
@@ -81,8 +81,11 @@ function answerProblem(route: string, status: number, body: unknown): string | n
 
 let t: TestApp;
 let doc: Document;
+/** Scalar's plugin loads made while the app was built (issue 27: it is loaded on the first request for the page). */
+let referenceLoadsAtStart: number;
 beforeAll(async () => {
   t = await createTestApp();
+  referenceLoadsAtStart = referenceLoads.count;
   const res = await t.app.inject({ method: 'GET', url: API.openapi });
   expect(res.statusCode).toBe(200);
   doc = JSON.parse(res.body) as Document;
@@ -474,6 +477,13 @@ describe('the reference at /api/docs', () => {
     const bare = await t.app.inject({ method: 'GET', url: API.docs });
     expect(bare.statusCode).toBe(301);
     expect(bare.headers.location).toBe(`${API.docs}/`);
+  });
+
+  it("loads Scalar's plugin on the first request for the page, not with the app, and only once", async () => {
+    expect(referenceLoadsAtStart).toBe(0);
+    await t.app.inject({ method: 'GET', url: `${API.docs}/` });
+    await t.app.inject({ method: 'GET', url: `${API.docs}/js/scalar.js` });
+    expect(referenceLoads.count).toBe(1);
   });
 
   it('sends its 4.9 MB script compressed once per encoding, not per request', async () => {

@@ -298,8 +298,11 @@ async function sendScript(req: FastifyRequest, reply: FastifyReply, script: stri
  * are Scalar's own, as when the plugin was registered on the app.
  */
 let reference: Promise<FastifyInstance> | undefined;
+/** How many times this process loaded Scalar's plugin (tests: none before the first request, then once). */
+export const referenceLoads = { count: 0 };
 function referenceApp(): Promise<FastifyInstance> {
   reference ??= (async () => {
+    referenceLoads.count++;
     const { default: scalarApiReference } = await import('@scalar/fastify-api-reference');
     const inner = Fastify({ logger: false });
     await inner.register(scalarApiReference, {
