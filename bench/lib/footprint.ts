@@ -20,7 +20,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildIsCurrent } from '../../vite/build-stamp.ts';
+import { buildServer, SERVER_OUT_DIR } from '../../vite/build-server.ts';
+import { buildIsCurrent, serverBuildIsCurrent } from '../../vite/build-stamp.ts';
 import { developmentEnv } from './app-server.ts';
 
 export const FOOTPRINT_START = '<!-- footprint:start -->';
@@ -141,14 +142,19 @@ export async function benchFootprint(root: string, log: (msg: string) => void): 
   try {
     const code = ['server', 'contract', 'locales'].reduce((n, d) => n + duBytes(path.join(root, d)), 0);
     // The image's build stage deletes the source maps (Dockerfile).
-    const maps = execFileSync('find', [path.join(root, 'dist'), '-name', '*.map', '-printf', '%s\n'], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .reduce((n, size) => n + Number(size), 0);
+    const mapsIn = (dir: string) =>
+      execFileSync('find', [dir, '-name', '*.map', '-printf', '%s\n'], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean)
+        .reduce((n, size) => n + Number(size), 0);
+    const maps = mapsIn(path.join(root, 'dist'));
     const dist = duBytes(path.join(root, 'dist')) - maps;
+    const serverOut = path.join(root, SERVER_OUT_DIR);
+    if (!serverBuildIsCurrent(root, serverOut)) await buildServer(root);
     const layers = [
       { label: 'node_modules (deps stage: production dependencies, pruned)', bytes: duBytes(path.join(now, 'node_modules')) },
       { label: 'server/, contract/, locales/ (the server and what it reads)', bytes: code },
+      { label: 'dist-server/ (the server compiled, decision 0026, no source maps)', bytes: duBytes(serverOut) - mapsIn(serverOut) },
       { label: 'dist/ (the built PWA with its precompressed copies and the first screen’s renderer, no source maps)', bytes: dist },
     ];
     const beforeLayers = [
