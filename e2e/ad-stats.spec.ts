@@ -73,9 +73,9 @@ test("a visitor's listing, open and consented call show in the model's dashboard
       return now.calls - thisWeek!.calls === 1 && now.impressions > thisWeek!.impressions && now.opens > thisWeek!.opens;
     })
     .toBe(true);
-  // A first visit's answers are fetched again by the service worker to keep them for offline use (the warm-up,
-  // src/lib/offline-warm-up.ts); the server leaves out requests marked as prefetches, which that re-fetch is not yet
-  // (sw/sw.ts). Wait until it is done and the numbers stand still, then read what the dashboard must show.
+  // A first visit's answers are fetched again by the service worker to keep them offline (src/lib/offline-warm-up.ts),
+  // which the server does not count (no X-Locale): wait until that is done and the numbers stand still, then read
+  // what the dashboard must show.
   await expect(visitor.locator('html')).toHaveAttribute('data-offline-kept', '', { timeout: 20_000 });
   let after = (await numbersOf(model)).weeks[0]!;
   await expect

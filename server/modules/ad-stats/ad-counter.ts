@@ -25,14 +25,17 @@ export interface Viewer {
   role: Role;
 }
 
-/** A request that serves ads: who asks, and whether anyone will see the answer now. */
+/** A request that serves ads: who asks, and whether it is a screen someone is shown. */
 export interface AdView {
   viewer: Viewer | null;
   /**
-   * A prefetch (`Sec-Purpose: prefetch`, `Purpose: prefetch`): fetched ahead or kept for offline use — the service
-   * worker's copy of what a first visit already showed — not shown to anyone by being fetched, so not counted.
+   * Only the app's own screens count: the PWA's API client and the server-rendered first screen always say which
+   * language they show (`X-Locale`). Not counted: a prefetch (`Sec-Purpose`/`Purpose: prefetch`), the service
+   * worker's own fetches — its warm-up keeps for offline use what a first visit already showed, its push handler
+   * prefetches what a tap will open (sw/sw.ts, sw/push.ts: no `X-Locale`) — and other clients of the public API
+   * (scrapers), none of which puts an ad in front of a person.
    */
-  prefetch: boolean;
+  counted: boolean;
 }
 
 const PREFETCH = /(^|[\s,;])prefetch\b/i;
@@ -40,7 +43,7 @@ const PREFETCH = /(^|[\s,;])prefetch\b/i;
 /** The AdView of a request (what listing and model-page routes hand to the service). */
 export function adViewOf(req: FastifyRequest): AdView {
   const purpose = [req.headers['sec-purpose'], req.headers.purpose, req.headers['x-purpose'], req.headers['x-moz']].flat().join(',');
-  return { viewer: req.user ?? null, prefetch: PREFETCH.test(purpose) };
+  return { viewer: req.user ?? null, counted: typeof req.headers['x-locale'] === 'string' && !PREFETCH.test(purpose) };
 }
 
 /**
@@ -96,11 +99,11 @@ export class AdStatsCounter {
   ) {}
 
   /**
-   * Adds one to `column` for each of `adIds` this week, leaving out the viewer's own ads (and everything, for a
-   * prefetch). Never throws, never waits.
+   * Adds one to `column` for each of `adIds` this week, leaving out the viewer's own ads (and everything, for a view
+   * that does not count). Never throws, never waits.
    */
   count(column: AdStatColumn, adIds: readonly number[], view?: AdView, at = new Date()): void {
-    if (adIds.length === 0 || view?.prefetch) return;
+    if (adIds.length === 0 || view?.counted === false) return;
     const viewer = view?.viewer;
     if (!viewer || (viewer.role !== 'model' && viewer.role !== 'publicist')) return this.add(column, adIds, at);
     const known = this.owned.get(viewer.id);

@@ -40,6 +40,8 @@ async function numbers(adId: number) {
 }
 
 const gijonListing = () => `${API.models}?city=${ana.cityId}`;
+/** What the app's own screens send (src/lib/api-client.ts): only those are views. */
+const APP = { 'x-locale': 'es' };
 
 beforeAll(async () => {
   distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-ad-stats-test-'));
@@ -66,14 +68,14 @@ afterAll(async () => {
 describe('counting', () => {
   it('a listing page served counts an impression for each of its ads, once per serving (micro-cached or not)', async () => {
     const before = [await numbers(ana.adId), await numbers(bea.adId), await numbers(carla.adId)];
-    const res = await visitor.get(gijonListing());
+    const res = await visitor.get(gijonListing(), APP);
     expect(res.statusCode).toBe(200);
     const ids = res.json<{ data: { id: number }[] }>().data.map((c) => c.id);
     expect(ids).toEqual(expect.arrayContaining([ana.adId, bea.adId]));
     expect((await numbers(ana.adId)).impressions).toBe(before[0]!.impressions + 1);
     expect((await numbers(bea.adId)).impressions).toBe(before[1]!.impressions + 1);
     // Served again from the listing's few-second cache: still a page a visitor was shown.
-    await visitor.get(gijonListing());
+    await visitor.get(gijonListing(), APP);
     expect((await numbers(ana.adId)).impressions).toBe(before[0]!.impressions + 2);
     // Not on that page, not counted.
     expect((await numbers(carla.adId)).impressions).toBe(before[2]!.impressions);
@@ -91,8 +93,8 @@ describe('counting', () => {
 
   it('a model page served (API or first screen) counts an open; the gallery does not', async () => {
     const before = await numbers(bea.adId);
-    expect((await visitor.get(API.model(bea.adId))).statusCode).toBe(200);
-    expect((await visitor.get(API.imagesByAd(bea.adId))).statusCode).toBe(200);
+    expect((await visitor.get(API.model(bea.adId), APP)).statusCode).toBe(200);
+    expect((await visitor.get(API.imagesByAd(bea.adId), APP)).statusCode).toBe(200);
     expect((await numbers(bea.adId)).opens).toBe(before.opens + 1);
     expect((await t.app.inject({ method: 'GET', url: `/es/models/${bea.adId}` })).statusCode).toBe(200);
     expect((await numbers(bea.adId)).opens).toBe(before.opens + 2);
@@ -102,28 +104,36 @@ describe('counting', () => {
     const anaBefore = await numbers(ana.adId);
     const beaBefore = await numbers(bea.adId);
     const carlaBefore = await numbers(carla.adId);
-    expect((await anaAgent.get(API.model(ana.adId))).statusCode).toBe(200);
-    expect((await anaAgent.get(gijonListing())).statusCode).toBe(200);
-    expect((await agency.agent.get(API.model(carla.adId))).statusCode).toBe(200);
-    expect((await agency.agent.get(`${API.models}?city=${carla.cityId}`)).statusCode).toBe(200);
+    expect((await anaAgent.get(API.model(ana.adId), APP)).statusCode).toBe(200);
+    expect((await anaAgent.get(gijonListing(), APP)).statusCode).toBe(200);
+    expect((await agency.agent.get(API.model(carla.adId), APP)).statusCode).toBe(200);
+    expect((await agency.agent.get(`${API.models}?city=${carla.cityId}`, APP)).statusCode).toBe(200);
     expect(await numbers(ana.adId)).toEqual(anaBefore);
     expect(await numbers(carla.adId)).toEqual(carlaBefore);
     // Another model's ad on the same page is counted for her.
     expect((await numbers(bea.adId)).impressions).toBe(beaBefore.impressions + 1);
   });
 
-  it("a prefetch (the service worker keeping a first visit's answers for offline use) is not a view", async () => {
+  it("a prefetch, the service worker's own fetches and other API clients are not views", async () => {
     const before = await numbers(bea.adId);
     for (const headers of [{ purpose: 'prefetch' }, { 'sec-purpose': 'prefetch;prerender' }] as Record<string, string>[]) {
-      expect((await visitor.get(gijonListing(), headers)).statusCode).toBe(200);
-      expect((await visitor.get(API.model(bea.adId), headers)).statusCode).toBe(200);
+      expect((await visitor.get(gijonListing(), { ...APP, ...headers })).statusCode).toBe(200);
+      expect((await visitor.get(API.model(bea.adId), { ...APP, ...headers })).statusCode).toBe(200);
     }
+    // Without the app's language header: the service worker's own fetches (sw/sw.ts, sw/push.ts), other API clients.
+    expect((await visitor.get(gijonListing())).statusCode).toBe(200);
+    expect((await visitor.get(API.model(bea.adId), { 'x-requested-with': 'XMLHttpRequest', accept: 'application/json' })).statusCode).toBe(
+      200,
+    );
     expect(await numbers(bea.adId)).toEqual(before);
+    // The same requests from the app count.
+    expect((await visitor.get(API.model(bea.adId), APP)).statusCode).toBe(200);
+    expect((await numbers(bea.adId)).opens).toBe(before.opens + 1);
   });
 
   it('a hidden ad is a 404 and counts nothing', async () => {
     const hidden = await buildModel(t.database.db, { name: 'Oculta', adStatus: 'paused', city: CITY.gijon });
-    expect((await visitor.get(API.model(hidden.adId))).statusCode).toBe(404);
+    expect((await visitor.get(API.model(hidden.adId), APP)).statusCode).toBe(404);
     expect(await numbers(hidden.adId)).toEqual({ impressions: 0, opens: 0, calls: 0, messages: 0 });
   });
 });
