@@ -4,12 +4,14 @@
  * A visitor is asked to sign in or register first, with a way back to the same listing (`?next=`).
  */
 import { Alert, Button, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { SAVED_SEARCH_ALERTS, SAVED_SEARCH_NAME_MAX, type SavedSearchAlerts } from '#contract/saved-searches.ts';
-import { ApiError } from '#src/lib/api-client.ts';
+import type { CityOption } from '#contract/locations.ts';
+import { API } from '#contract/routes.ts';
+import { apiGet, ApiError } from '#src/lib/api-client.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { usePresenter } from '#src/lib/presenter.tsx';
 import { DEFAULT_PLACEMENT, handleAnswer, handleRejection } from '#src/lib/response-handler.ts';
@@ -27,12 +29,13 @@ export function SaveSearchDialog({
   opened,
   onClose,
   query,
-  defaultName,
+  sectionName,
 }: {
   opened: boolean;
   onClose: () => void;
   query: SaveSearchQuery;
-  defaultName: string;
+  /** The section's name in the language shown, when the listing has one. */
+  sectionName: string | undefined;
 }) {
   const { t } = useTranslation();
   const lng = useLng();
@@ -40,7 +43,19 @@ export function SaveSearchDialog({
   const user = useCurrentUser();
   const ui = usePresenter();
   const client = useQueryClient();
-  const [name, setName] = useState(defaultName.slice(0, SAVED_SEARCH_NAME_MAX));
+  // The city's name as the filter bar's picker has it (the same query, usually cached already).
+  const city = useQuery({
+    queryKey: ['city', query.city],
+    queryFn: ({ signal }) => apiGet<{ data: CityOption }>(API.city(query.city ?? ''), signal).then((r) => r.data),
+    enabled: !!query.city,
+    staleTime: Infinity,
+  });
+  // Prefilled from the filters ("rubia · Oviedo · Mujeres") once the city's name is known, until the user types.
+  const suggested =
+    [query.search, query.city ? city.data?.name : undefined, sectionName].filter(Boolean).join(' · ') ||
+    t('savedSearches.dialog.everything');
+  const [typed, setName] = useState<string | null>(null);
+  const name = typed ?? suggested.slice(0, SAVED_SEARCH_NAME_MAX);
   const [alerts, setAlerts] = useState<SavedSearchAlerts>('instant');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

@@ -1,11 +1,10 @@
 /**
  * "Guardar búsqueda" beside the listing's filters (issue 28). Only the button is on the home's first paint (the JS
- * budget, decision 0025); the dialog (save-search-button-dialog.tsx) is fetched on the first press, or when the pointer
- * or focus comes near it. It renders the same for everyone (server-rendered markup hydrates without a mismatch); who is
- * signed in is only asked once it is pressed.
+ * budget, decision 0025: no icon, and the suggested name is worked out by the dialog); the dialog
+ * (save-search-button-dialog.tsx) is fetched on the first press, or when the pointer or focus comes near it. It renders
+ * the same for everyone (server-rendered markup hydrates without a mismatch); who is signed in is asked once pressed.
  */
 import { Button } from '@mantine/core';
-import { IconBell } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SaveSearchQuery } from './save-search-button-dialog.tsx';
@@ -13,7 +12,7 @@ import type { SaveSearchQuery } from './save-search-button-dialog.tsx';
 const load = () => import('./save-search-button-dialog.tsx');
 const SaveSearchDialog = lazy(() => load().then((m) => ({ default: m.SaveSearchDialog })));
 
-export function SaveSearchButton({ query, defaultName }: { query: SaveSearchQuery; defaultName: string }) {
+export function SaveSearchButton({ query, sectionName }: { query: SaveSearchQuery; sectionName: string | undefined }) {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
   const [mounted, setMounted] = useState(false);
@@ -22,7 +21,6 @@ export function SaveSearchButton({ query, defaultName }: { query: SaveSearchQuer
       <Button
         variant="light"
         size="xs"
-        leftSection={<IconBell size={16} aria-hidden />}
         aria-label={t('savedSearches.buttonLabel')}
         onPointerEnter={() => void load()}
         onFocus={() => void load()}
@@ -36,7 +34,7 @@ export function SaveSearchButton({ query, defaultName }: { query: SaveSearchQuer
       </Button>
       {mounted ? (
         <Suspense fallback={null}>
-          <SaveSearchDialog opened={opened} onClose={() => setOpened(false)} query={query} defaultName={defaultName} />
+          <SaveSearchDialog opened={opened} onClose={() => setOpened(false)} query={query} sectionName={sectionName} />
         </Suspense>
       ) : null}
     </>

@@ -203,19 +203,16 @@ function CityPicker({ cityId, onPick }: { cityId: number | undefined; onPick: (i
 
 export function FilterBar({ params, sections, lng, view, onChange, onView }: Props) {
   const { t } = useTranslation();
-  const city = useQuery(cityQueryOptions(params.city));
-  const section = sections?.find((s) => s.slug === params.section);
-  // The saved search's name as the filters read: "rubia · Oviedo · Mujeres".
-  const defaultName =
-    [params.search, params.city ? city.data?.name : undefined, section?.names[lng]].filter(Boolean).join(' · ') ||
-    t('savedSearches.dialog.everything');
   return (
     <Stack gap="sm">
       <Group gap="sm" align="flex-start" wrap="wrap">
         <SearchBox value={params.search} onSubmit={(search) => onChange({ search })} />
         <CityPicker cityId={params.city} onPick={(city) => onChange({ city })} />
         <Group className={classes.save} justify="flex-end">
-          <SaveSearchButton query={{ search: params.search, city: params.city, section: params.section }} defaultName={defaultName} />
+          <SaveSearchButton
+            query={{ search: params.search, city: params.city, section: params.section }}
+            sectionName={sections?.find((s) => s.slug === params.section)?.names[lng]}
+          />
         </Group>
       </Group>
       <Group justify="space-between" align="center" wrap="nowrap" gap="sm">

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { useSearchParams, type SetURLSearchParams } from 'react-router';
-import { NEW_ADS_PARAM, parseNewAds } from '#contract/saved-searches.ts';
+import { NEW_ADS_PARAM, parseNewAds } from '#contract/saved-search-links.ts';
 import { SECTION_SLUGS, type SectionSlug } from '#contract/section-slugs.ts';
 
 export interface ListingParams {
