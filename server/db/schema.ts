@@ -4,7 +4,9 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
+  check,
   customType,
   date,
   uuid,
@@ -879,4 +881,69 @@ export const adStatsWeekly = pgTable(
     messages: integer('messages').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.adId, t.week] })],
+);
+
+/**
+ * Perceptual hashes of stored photos and verification selfies (issue 29, modules/media-hashes). Two rows per image:
+ * `full` (the whole picture) and `centre` (its middle 90 %, so a copy cropped by 5 % a side finds it). The four 16-bit
+ * chunks are the multi-index lookup's keys (a hash within 7 bits of another shares at least one chunk within 1 bit).
+ * `flagged`: the photo matched another account's photo or the removed list at upload; while a flagged photo is not
+ * reviewed, its ad is not listed (ads_before_write, migration 0022).
+ */
+export const mediaHashes = pgTable(
+  'media_hashes',
+  {
+    id: serial('id').primaryKey(),
+    mediaId: integer('media_id').references(() => media.id, { onDelete: 'cascade' }),
+    verificationId: integer('verification_id').references(() => verificationRequests.id, { onDelete: 'cascade' }),
+    /** The account side the "same account never matches" rule compares (the model's profile: her user, her agency). */
+    modelProfileId: integer('model_profile_id')
+      .notNull()
+      .references(() => modelProfiles.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['full', 'centre'] }).notNull(),
+    hash: bigint('hash', { mode: 'bigint' }).notNull(),
+    /** The hash of the same picture mirrored: not indexed, a lookup key when staff ask for this photo's matches. */
+    mirror: bigint('mirror', { mode: 'bigint' }).notNull(),
+    c0: integer('c0').generatedAlwaysAs(sql`((hash >> 48) & 65535)::int`),
+    c1: integer('c1').generatedAlwaysAs(sql`((hash >> 32) & 65535)::int`),
+    c2: integer('c2').generatedAlwaysAs(sql`((hash >> 16) & 65535)::int`),
+    c3: integer('c3').generatedAlwaysAs(sql`(hash & 65535)::int`),
+    flagged: boolean('flagged').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('media_hashes_c0_idx').on(t.c0),
+    index('media_hashes_c1_idx').on(t.c1),
+    index('media_hashes_c2_idx').on(t.c2),
+    index('media_hashes_c3_idx').on(t.c3),
+    uniqueIndex('media_hashes_media_kind_idx').on(t.mediaId, t.kind),
+    uniqueIndex('media_hashes_verification_kind_idx').on(t.verificationId, t.kind),
+    check('media_hashes_one_subject', sql`(${t.mediaId} IS NULL) <> (${t.verificationId} IS NULL)`),
+  ],
+);
+
+/**
+ * The removed list (issue 29 point 3): hashes of photos staff removed for stolen or illegal content, with the ground
+ * (a rule code) and when. Never an image and never a link to a user or a photo: it outlives the account's erasure.
+ */
+export const removedMediaHashes = pgTable(
+  'removed_media_hashes',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind', { enum: ['full', 'centre'] }).notNull(),
+    hash: bigint('hash', { mode: 'bigint' }).notNull(),
+    c0: integer('c0').generatedAlwaysAs(sql`((hash >> 48) & 65535)::int`),
+    c1: integer('c1').generatedAlwaysAs(sql`((hash >> 32) & 65535)::int`),
+    c2: integer('c2').generatedAlwaysAs(sql`((hash >> 16) & 65535)::int`),
+    c3: integer('c3').generatedAlwaysAs(sql`(hash & 65535)::int`),
+    ground: text('ground').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('removed_media_hashes_c0_idx').on(t.c0),
+    index('removed_media_hashes_c1_idx').on(t.c1),
+    index('removed_media_hashes_c2_idx').on(t.c2),
+    index('removed_media_hashes_c3_idx').on(t.c3),
+    uniqueIndex('removed_media_hashes_hash_idx').on(t.hash, t.kind),
+  ],
 );

@@ -36,6 +36,7 @@ import { conflict, forbidden, notFound } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { deletePhoto } from '../media/media.repository.ts';
+import { listRemovedHashes } from '../media/photo-hashes.ts';
 import { notifyAppealDecided, notifyDecision } from '../notifications/events.ts';
 import { settlePhotoReview } from '../photo-reviews/photo-reviews.ts';
 import type { PendingNotification } from '../notifications/notifications.ts';
@@ -98,6 +99,13 @@ export async function applyDecision(
     // The recipient and the subject's names are found before the change (a removed photo has no row to follow afterwards).
     const recipient = restriction ? await recipientFor(tx, input.subject_type, input.subject_id) : null;
     const about = recipient ? await describeSubject(tx, input.subject_type, input.subject_id) : null;
+    // Removed stays removed (issue 29): a photo or ad taken down for stolen or illegal content leaves its hashes behind.
+    await listRemovedHashes(tx, {
+      subjectType: input.subject_type,
+      subjectId: input.subject_id,
+      action: input.action,
+      reasonCodes: input.reason_codes,
+    });
 
     switch (input.subject_type) {
       case 'ad': {

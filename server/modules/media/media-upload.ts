@@ -28,6 +28,7 @@ import { mediaKey, toImage } from './images.ts';
 import type { ModerationRule } from '../moderation/moderation.ts';
 import { loadEditableAd, type EditableAd } from './ad-access.ts';
 import { processImage } from './image-pipeline.ts';
+import { accountSideOf, recordUploadHashes, screenUpload, type AccountSide, type UploadScreening } from './photo-hashes.ts';
 import { holdRefusedPhoto } from './refused-photos.ts';
 import { countAdPhotos, insertPhoto, markAdPendingReview, type MediaRecord, type NewPhoto } from './media.repository.ts';
 import type { VisibilityCache } from './media-visibility.ts';
@@ -39,6 +40,8 @@ interface StoredFile {
   prefix: string;
   started: number;
   photo: Omit<NewPhoto, 'adId' | 'createdBy'>;
+  /** Its perceptual hashes and matches (issue 29); null when hashing failed. */
+  match: UploadScreening | null;
 }
 
 export interface UploadData {
@@ -117,6 +120,8 @@ export async function receivePhotos(ctx: UploadContext, parts: AsyncIterable<Mul
   /** Files processed and written to storage, not yet recorded. */
   const stored: StoredFile[] = [];
   let ad: EditableAd | undefined;
+  /** Whose photos never count as a match: the ad's model profile, her own account and her agency. */
+  let side: AccountSide | undefined;
   let existing = 0;
   let index = 0;
 
@@ -144,6 +149,13 @@ export async function receivePhotos(ctx: UploadContext, parts: AsyncIterable<Mul
       return refuseUnsuitable(name, i, screening.rule, review);
     }
 
+    // Matches with another account's photos or the removed list flag the photo; the answer stays the same (no tipping off).
+    side ??= await accountSideOf(app.db, adRow.modelProfileId);
+    const smallest = image.variants.reduce((a, b) => (b.width < a.width ? b : a));
+    const match = await screenUpload(app, smallest.data, side);
+    if (match?.flagged)
+      req.log.info({ file: name, matches: match.matches.length }, 'upload: photo matches another account or the removed list');
+
     const uid = crypto.randomUUID();
     const prefix = `ads/${adRow.id}/${uid}`;
     try {
@@ -158,6 +170,7 @@ export async function receivePhotos(ctx: UploadContext, parts: AsyncIterable<Mul
       index: i,
       prefix,
       started,
+      match,
       photo: {
         uid,
         width: image.width,
@@ -195,6 +208,7 @@ export async function receivePhotos(ctx: UploadContext, parts: AsyncIterable<Mul
           // Back to review before the new photo can be seen by anyone.
           await markAdPendingReview(tx, locked.id);
           const photo = await insertPhoto(tx, { ...file.photo, adId: locked.id, createdBy: user.id });
+          if (file.match) await recordUploadHashes(tx, app, { id: photo.id, modelProfileId: locked.modelProfileId }, file.match);
           if (staffActsForOthers(user, locked.ownerUserId, locked.publicistUserId)) {
             await recordAudit(tx, {
               actor: user,

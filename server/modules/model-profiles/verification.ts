@@ -15,6 +15,7 @@ import { modelProfiles, verificationRequests } from '../../db/schema.ts';
 import { conflict, unsupportedMediaType, validationFailed } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { processImage } from '../media/image-pipeline.ts';
+import { recordSelfieHashes } from '../media/photo-hashes.ts';
 import { profileOfUser, type ProfileRow } from './model-profiles.repository.ts';
 import { issueVerificationCode } from './verification-codes.ts';
 
@@ -125,5 +126,7 @@ export async function submitVerification(req: FastifyRequest, user: SessionUser)
     await app.storage.remove(key).catch(() => {});
     throw err;
   }
+  // Issue 29: the selfie's perceptual hash joins the others (a photo of another account matching it is flagged).
+  await recordSelfieHashes(app, variant.data, request.id, profile.id);
   return { status: 'pending' };
 }
