@@ -171,7 +171,7 @@ export async function benchSavedSearchMatching(log: (m: string) => void): Promis
       t = performance.now();
       const m = await findMatches(db, adId);
       matchMs.push(performance.now() - t);
-      candidates.push(c.length);
+      candidates.push(c.reduce((n, q) => n + q.ids.length, 0));
       matches.push(m.length);
     }
     return {

@@ -24,46 +24,48 @@ export const DIGEST_JOB = 'saved-searches:digest';
 /** At most one alert per search (instant) or one digest per user (daily) in this long. */
 export const ALERT_INTERVAL_MS = 24 * 60 * 60_000;
 
-export interface Candidate {
-  id: number;
-  user_id: number;
+/** The candidate searches of one distinct query (text, city, section). */
+export interface CandidateQuery {
   search: string;
   city_id: number | null;
   section_id: number | null;
-  alerts: 'instant' | 'daily';
+  ids: number[];
 }
 
 async function rows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
   return ((await db.execute(query)) as { rows: T[] }).rows;
 }
 
-/** Step 1: the searches that may alert and whose keys meet the ad's, in its city and section. */
-export async function candidatesFor(db: Db, adId: number, savedBefore?: Date): Promise<Candidate[]> {
-  // The ad's keys are computed once (a materialized CTE read as an init plan), so the GIN index is searched with them.
-  return rows<Candidate>(
+/**
+ * Step 1: the searches that may alert and whose keys meet the ad's, in its city and section, grouped by query (many
+ * searches share one: "everything in Oviedo"), so each query is checked once and few rows cross the wire.
+ */
+export async function candidatesFor(db: Db, adId: number, savedBefore?: Date): Promise<CandidateQuery[]> {
+  // The ad's keys are computed once (a materialized CTE read as an init plan), so the GIN indexes are searched with them.
+  return rows<CandidateQuery>(
     db,
     sql`with k as materialized (select saved_search_ad_keys(${adId}) as keys, saved_search_ad_typo_keys(${adId}) as typo),
              ad as materialized (select city_id, section_id from ads where id = ${adId} and is_listed)
-        select s.id, s.user_id, s.search, s.city_id, s.section_id, s.alerts
+        select s.search, s.city_id, s.section_id, array_agg(s.id) as ids
           from saved_searches s, ad
          where (s.match_keys <@ (select keys from k) or s.typo_keys && (select typo from k))
            and not s.paused and s.alerts <> 'off'
            and (s.city_id is null or s.city_id = ad.city_id) and (s.section_id is null or s.section_id = ad.section_id)
-           ${savedBefore ? sql`and s.created_at <= ${savedBefore.toISOString()}::timestamptz` : sql``}`,
+           ${savedBefore ? sql`and s.created_at <= ${savedBefore.toISOString()}::timestamptz` : sql``}
+         group by s.search, s.city_id, s.section_id`,
   );
 }
 
-/** Steps 1 and 2: the searches the ad alerts, each distinct query checked once with the listing's rules. */
-export async function findMatches(db: Db, adId: number, savedBefore?: Date): Promise<Candidate[]> {
+/** Steps 1 and 2: the ids of the searches the ad alerts, each distinct query checked once with the listing's rules. */
+export async function findMatches(db: Db, adId: number, savedBefore?: Date): Promise<number[]> {
   const candidates = await candidatesFor(db, adId, savedBefore);
   if (candidates.length === 0) return [];
-  const keyOf = (c: Candidate) => `${c.search.trim()}\u0000${c.city_id ?? ''}\u0000${c.section_id ?? ''}`;
-  const queries = new Map<string, ListingQuery>();
-  for (const c of candidates) queries.set(keyOf(c), { search: c.search, cityId: c.city_id, sectionId: c.section_id });
-  const keys = [...queries.keys()];
-  const shown = await listingShowsAd(db, adId, [...queries.values()]);
-  const matching = new Set(keys.filter((_, i) => shown[i]));
-  return candidates.filter((c) => matching.has(keyOf(c)));
+  const shown = await listingShowsAd(
+    db,
+    adId,
+    candidates.map((c): ListingQuery => ({ search: c.search, cityId: c.city_id, sectionId: c.section_id })),
+  );
+  return candidates.flatMap((c, i) => (shown[i] ? c.ids.map(Number) : []));
 }
 
 /** When the search's (instant) or the user's (daily) next alert may go: now, or a day after the last. */
@@ -84,7 +86,7 @@ export async function matchAd(app: FastifyInstance, adId: number, queuedAt?: Dat
     const fresh = await rows<{ search_id: number }>(
       tx,
       sql`insert into saved_search_hits (search_id, ad_id, matched_at)
-          select unnest(${`{${matches.map((m) => m.id).join(',')}}`}::int[]), ${adId}, ${now.toISOString()}::timestamptz
+          select unnest(${`{${matches.join(',')}}`}::int[]), ${adId}, ${now.toISOString()}::timestamptz
           on conflict do nothing returning search_id`,
     );
     const ids = new Set(fresh.map((r) => r.search_id));
