@@ -57,7 +57,22 @@ function sourceLocations(outDir: string): Plugin {
 }
 
 export async function buildServer(root = ROOT, outDir = path.join(root, SERVER_OUT_DIR)): Promise<void> {
-  fs.rmSync(outDir, { recursive: true, force: true });
+  // Built beside the folder (same depth, so the same relative paths to the sources) and swapped in only once complete:
+  // a failed build leaves the previous one and no stamp of its own.
+  const next = `${outDir}.tmp.${process.pid}`;
+  fs.rmSync(next, { recursive: true, force: true });
+  const previous = `${outDir}.tmp.old.${process.pid}`;
+  try {
+    await buildInto(root, next);
+    if (fs.existsSync(outDir)) fs.renameSync(outDir, previous);
+    fs.renameSync(next, outDir);
+  } finally {
+    fs.rmSync(next, { recursive: true, force: true });
+    fs.rmSync(previous, { recursive: true, force: true });
+  }
+}
+
+async function buildInto(root: string, outDir: string): Promise<void> {
   const result = await build({
     absWorkingDir: root,
     entryPoints: Object.fromEntries(Object.entries(SERVER_ENTRIES).map(([name, file]) => [name, path.join(root, file)])),
