@@ -10,8 +10,9 @@ import { modelCardSchema } from './listings.ts';
  * saved her ad: she sees only the count in her numbers.
  */
 
-/** Most favourites one account keeps; a PUT past it answers 422 (and the device store refuses the same). */
-export const MAX_FAVOURITES = 500;
+import { FAVOURITE_STATES_MAX_IDS, MAX_FAVOURITES } from './favourite-limits.ts';
+
+export { FAVOURITE_STATES_MAX_IDS, MAX_FAVOURITES };
 
 /**
  * What became of a saved ad: `available` while the listing shows it; `paused` (switched off by its owner or the
@@ -62,7 +63,6 @@ export type FavouritesMerge = z.input<typeof favouritesMergeSchema>;
  * GET /api/favourites/states?ids=1,2,3 (public): the same items for ads named by id, for a visitor's device
  * favourites and the recently viewed row (no account, nothing stored on the server). Up to 100 ids.
  */
-export const FAVOURITE_STATES_MAX_IDS = 100;
 export const favouriteStatesQuerySchema = z
   .object({
     ids: z

@@ -23,6 +23,15 @@ const LISTING_PATTERNS = [
   /^\/api\/city\/\d+$/, // the chosen city's name in the filter bar
 ];
 
+/**
+ * The cover photos the page keeps for its favourites and recently viewed lists (issue 28, src/lib/favourites-photos.ts):
+ * exactly what those lists show, never expired by the worker. Photos are answered from the worker's own cache first and
+ * from these when that and the network fail, so a card kept offline shows its photo even after MEDIA_CACHE evicted it.
+ */
+export const FAVOURITE_PHOTOS_CACHE = 'vitrina-kept-favourites-v1';
+export const RECENT_PHOTOS_CACHE = 'vitrina-kept-recent-v1';
+export const KEPT_PHOTO_CACHES = [FAVOURITE_PHOTOS_CACHE, RECENT_PHOTOS_CACHE] as const;
+
 export function isListingRequest(url: URL): boolean {
   return LISTING_PATTERNS.some((re) => re.test(url.pathname));
 }

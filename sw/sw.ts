@@ -43,6 +43,7 @@ import {
   MAP_TILES_CACHE,
   MAP_TILES_MAX_AGE_SECONDS,
   MAP_TILES_MAX_ENTRIES,
+  KEPT_PHOTO_CACHES,
   MEDIA_CACHE,
   MEDIA_MAX_AGE_SECONDS,
   MEDIA_MAX_ENTRIES,
@@ -109,11 +110,24 @@ const listingStrategy = new NetworkFirst({
 });
 registerRoute(({ url, request, sameOrigin }) => sameOrigin && request.method === 'GET' && isListingRequest(url), listingStrategy);
 
+// The photos the page keeps for its favourites and recent views (issue 28): the answer when the worker's own cache
+// and the network both fail (offline, and evicted from MEDIA_CACHE or never fetched through the worker).
+const keptPhotos: WorkboxPlugin = {
+  handlerDidError: async ({ request }) => {
+    for (const cacheName of KEPT_PHOTO_CACHES) {
+      const kept = await caches.match(request.url, { cacheName });
+      if (kept) return kept;
+    }
+    return undefined;
+  },
+};
+
 // Photos never change under a name (new photo, new name): the stored copy is as good as the network's.
 const mediaStrategy = new CacheFirst({
   cacheName: MEDIA_CACHE,
   plugins: [
     publicOnly,
+    keptPhotos,
     new ExpirationPlugin({ maxEntries: MEDIA_MAX_ENTRIES, maxAgeSeconds: MEDIA_MAX_AGE_SECONDS, purgeOnQuotaError: true }),
   ],
 });

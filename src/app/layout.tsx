@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, NavigationType, Outlet, useLocation, useNavigationType, useParams } from 'react-router';
 import { isLanguage, toLocaleTag, type Language } from '#contract/languages.ts';
 import { AccountNav } from '#src/components/account-nav.tsx';
+import { FavouritesNavLink } from '#src/features/favourites/components/favourites-nav-link.tsx';
 import { LanguageSwitcher, pathForLanguage } from '#src/components/language-switcher.tsx';
 import { OfflineIndicator, OfflineNotice } from '#src/components/offline-notice.tsx';
 import { PageLoader } from '#src/components/page-loader.tsx';
@@ -42,6 +43,7 @@ const HeaderInstallControl = memo(InstallControl);
 const HeaderLanguageSwitcher = memo(LanguageSwitcher);
 const HeaderThemeToggle = memo(ThemeToggle);
 const HeaderAccountNav = memo(AccountNav);
+const HeaderFavouritesLink = memo(FavouritesNavLink);
 const PageNavProgress = memo(NavProgress);
 const PageOfflineNotice = memo(OfflineNotice);
 const PageCookieBanner = memo(CookieBanner);
@@ -254,6 +256,8 @@ export function Layout() {
               <HeaderInstallControl />
               <HeaderLanguageSwitcher />
               <HeaderThemeToggle />
+              {/* Favourites (issue 28): visitors too (kept on the device). */}
+              <HeaderFavouritesLink />
               {/* A suspended account's restricted view has no Messenger or notifications to call. */}
               {user && user.status !== 'suspended' && sessionChecked ? (
                 <Suspense fallback={null}>

@@ -14,7 +14,10 @@ export type OpKind =
   | 'photo.cover'
   | 'chat.message'
   /** Opens the user's support conversation (a first message written offline waits for it with `after`). */
-  | 'chat.open';
+  | 'chat.open'
+  /** Favourites (issue 28): one scope per user, so a heart flipped offline reaches the server in the order it was flipped. */
+  | 'favourite.save'
+  | 'favourite.remove';
 
 /**
  * - pending: waiting to be sent (`nextAttemptAt` says when at the earliest);

@@ -9,6 +9,7 @@ import { CenteredCard } from '#src/components/centered-card.tsx';
 import { ApiForm } from '#src/components/api-form.tsx';
 import { NewPasswordFields } from '#src/components/password-field.tsx';
 import { confirmationMismatch, useApiForm, useFieldValues, type FieldErrors } from '#src/lib/forms.ts';
+import { withDeviceFavourites } from '#src/lib/favourites-register.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng } from '#src/lib/paths.ts';
 import { registerUser } from '../api/auth-api.ts';
@@ -74,7 +75,8 @@ export function RegisterRoute() {
   const submit = async () => {
     const extra: FieldErrors<Field> = { ...confirmationMismatch(values, t) };
     if (!terms) extra.terms = t('auth.register.termsRequired');
-    const done = await form.submit(registerSchema, values, registerUser, { extra });
+    // The visitor's device favourites go with it (issue 28): the account keeps them wherever the link is opened.
+    const done = await form.submit(registerSchema, values, async (body) => registerUser(await withDeviceFavourites(body)), { extra });
     if (done) setSent({ email: done.input.email, answer: done.res.data });
   };
 

@@ -1,4 +1,13 @@
-/** The client dashboard's panel of the recently viewed models (issue 28): placeholder until that work lands. */
+/** The client dashboard's panel of the models recently viewed on this device (issue 28), with its "Borrar". */
+import { Card } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { RecentViewsList } from '#src/components/recent-views-row.tsx';
+
 export function RecentViewsPanel() {
-  return null;
+  const { t } = useTranslation();
+  return (
+    <Card withBorder radius="md" padding="md" data-testid="recent-views-panel">
+      <RecentViewsList whenEmpty={t('recentViews.empty')} />
+    </Card>
+  );
 }

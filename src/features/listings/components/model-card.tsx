@@ -3,6 +3,7 @@ import { IconRosetteDiscountCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ModelCard as Card_ } from '#contract/listings.ts';
+import { FavouriteButton } from '#src/components/favourite-button.tsx';
 import type { ListingView } from '../hooks/use-listing-params.ts';
 import classes from './model-card.module.css';
 
@@ -59,7 +60,8 @@ function VerifiedBadge() {
 export function ModelCard({ model, lng, view, eager }: { model: Card_; lng: string; view: ListingView; eager: boolean }) {
   const { t } = useTranslation();
   const details = (
-    <Stack gap={4} p={view === 'grid' ? 'xs' : 'sm'} style={{ minWidth: 0, flex: 1 }}>
+    // In the list the heart sits at the card's top right, beside the name: the text keeps clear of it.
+    <Stack gap={4} p={view === 'grid' ? 'xs' : 'sm'} pr={view === 'list' ? 56 : undefined} style={{ minWidth: 0, flex: 1 }}>
       <Group gap={6} justify="space-between" align="flex-start">
         <Text fw={700} className={classes.wrap}>
           {model.name}
@@ -86,38 +88,45 @@ export function ModelCard({ model, lng, view, eager }: { model: Card_; lng: stri
       ) : null}
     </Stack>
   );
+  // The heart is the card's sibling, not inside its link (a button inside a link is invalid and unreachable apart);
+  // the group names both after the model for screen readers.
   return (
-    <Card
-      component={Link}
-      to={`/${lng}/models/${model.id}`}
-      withBorder
-      padding={0}
-      radius="md"
-      className={classes.card}
-      data-testid="model-card"
-      aria-label={model.title}
-    >
-      {view === 'grid' ? (
-        <>
-          <Box pos="relative">
-            <Cover model={model} view={view} eager={eager} />
-            {model.verified ? (
-              <Box pos="absolute" top={8} left={8}>
-                <VerifiedBadge />
-              </Box>
-            ) : null}
-          </Box>
-          {details}
-        </>
-      ) : (
-        <Group wrap="nowrap" gap={0} align="stretch">
-          <Box w={{ base: 104, sm: 140 }} style={{ flexShrink: 0 }}>
-            <Cover model={model} view={view} eager={eager} />
-          </Box>
-          {details}
-        </Group>
-      )}
-    </Card>
+    <div className={classes.item} role="group" aria-label={model.name}>
+      <Card
+        component={Link}
+        to={`/${lng}/models/${model.id}`}
+        withBorder
+        padding={0}
+        radius="md"
+        className={classes.card}
+        data-testid="model-card"
+        aria-label={model.title}
+      >
+        {view === 'grid' ? (
+          <>
+            <Box pos="relative">
+              <Cover model={model} view={view} eager={eager} />
+              {model.verified ? (
+                <Box pos="absolute" top={8} left={8}>
+                  <VerifiedBadge />
+                </Box>
+              ) : null}
+            </Box>
+            {details}
+          </>
+        ) : (
+          <Group wrap="nowrap" gap={0} align="stretch">
+            <Box w={{ base: 104, sm: 140 }} style={{ flexShrink: 0 }}>
+              <Cover model={model} view={view} eager={eager} />
+            </Box>
+            {details}
+          </Group>
+        )}
+      </Card>
+      <div className={classes.heart}>
+        <FavouriteButton card={model} />
+      </div>
+    </div>
   );
 }
 

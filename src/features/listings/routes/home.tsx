@@ -8,7 +8,7 @@ import { API } from '#contract/routes.ts';
 import { Alert, Box, Button, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconPhotoSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { Fragment, lazy, Suspense, useRef } from 'react';
+import { Fragment, lazy, Suspense, useEffect, useRef, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLanguage } from '#contract/languages.ts';
 import { isOfflineWithoutData, OfflineState } from '#src/components/offline-state.tsx';
@@ -42,6 +42,12 @@ export function HomeRoute() {
   const promos = useQuery(publicityQueryOptions());
   const resultsRef = useRef<HTMLElement>(null);
   const filtered = !!(params.search || params.city || params.section);
+  // Recently viewed (issue 28): only in the browser, after hydration (the server's markup and the first render have
+  // none), its code off the first load.
+  const [RecentViewsRow, setRecentViewsRow] = useState<ComponentType | null>(null);
+  useEffect(() => {
+    void import('#src/components/recent-views-row.tsx').then((m) => setRecentViewsRow(() => m.RecentViewsRow));
+  }, []);
 
   const goToPage = (page: number) => {
     update({ ...params, page });
@@ -156,6 +162,10 @@ export function HomeRoute() {
             </Group>
           ) : null}
         </section>
+
+        {/* Last, below the listing: it appears once the device's list is read, after the first paint, and so moves
+            nothing already on screen. */}
+        {view !== 'map' && RecentViewsRow ? <RecentViewsRow /> : null}
       </Stack>
     </Container>
   );

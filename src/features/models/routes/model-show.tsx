@@ -7,16 +7,19 @@ import { Alert, Badge, Button, Container, Group, Skeleton, Stack, Text, Title, V
 import { API } from '#contract/routes.ts';
 import { IconAlertTriangle, IconMapPin, IconRosetteDiscountCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { isLanguage, type Language } from '#contract/languages.ts';
 import type { ModelDetail } from '#contract/listings.ts';
+import { FavouriteButtonLabelled } from '#src/components/favourite-button-labelled.tsx';
 import { NotFoundPage } from '#src/components/not-found.tsx';
 import { isOfflineWithoutData, OfflineState } from '#src/components/offline-state.tsx';
 import { SavedCopyNote } from '#src/components/saved-copy.tsx';
 import { ApiError } from '#src/lib/api-client.ts';
 import { formatDate } from '#src/lib/format.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
+import { cardOf, recordRecentView } from '#src/lib/recent-views.ts';
 import { isAdId, modelImagesQueryOptions, modelQueryOptions } from '../api/get-model.ts';
 import { BackLink } from '../components/back-link.tsx';
 import { ModelAreaMap } from '../components/model-area-map.tsx';
@@ -35,6 +38,11 @@ export function ModelShowRoute() {
   const notFound = !id || (model.error instanceof ApiError && model.error.status === 404);
   usePageTitle(notFound ? t('pages.notFound') : (model.data?.name ?? t('model.pageTitle')));
 
+  // Recently viewed (issue 28): this device's list only; recorded again when the answer changes (a fresher card).
+  const shown = model.data;
+  useEffect(() => {
+    if (shown) recordRecentView(shown);
+  }, [shown]);
   if (notFound) return <NotFoundPage />;
 
   return (
@@ -112,6 +120,9 @@ function ModelDetails({ model, lng }: { model: ModelDetail; lng: Language }) {
         </Group>
       </Stack>
 
+      <Group>
+        <FavouriteButtonLabelled card={cardOf(model)} />
+      </Group>
       <ContactBar model={model} />
 
       <section aria-labelledby="description-title">

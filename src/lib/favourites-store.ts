@@ -1,0 +1,342 @@
+/**
+ * Favourites' store (issue 28), loaded on demand by favourites.ts.
+ *
+ * - A visitor's favourites live on the device (IndexedDB, Dexie, as the outbox): the ad's id, when it was saved, and
+ *   the card as it was, so the list shows offline; their states are refreshed from GET /api/favourites/states.
+ * - A signed-in user's are the account's (GET /api/favourites through TanStack Query, persisted with the user's other
+ *   private answers and wiped with them when another user signs in). Hearts flipped write PUT/DELETE through the
+ *   outbox (exactly once, in order: one scope per user), shown at once (optimistic), and a refetch made while some are
+ *   still queued replays them over the server's answer, so nothing flickers back.
+ * - When someone signs in on a device holding a visitor's favourites, they are sent once to POST
+ *   /api/favourites/merge and the device list is cleared (registration sends them in its body as well).
+ * - The cover photos of the available ones are kept offline (favourites-photos.ts); an unavailable one's is dropped.
+ */
+import { QueryObserver, queryOptions, type QueryClient } from '@tanstack/react-query';
+import { Dexie, type EntityTable } from 'dexie';
+import { FAVOURITE_STATES_MAX_IDS, MAX_FAVOURITES } from '#contract/favourite-limits.ts';
+import type { Favourite, FavouriteList, FavouriteState, FavouriteStates } from '#contract/favourites.ts';
+import type { User } from '#contract/auth.ts';
+import type { ModelCard } from '#contract/listings.ts';
+import { API } from '#contract/routes.ts';
+import { listOps, OutboxQuotaError } from '#src/offline/outbox.ts';
+import { sendOrQueue } from '#src/offline/send-or-queue.ts';
+import { apiGet, apiRequest, ApiError } from './api-client.ts';
+import { publishFavouriteIds } from './favourites-ids.ts';
+import { FAVOURITE_PHOTOS_CACHE, keepOnlyPhotos, keptPhotoUrl } from './favourites-photos.ts';
+import { DEFAULT_PLACEMENT, handleAnswer, type Presenter } from './response-handler.ts';
+import { USER_QUERY_KEY } from './session.ts';
+
+/** One favourite as a list shows it: the account's answer, or a device row with its last known state. */
+export interface FavouriteItem {
+  ad_id: number;
+  saved_at: string;
+  state: FavouriteState;
+  /** The card while available; null otherwise (an unavailable ad's photo is never shown). */
+  card: ModelCard | null;
+  /** An unavailable ad's name as this device last saw it, if it did. */
+  name?: string | undefined;
+}
+
+interface DeviceRow extends FavouriteItem {
+  /** When its state was last asked (ms), 0 never. */
+  checked_at: number;
+}
+
+/** What was last seen of an ad (its name), so an account favourite that became unavailable still says whose it was. */
+interface Remembered {
+  ad_id: number;
+  name: string;
+  title: string;
+}
+
+type FavouritesDb = Dexie & { favourites: EntityTable<DeviceRow, 'ad_id'>; remembered: EntityTable<Remembered, 'ad_id'> };
+
+export const FAVOURITES_DB_NAME = 'vitrina-favourites';
+let shared: FavouritesDb | undefined;
+function favouritesDb(): FavouritesDb {
+  if (!shared) {
+    shared = new Dexie(FAVOURITES_DB_NAME) as FavouritesDb;
+    shared.version(1).stores({ favourites: 'ad_id, saved_at', remembered: 'ad_id' });
+  }
+  return shared;
+}
+
+// --- the visitor's list on the device ------------------------------------------------------------------------------
+
+export async function deviceFavourites(): Promise<FavouriteItem[]> {
+  const rows = await favouritesDb().favourites.orderBy('saved_at').reverse().toArray();
+  return rows.map(({ ad_id, saved_at, state, card, name }) => ({ ad_id, saved_at, state, card, name }));
+}
+
+const listeners = new Set<() => void>();
+/** Told when the device list changed (the page re-reads it). */
+export function onDeviceFavouritesChanged(l: () => void): () => void {
+  listeners.add(l);
+  return () => listeners.delete(l);
+}
+async function deviceChanged() {
+  const rows = await favouritesDb().favourites.toArray();
+  publishFavouriteIds(rows.map((r) => r.ad_id));
+  for (const l of listeners) l();
+  void keepOnlyPhotos(FAVOURITE_PHOTOS_CACHE, photosOf(rows));
+}
+
+function photosOf(items: FavouriteItem[]): string[] {
+  return items.flatMap((f) => {
+    const url = f.state === 'available' ? keptPhotoUrl(f.card?.cover) : null;
+    return url ? [url] : [];
+  });
+}
+
+/** Asks the server what became of the ads named (public, no account), 100 at a time. */
+export async function fetchStates(ids: number[]): Promise<FavouriteStates['data']> {
+  const out: FavouriteStates['data'] = [];
+  for (let i = 0; i < ids.length; i += FAVOURITE_STATES_MAX_IDS) {
+    const chunk = ids.slice(i, i + FAVOURITE_STATES_MAX_IDS);
+    out.push(...(await apiGet<FavouriteStates>(`${API.favouriteStates}?ids=${chunk.join(',')}`)).data);
+  }
+  return out;
+}
+
+/** Refreshes the device list's states (online); offline it keeps the last known ones. */
+export async function refreshDeviceStates(): Promise<void> {
+  const db = favouritesDb();
+  const rows = await db.favourites.toArray();
+  if (rows.length === 0 || !navigator.onLine) return;
+  let states: FavouriteStates['data'];
+  try {
+    states = await fetchStates(rows.map((r) => r.ad_id));
+  } catch {
+    return;
+  }
+  const byId = new Map(states.map((s) => [s.ad_id, s]));
+  const now = Date.now();
+  await db.favourites.bulkPut(
+    rows.map((r) => {
+      const s = byId.get(r.ad_id);
+      if (!s) return r;
+      // An unavailable ad keeps its name but loses its card and photo, here as on the server.
+      return { ...r, state: s.state, card: s.card, name: s.card?.name ?? r.card?.name ?? r.name, checked_at: now };
+    }),
+  );
+  await deviceChanged();
+}
+
+export async function removeDeviceFavourite(adId: number): Promise<void> {
+  await favouritesDb().favourites.delete(adId);
+  await deviceChanged();
+}
+
+async function toggleOnDevice(card: ModelCard, ui: Presenter): Promise<void> {
+  const db = favouritesDb();
+  if (await db.favourites.get(card.id)) {
+    await db.favourites.delete(card.id);
+  } else {
+    if ((await db.favourites.count()) >= MAX_FAVOURITES) {
+      ui.notify({ type: 'warning', message: ui.t('favourites.full'), placement: DEFAULT_PLACEMENT });
+      return;
+    }
+    await db.favourites.put({ ad_id: card.id, saved_at: new Date().toISOString(), state: 'available', card, checked_at: 0 });
+  }
+  await deviceChanged();
+}
+
+// --- the signed-in account's list ----------------------------------------------------------------------------------
+
+export const FAVOURITES_QUERY_ROOT = 'favourites';
+const SCOPE = 'favourites';
+const KINDS = new Set(['favourite.save', 'favourite.remove']);
+/** Queued ops whose change the server has not made yet (a refused one, `failed`, is not applied). */
+const STILL_TO_SEND = new Set(['pending', 'sending', 'auth']);
+
+/** Applies the user's queued heart flips over a list, in the order they were made. */
+async function withQueued(userId: number, list: FavouriteItem[]): Promise<FavouriteItem[]> {
+  let ops;
+  try {
+    ops = (await listOps(userId)).filter((o) => o.scope === SCOPE && KINDS.has(o.kind) && STILL_TO_SEND.has(o.status));
+  } catch {
+    return list;
+  }
+  let out = list;
+  for (const op of ops) {
+    const adId = Number(op.meta?.adId);
+    out = out.filter((f) => f.ad_id !== adId);
+    if (op.kind === 'favourite.save') {
+      const card = (op.meta?.card as ModelCard | undefined) ?? null;
+      out = [{ ad_id: adId, saved_at: new Date(op.createdAt).toISOString(), state: 'available', card }, ...out];
+    }
+  }
+  return out;
+}
+
+async function remember(items: Favourite[]) {
+  const known = items.flatMap((f) => (f.card ? [{ ad_id: f.ad_id, name: f.card.name, title: f.card.title }] : []));
+  if (known.length)
+    await favouritesDb()
+      .remembered.bulkPut(known)
+      .catch(() => undefined);
+}
+
+/** The account's list with the queued flips applied; unavailable ones named from what this device saw of them. */
+export const favouritesQueryOptions = (userId: number) =>
+  queryOptions({
+    queryKey: [FAVOURITES_QUERY_ROOT, userId] as const,
+    queryFn: async ({ signal }): Promise<FavouriteItem[]> => {
+      const { data } = await apiGet<FavouriteList>(API.favourites, signal);
+      void remember(data);
+      return withQueued(userId, await withNames(data));
+    },
+  });
+
+/** Gives an unavailable account favourite the name this device last saw (the server sends no card for it). */
+async function withNames(items: Favourite[]): Promise<FavouriteItem[]> {
+  const missing = items.filter((f) => !f.card).map((f) => f.ad_id);
+  if (missing.length === 0) return items;
+  const known = new Map(
+    (
+      await favouritesDb()
+        .remembered.bulkGet(missing)
+        .catch(() => [])
+    ).flatMap((r) => (r ? [[r.ad_id, r] as const] : [])),
+  );
+  return items.map((f) => {
+    const r = known.get(f.ad_id);
+    if (f.card || !r) return f;
+    return { ...f, name: r.name };
+  });
+}
+
+async function setOnAccount(adId: number, card: ModelCard | null, save: boolean, user: User, client: QueryClient, ui: Presenter) {
+  const key = favouritesQueryOptions(user.id).queryKey;
+  const list = client.getQueryData<FavouriteItem[]>(key) ?? [];
+  if (save && list.length >= MAX_FAVOURITES) {
+    ui.notify({ type: 'warning', message: ui.t('favourites.full'), placement: DEFAULT_PLACEMENT });
+    return;
+  }
+  const method = save ? 'PUT' : 'DELETE';
+  // Shown at once; the answer (or the replay) confirms it.
+  client.setQueryData<FavouriteItem[]>(key, (old = []) => {
+    const others = old.filter((f) => f.ad_id !== adId);
+    return save ? [{ ad_id: adId, saved_at: new Date().toISOString(), state: 'available', card }, ...others] : others;
+  });
+  const path = API.favourite(adId);
+  try {
+    const res = await sendOrQueue(
+      {
+        userId: user.id,
+        scope: SCOPE,
+        kind: save ? 'favourite.save' : 'favourite.remove',
+        method,
+        path,
+        label: save ? 'favourites.op.add' : 'favourites.op.remove',
+        ...(card ? { summary: card.name } : {}),
+        meta: { adId, card: card ? (JSON.parse(JSON.stringify(card)) as Record<string, unknown>) : null },
+        invalidate: [[FAVOURITES_QUERY_ROOT]],
+      },
+      (idempotencyKey) => apiRequest<{ data?: Favourite }>(path, { method, idempotencyKey }),
+    );
+    const item = res.sent?.data.data;
+    if (item) client.setQueryData<FavouriteItem[]>(key, (old = []) => old.map((f) => (f.ad_id === item.ad_id ? item : f)));
+  } catch (err) {
+    void client.invalidateQueries({ queryKey: key });
+    if (err instanceof OutboxQuotaError) ui.notify({ type: 'error', message: ui.t('outbox.quota'), placement: DEFAULT_PLACEMENT });
+    else if (err instanceof ApiError) handleAnswer({ status: err.status, data: err.data }, ui);
+    else ui.notify({ type: 'error', message: ui.t('favourites.failed'), placement: DEFAULT_PLACEMENT });
+  }
+}
+
+// --- both ----------------------------------------------------------------------------------------------------------
+
+function userOf(client: QueryClient): User | null | undefined {
+  const state = client.getQueryState<User | null>(USER_QUERY_KEY);
+  if (state?.data !== undefined) return state.data;
+  // Not known and not coming (offline at the first visit): a visitor's device list is what this device has.
+  return state?.status === 'error' ? null : undefined;
+}
+
+export async function toggle(card: ModelCard, client: QueryClient, ui: Presenter): Promise<void> {
+  const user = userOf(client);
+  if (!user) return toggleOnDevice(card, ui);
+  const saved = (client.getQueryData<FavouriteItem[]>(favouritesQueryOptions(user.id).queryKey) ?? []).some((f) => f.ad_id === card.id);
+  await setOnAccount(card.id, card, !saved, user, client, ui);
+}
+
+/** The list's "Quitar" (the ad may be gone: no card needed). */
+export async function remove(adId: number, client: QueryClient, ui: Presenter): Promise<void> {
+  const user = userOf(client);
+  if (user) await setOnAccount(adId, null, false, user, client, ui);
+  else await removeDeviceFavourite(adId);
+}
+
+let merging: Promise<void> | undefined;
+/** Sends the device's favourites to the signed-in account once, then forgets them here. */
+async function mergeDevice(client: QueryClient, userId: number): Promise<void> {
+  const db = favouritesDb();
+  const rows = await db.favourites.toArray();
+  if (rows.length === 0 || !navigator.onLine) return;
+  try {
+    const res = await apiRequest<{ data: Favourite[] }>(API.favouritesMerge, {
+      method: 'POST',
+      body: { favourites: rows.map((r) => ({ ad_id: r.ad_id, saved_at: r.saved_at })) },
+    });
+    await db.favourites.bulkDelete(rows.map((r) => r.ad_id));
+    for (const l of listeners) l();
+    void remember(res.data.data);
+    client.setQueryData(favouritesQueryOptions(userId).queryKey, await withQueued(userId, await withNames(res.data.data)));
+  } catch {
+    // Offline or refused: the device keeps them, and the next sign-in or reconnection tries again.
+  }
+}
+
+/** Keeps the hearts' ids in step with whoever is signed in, and merges a visitor's list at sign-in. */
+export function startFavouritesSync(client: QueryClient): () => void {
+  let userId: number | null | undefined;
+  let stopObserver: (() => void) | undefined;
+
+  const followAccount = (id: number) => {
+    const observer = new QueryObserver(client, favouritesQueryOptions(id));
+    const publish = (items: FavouriteItem[] | undefined) => {
+      if (!items) return;
+      publishFavouriteIds(items.map((f) => f.ad_id));
+      void keepOnlyPhotos(FAVOURITE_PHOTOS_CACHE, photosOf(items));
+    };
+    stopObserver = observer.subscribe((r) => publish(r.data));
+    publish(observer.getCurrentResult().data);
+    merging ??= mergeDevice(client, id).finally(() => (merging = undefined));
+  };
+
+  const check = () => {
+    const user = userOf(client);
+    const next = user === undefined ? undefined : (user?.id ?? null);
+    if (next === userId) return;
+    userId = next;
+    stopObserver?.();
+    stopObserver = undefined;
+    if (next === undefined) return;
+    if (next === null) void deviceChanged().then(refreshDeviceStates);
+    else followAccount(next);
+  };
+
+  const offCache = client.getQueryCache().subscribe((event) => {
+    if ((event.query.queryKey as readonly unknown[])[0] === USER_QUERY_KEY[0]) check();
+  });
+  const onOnline = () => {
+    if (typeof userId === 'number') merging ??= mergeDevice(client, userId).finally(() => (merging = undefined));
+  };
+  window.addEventListener('online', onOnline);
+  check();
+  return () => {
+    offCache();
+    window.removeEventListener('online', onOnline);
+    stopObserver?.();
+  };
+}
+
+/** For the registration form: the device's favourites, to be kept by the new account. */
+export async function deviceFavouritesForRegistration(): Promise<{ ad_id: number; saved_at: string }[]> {
+  try {
+    return (await favouritesDb().favourites.toArray()).map((r) => ({ ad_id: r.ad_id, saved_at: r.saved_at }));
+  } catch {
+    return [];
+  }
+}
