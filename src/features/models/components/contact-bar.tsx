@@ -3,8 +3,7 @@ import { IconBrandWhatsapp, IconPhone } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ModelDetail } from '#contract/listings.ts';
-import { trackContactTap } from '#src/lib/analytics.ts';
-import { formatPhone, telHref, whatsappHref } from '../lib/contact.ts';
+import { formatPhone, reportContactTap, telHref, whatsappHref } from '../lib/contact.ts';
 import classes from './model-show.module.css';
 
 /** WhatsApp's dark green: white text on it keeps 5:1 (the brand's light green does not reach 4.5:1). */
@@ -56,7 +55,7 @@ export function ContactBar({ model }: { model: ModelDetail }) {
             <Button
               component="a"
               href={telHref(phone)}
-              onClick={() => void trackContactTap(model.id, 'call')}
+              onClick={() => void reportContactTap(model.id, 'call')}
               style={BUTTON_STYLE}
               leftSection={<IconPhone size={18} aria-hidden />}
               aria-label={t('model.contact.callLabel', { phone: display })}
@@ -67,7 +66,7 @@ export function ContactBar({ model }: { model: ModelDetail }) {
               <Button
                 component="a"
                 href={wa}
-                onClick={() => void trackContactTap(model.id, 'message')}
+                onClick={() => void reportContactTap(model.id, 'message')}
                 style={BUTTON_STYLE}
                 target="_blank"
                 rel="noopener noreferrer"
