@@ -182,7 +182,9 @@ test('the saved searches panel: listed, paused, renamed, deleted; axe clean at 3
 for (const lng of LANGUAGES) {
   test(`the save dialog in ${lng}: a visitor is asked to sign in, and comes back to the listing`, async ({ page }) => {
     await presetConsent(page);
+    await page.setViewportSize({ width: 360, height: 740 });
     await openHome(page, lng, '?section=women');
+    await page.screenshot({ path: test.info().outputPath(`home-360-${lng}.png`) });
     await page.getByTestId('save-search').click();
     const dialog = page.getByRole('dialog', { name: tr(lng, 'savedSearches.dialog.title') });
     await expect(dialog.getByText(tr(lng, 'savedSearches.dialog.signInText'))).toBeVisible();

@@ -44,6 +44,7 @@ export interface SavedSearchBenchReport {
   seedSeconds: number;
   candidates: Summary;
   matches: Summary;
+  keysMs: Summary;
   candidatesMs: Summary;
   matchMs: Summary;
   select1Ms: Summary;
@@ -152,6 +153,7 @@ export async function benchSavedSearchMatching(log: (m: string) => void): Promis
     const sample = (await rows<{ id: number }>(sql`select id from ads where is_listed order by md5(id::text) limit ${SAMPLES}`)).map(
       (x) => x.id,
     );
+    const keysMs: number[] = [];
     const candidatesMs: number[] = [];
     const matchMs: number[] = [];
     const select1Ms: number[] = [];
@@ -165,6 +167,9 @@ export async function benchSavedSearchMatching(log: (m: string) => void): Promis
       let t = performance.now();
       await db.execute(sql`select 1`);
       select1Ms.push(performance.now() - t);
+      t = performance.now();
+      await db.execute(sql`select saved_search_ad_keys(${adId}), saved_search_ad_typo_keys(${adId})`);
+      keysMs.push(performance.now() - t);
       t = performance.now();
       const c = await candidatesFor(db, adId);
       candidatesMs.push(performance.now() - t);
@@ -184,6 +189,7 @@ export async function benchSavedSearchMatching(log: (m: string) => void): Promis
       seedSeconds,
       candidates: summarize(candidates),
       matches: summarize(matches),
+      keysMs: summarize(keysMs),
       candidatesMs: summarize(candidatesMs),
       matchMs: summarize(matchMs),
       select1Ms: summarize(select1Ms),
@@ -214,13 +220,17 @@ findMatches: the GIN prefilter on the searches' keys, then the listing's own rul
 | Measure (${r.samples} ads) | p50 | p95 | max |
 | --- | ---: | ---: | ---: |
 | \`SELECT 1\` round trip (same pool, alternating) | ${ms(r.select1Ms.p50)} ms | ${ms(r.select1Ms.p95)} ms | ${ms(r.select1Ms.max)} ms |
+| The ad's keys alone (lexemes, typo deletions) | ${ms(r.keysMs.p50)} ms | ${ms(r.keysMs.p95)} ms | ${ms(r.keysMs.max)} ms |
 | Prefilter only (candidates by index) | ${ms(r.candidatesMs.p50)} ms | ${ms(r.candidatesMs.p95)} ms | ${ms(r.candidatesMs.max)} ms |
 | **Find the matches** (prefilter + listing's rules) | **${ms(r.matchMs.p50)} ms** | **${ms(r.matchMs.p95)} ms** | ${ms(r.matchMs.max)} ms |
 | Candidates per ad | ${r.candidates.p50} | ${r.candidates.p95} | ${r.candidates.max} |
 | Matches per ad | ${r.matches.p50} | ${r.matches.p95} | ${r.matches.max} |
 
 Target (issue 28): one ad against 100,000 searches within ${TARGET_MS} ms — p95 ${ms(r.matchMs.p95)} ms:
-${r.matchMs.p95 <= TARGET_MS ? 'met' : '**not met**'}.
+${r.matchMs.p95 <= TARGET_MS ? 'met' : '**not met**'}. The \`SELECT 1\` row is the machine's state during the run: well
+above its idle ~0.1 ms, the host was shared with other work. This mix is dense on purpose: the catalogue has 12 cities
+and a vocabulary of about a hundred words, so every ad matches about a tenth of all searches (the matches per ad above);
+the work after the index grows with those matches (one listing check per distinct query), not with the searches.
 ${END}`;
 }
 

@@ -194,56 +194,58 @@ export function SavedSearchesPanel() {
   const [deleting, setDeleting] = useState<SavedSearch | null>(null);
   const headingId = useId();
   return (
-    <Stack component="section" aria-labelledby={headingId} gap="sm" data-testid="saved-searches-panel">
-      <Title order={2} size="h3" id={headingId}>
-        {t('savedSearches.panel.heading')}
-      </Title>
-      {list.data ? (
-        list.data.length ? (
-          <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }}>
-            {list.data.map((s) => (
-              <SearchRow key={s.id} s={s} onDelete={setDeleting} />
-            ))}
-          </Stack>
+    <Card component="section" aria-labelledby={headingId} withBorder radius="md" padding="md" data-testid="saved-searches-panel">
+      <Stack gap="sm">
+        <Title order={2} size="h4" id={headingId}>
+          {t('savedSearches.panel.heading')}
+        </Title>
+        {list.data ? (
+          list.data.length ? (
+            <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }}>
+              {list.data.map((s) => (
+                <SearchRow key={s.id} s={s} onDelete={setDeleting} />
+              ))}
+            </Stack>
+          ) : (
+            <Text c="dimmed">{t('savedSearches.panel.empty')}</Text>
+          )
+        ) : list.isError ? (
+          <Alert color="red">{t('savedSearches.panel.error')}</Alert>
         ) : (
-          <Text c="dimmed">{t('savedSearches.panel.empty')}</Text>
-        )
-      ) : list.isError ? (
-        <Alert color="red">{t('savedSearches.panel.error')}</Alert>
-      ) : (
-        <Stack gap="sm" aria-busy="true">
-          <Text size="sm" c="dimmed">
-            {t('savedSearches.panel.loading')}
-          </Text>
-          <Skeleton h={88} radius="md" />
-          <Skeleton h={88} radius="md" />
-        </Stack>
-      )}
-      <Modal
-        opened={deleting !== null}
-        onClose={() => setDeleting(null)}
-        title={t('savedSearches.panel.deleteTitle')}
-        centered
-        closeButtonProps={{ 'aria-label': t('common.close') }}
-      >
-        <Stack gap="md">
-          <Text>{t('savedSearches.panel.deleteText', { name: deleting?.name ?? '' })}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDeleting(null)}>
-              {t('savedSearches.panel.cancel')}
-            </Button>
-            <Button
-              color="red"
-              onClick={() => {
-                if (deleting) void writes.remove(deleting);
-                setDeleting(null);
-              }}
-            >
-              {t('savedSearches.panel.delete')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-    </Stack>
+          <Stack gap="sm" aria-busy="true">
+            <Text size="sm" c="dimmed">
+              {t('savedSearches.panel.loading')}
+            </Text>
+            <Skeleton h={88} radius="md" />
+            <Skeleton h={88} radius="md" />
+          </Stack>
+        )}
+        <Modal
+          opened={deleting !== null}
+          onClose={() => setDeleting(null)}
+          title={t('savedSearches.panel.deleteTitle')}
+          centered
+          closeButtonProps={{ 'aria-label': t('common.close') }}
+        >
+          <Stack gap="md">
+            <Text>{t('savedSearches.panel.deleteText', { name: deleting?.name ?? '' })}</Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setDeleting(null)}>
+                {t('savedSearches.panel.cancel')}
+              </Button>
+              <Button
+                color="red"
+                onClick={() => {
+                  if (deleting) void writes.remove(deleting);
+                  setDeleting(null);
+                }}
+              >
+                {t('savedSearches.panel.delete')}
+              </Button>
+            </Group>
+          </Stack>
+        </Modal>
+      </Stack>
+    </Card>
   );
 }
