@@ -130,6 +130,11 @@ export const decisionBodySchema = z
     action: z.enum(DECISION_ACTIONS),
     reason_codes: z.array(z.enum(REASON_CODES)).max(REASON_CODES.length).default([]),
     text: z.string().trim().max(DECISION_TEXT_MAX).default(''),
+    /**
+     * Decided from a review queue (issue 29): the item must still be waiting there. One a colleague decided meanwhile
+     * answers 409 with `decidedMeanwhileSchema` in `data` instead of overwriting that decision.
+     */
+    from_queue: z.boolean().optional(),
   })
   .superRefine((v, ctx) => {
     if (!ACTIONS_FOR[v.subject_type].includes(v.action)) {
@@ -154,6 +159,15 @@ export const decisionResultSchema = z.object({
   after: z.record(z.string(), z.unknown()),
   statement_id: z.number().int().nullable(),
 });
+
+/** A 409's `data` when the item left the queue meanwhile: who decided it, when, and how. */
+export const decidedMeanwhileSchema = z.object({
+  decided_meanwhile: z.literal(true),
+  decided_by: z.object({ id: z.number().int().nullable(), name: z.string().nullable() }),
+  decided_at: z.string().nullable(),
+  action: z.string().nullable(),
+});
+export type DecidedMeanwhile = z.infer<typeof decidedMeanwhileSchema>;
 
 /** What staff wrote when they refused or suspended something: the rules' codes and their own words. */
 export const staffReasonsSchema = z.object({ codes: z.array(z.string()), text: z.string().optional() });
@@ -230,6 +244,10 @@ export const adminAdRowSchema = z.object({
   /** The agency responsible for the model (a publicist's model), else null. */
   publicist: z.object({ id: z.number().int(), display_name: z.string() }).nullable(),
   photos: z.array(adminPhotoSchema),
+  /** Risk points (server/modules/admin RISK_POINTS: open reports, photo matches, screening scores): the queue's order. */
+  risk: z.number().int(),
+  /** Open reports on the ad. */
+  open_reports: z.number().int(),
   created_at: z.string().nullable(),
   updated_at: z.string().nullable(),
 });
@@ -240,6 +258,12 @@ export const adminRecentPhotoSchema = adminPhotoSchema.extend({
   reviewed_at: z.string().nullable(),
   ad: z.object({ id: z.number().int(), title: z.string(), status: z.enum(STATUSES) }),
   profile: z.object({ id: z.number().int(), display_name: z.string() }),
+  /** Risk points (open reports on its ad, a match at upload, the screening score): the queue's order. */
+  risk: z.number().int(),
+  /** Open reports on the photo's ad. */
+  open_reports: z.number().int(),
+  /** Photos of other accounts and removed-list entries it matches (GET API.adminMediaMatches lists them). */
+  match_count: z.number().int(),
 });
 
 /** A row of the verification queue (GET API.adminVerifications). */
@@ -356,3 +380,34 @@ export const adminCountsSchema = z.object({
   agency_models_pending: count,
 });
 export type AdminCounts = z.infer<typeof adminCountsSchema>;
+
+/** The queues whose decisions the review statistics count (a decision's subject type). */
+export const REVIEW_STAT_QUEUES = ['ad', 'media', 'verification', 'model_profile', 'publicist_profile', 'user'] as const;
+export type ReviewStatQueue = (typeof REVIEW_STAT_QUEUES)[number];
+/** How far back the overturn rates look (statements issued in the last N days). */
+export const OVERTURN_WINDOW_DAYS = 90;
+
+/**
+ * GET API.superAdminReviewStats (super admin): `hours` = the last 24 hours, oldest first, each with the decisions
+ * staff made in it per queue (from the audit log); `rules` = per reason code, the decisions of the last
+ * OVERTURN_WINDOW_DAYS citing it, how many were appealed and how many reversed on appeal.
+ */
+export const reviewStatsSchema = z.object({
+  hours: z.array(
+    z.object({
+      /** The hour's start (ISO 8601, UTC). */
+      hour: z.string(),
+      decided: z.record(z.enum(REVIEW_STAT_QUEUES), z.number().int()),
+      total: z.number().int(),
+    }),
+  ),
+  rules: z.array(
+    z.object({
+      code: z.enum(REASON_CODES),
+      decisions: z.number().int(),
+      appealed: z.number().int(),
+      overturned: z.number().int(),
+    }),
+  ),
+});
+export type ReviewStats = z.infer<typeof reviewStatsSchema>;

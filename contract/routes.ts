@@ -212,6 +212,8 @@ export const API = {
   adminContactMessage: (id: Id) => `/api/admin/contact-messages/${seg(id)}`,
   superAdminAdmins: '/api/super-admin/admins',
   superAdminAudit: '/api/super-admin/audit',
+  /** Review throughput (decided per hour, last 24 h, per queue) and decisions overturned on appeal per rule (issue 29). */
+  superAdminReviewStats: '/api/super-admin/review-stats',
 
   // Outside /api.
   dataExportDownloadPattern: '/data-export/:id/:expires/:file',

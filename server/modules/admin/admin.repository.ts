@@ -3,7 +3,7 @@
  * photos), clients, users without a profile, recent photos, verification requests, appeals and dashboard counts.
  * Every list answers `{ rows, total }` for the routes' Laravel-style `meta`.
  */
-import { and, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, type AnyColumn, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { API } from '#contract/routes.ts';
 import type { PhotoFilter } from '#contract/admin.ts';
 import type { Db } from '../../db/client.ts';
@@ -40,6 +40,36 @@ export interface ListFilter {
   status?: Status | 'all' | undefined;
   search?: string | undefined;
 }
+
+/**
+ * Risk (issue 29 point 4): the queues are worked riskiest first, then oldest first (the longest wait). Points, so that
+ * one strong signal outranks several weak ones and equal risks fall back to waiting time:
+ * - each open report on the ad: 2;
+ * - a photo that matched another account's photo or the removed list at upload (media_hashes.flagged): 3;
+ * - the automated screening's highest score of the photo (or of the ad's riskiest photo): ≥ 0.8 → 2, ≥ 0.5 → 1.
+ */
+export const RISK_POINTS = { report: 2, match: 3, scoreHigh: 2, scoreMedium: 1 } as const;
+
+/** The photo's highest screening score (0 when it was not screened). */
+const screeningScore = (m: SQL | AnyColumn) => sql`greatest(
+    coalesce((${m} -> 'scores' ->> 'sexual_activity')::float8, 0),
+    coalesce((${m} -> 'scores' ->> 'sexual_display')::float8, 0),
+    coalesce((${m} -> 'scores' ->> 'erotica')::float8, 0))`;
+const scorePoints = (score: SQL) =>
+  sql`(case when ${score} >= 0.8 then ${RISK_POINTS.scoreHigh} when ${score} >= 0.5 then ${RISK_POINTS.scoreMedium} else 0 end)`;
+const openReportsOf = (adId: SQL | AnyColumn) =>
+  sql<number>`(select count(*)::int from reports r where r.ad_id = ${adId} and r.status = 'open')`;
+/** Whether the hash matching flagged the photo at upload (another account's photo, or the removed list). */
+const flaggedPhoto = (mediaId: SQL | AnyColumn) => sql`exists (select 1 from media_hashes h where h.media_id = ${mediaId} and h.flagged)`;
+/** Whether any photo of the ad still waiting for a person was flagged. */
+const flaggedAd = (adId: AnyColumn) =>
+  sql`exists (select 1 from media m join media_hashes h on h.media_id = m.id where m.ad_id = ${adId} and m.reviewed_at is null and h.flagged)`;
+const adRisk = sql<number>`(${openReportsOf(ads.id)} * ${RISK_POINTS.report}
+  + (case when ${flaggedAd(ads.id)} then ${RISK_POINTS.match} else 0 end)
+  + ${scorePoints(sql`coalesce((select max(${screeningScore(sql`m.moderation`)}) from media m where m.ad_id = ${ads.id}), 0)`)})::int`;
+const photoRisk = sql<number>`(${openReportsOf(media.adId)} * ${RISK_POINTS.report}
+  + (case when ${flaggedPhoto(media.id)} then ${RISK_POINTS.match} else 0 end)
+  + ${scorePoints(screeningScore(media.moderation))})::int`;
 
 /** Model profiles, optionally only those under a publicist's responsibility. */
 export async function listModels(db: Db, f: ListFilter, page: Page, onlyUnderResponsibility = false) {
@@ -190,6 +220,8 @@ export async function listAds(db: Db, storage: Storage, f: ListFilter, page: Pag
       agency: { id: publicistProfiles.id, display_name: publicistProfiles.displayName },
       city: cities.name,
       section: { slug: sections.slug, names: sections.names },
+      risk: adRisk,
+      openReports: openReportsOf(ads.id),
     })
     .from(ads)
     .innerJoin(modelProfiles, eq(modelProfiles.id, ads.modelProfileId))
@@ -197,8 +229,8 @@ export async function listAds(db: Db, storage: Storage, f: ListFilter, page: Pag
     .innerJoin(cities, eq(cities.id, ads.cityId))
     .innerJoin(sections, eq(sections.id, ads.sectionId))
     .where(where)
-    // The queue is worked oldest first; other views show the newest.
-    .orderBy(...(f.status === 'pending' ? [ads.updatedAt, ads.id] : [desc(ads.updatedAt), desc(ads.id)]))
+    // The queue is worked riskiest first, then oldest first; other views show the newest.
+    .orderBy(...(f.status === 'pending' ? [desc(adRisk), ads.updatedAt, ads.id] : [desc(ads.updatedAt), desc(ads.id)]))
     .limit(page.limit)
     .offset(page.offset);
   const photos = await photosOfAds(
@@ -224,6 +256,8 @@ export async function listAds(db: Db, storage: Storage, f: ListFilter, page: Pag
       /** The publicist (agency) responsible for the model, if any. */
       publicist: r.agency?.id ? r.agency : null,
       photos: photos.get(r.ad.id) ?? [],
+      risk: r.risk,
+      open_reports: r.openReports,
       created_at: iso(r.ad.createdAt),
       updated_at: iso(r.ad.updatedAt),
     })),
@@ -274,31 +308,39 @@ export function withoutProfileWhere(f: ListFilter): SQL | undefined {
   );
 }
 
-/** Recently uploaded photos with their screening scores, newest first. */
 /**
- * The photo review queue (`pending`: nobody has kept or removed them yet), riskiest screening score first, then
- * newest; `reviewed` and `all` newest first.
+ * The photo review queue (`pending`: nobody has kept or removed them yet), riskiest first (RISK_POINTS), then the
+ * longest waiting; `reviewed` and `all` newest first. Each photo carries its risk, its ad's open reports and its
+ * number of matches (`matchCount`: other accounts' photos and the removed list, modules/media-hashes).
  */
-export async function listPhotos(db: Db, storage: Storage, status: PhotoFilter, page: Page) {
+export async function listPhotos(
+  db: Db,
+  storage: Storage,
+  status: PhotoFilter,
+  page: Page,
+  matchCount: (db: Db, mediaIds: number[]) => Promise<Map<number, number>>,
+) {
   const where = status === 'pending' ? isNull(media.reviewedAt) : status === 'reviewed' ? isNotNull(media.reviewedAt) : undefined;
   const [{ n }] = (await db.select({ n: count() }).from(media).where(where)) as [{ n: number }];
-  const risk = sql`greatest(
-    coalesce((${media.moderation} -> 'scores' ->> 'sexual_activity')::float8, 0),
-    coalesce((${media.moderation} -> 'scores' ->> 'sexual_display')::float8, 0),
-    coalesce((${media.moderation} -> 'scores' ->> 'erotica')::float8, 0))`;
   const rows = await db
     .select({
       m: media,
       ad: { id: ads.id, title: ads.title, status: ads.status },
       profile: { id: modelProfiles.id, display_name: modelProfiles.displayName },
+      risk: photoRisk,
+      openReports: openReportsOf(media.adId),
     })
     .from(media)
     .innerJoin(ads, eq(ads.id, media.adId))
     .innerJoin(modelProfiles, eq(modelProfiles.id, ads.modelProfileId))
     .where(where)
-    .orderBy(...(status === 'pending' ? [desc(risk)] : []), desc(media.createdAt), desc(media.id))
+    .orderBy(...(status === 'pending' ? [desc(photoRisk), media.createdAt, media.id] : [desc(media.createdAt), desc(media.id)]))
     .limit(page.limit)
     .offset(page.offset);
+  const matches = await matchCount(
+    db,
+    rows.map((r) => r.m.id),
+  );
   return {
     total: Number(n),
     rows: rows.map((r) => ({
@@ -306,6 +348,9 @@ export async function listPhotos(db: Db, storage: Storage, status: PhotoFilter, 
       reviewed_at: r.m.reviewedAt ? iso(r.m.reviewedAt) : null,
       ad: r.ad,
       profile: r.profile,
+      risk: r.risk,
+      open_reports: r.openReports,
+      match_count: matches.get(r.m.id) ?? 0,
     })),
   };
 }

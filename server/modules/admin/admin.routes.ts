@@ -16,6 +16,7 @@
  * Super admin only:
  *   GET  /api/super-admin/admins                      staff accounts (admins are created by POST /api/admin/create)
  *   GET  /api/super-admin/audit                       the audit log, read-only (actor, subject, action, dates)
+ *   GET  /api/super-admin/review-stats                decided per hour (24 h, per queue), overturned on appeal per rule
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -32,6 +33,7 @@ import {
   decisionBodySchema,
   decisionResultSchema,
   photoQuerySchema,
+  reviewStatsSchema,
   adminAdRowSchema,
   adminAppealRowSchema,
   adminModelRowSchema,
@@ -64,6 +66,7 @@ import {
 } from './admin.service.ts';
 import { applyDecision, decideAppeal } from './decisions.ts';
 import { decidePhotoReview } from './photo-review-decision.ts';
+import { reviewStats } from './review-stats.ts';
 
 const STAFF = { auth: { roles: ['admin' as const, 'super_admin' as const] } };
 const SUPER = { auth: { roles: ['super_admin' as const] } };
@@ -199,4 +202,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { querystring: auditQuerySchema, response: { 200: pageOf(auditEntrySchema) } }, config: SUPER },
     async (req) => listAuditLog(db, req.query),
   );
+
+  app.get(API.superAdminReviewStats, { schema: { response: { 200: dataOf(reviewStatsSchema) } }, config: SUPER }, async () => ({
+    data: await reviewStats(db),
+  }));
 };

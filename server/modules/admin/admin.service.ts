@@ -16,6 +16,7 @@ import type { Db } from '../../db/client.ts';
 import { users, verificationRequests } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import type { Storage } from '../../plugins/storage.ts';
+import { matchCounts } from '../media/photo-hashes.ts';
 import { listUserStatements, subjectLabel, toAppeal } from '../statements/statement-views.ts';
 import {
   clientsWhere,
@@ -80,7 +81,7 @@ export async function clientRecord(db: Db, id: number, q: z.output<typeof adminC
 }
 
 export const photosPage = async (db: Db, storage: Storage, q: z.output<typeof photoQuerySchema>) =>
-  pageOf(q, await listPhotos(db, storage, q.status, limitOf(q)));
+  pageOf(q, await listPhotos(db, storage, q.status, limitOf(q), matchCounts));
 
 export const verificationsPage = async (db: Db, storage: Storage, q: z.output<typeof verificationQuerySchema>) =>
   pageOf(q, await listVerifications(db, storage, q.status ?? 'pending', limitOf(q)));

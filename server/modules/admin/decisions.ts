@@ -33,6 +33,7 @@ import {
   verificationRequests,
 } from '../../db/schema.ts';
 import { conflict, forbidden, notFound } from '../../errors.ts';
+import { decidedMeanwhile } from './decided-meanwhile.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { deletePhoto } from '../media/media.repository.ts';
@@ -111,6 +112,7 @@ export async function applyDecision(
       case 'ad': {
         const [row] = await tx.select().from(ads).where(eq(ads.id, input.subject_id)).for('update');
         if (!row) throw notFound();
+        if (input.from_queue && row.status !== 'pending') throw await decidedMeanwhile(tx, 'ad', row.id);
         const status = STATUS_AFTER[input.action as keyof typeof STATUS_AFTER];
         before = { status: row.status, is_listed: row.isListed };
         const [updated] = await tx
@@ -158,7 +160,7 @@ export async function applyDecision(
       case 'verification': {
         const [row] = await tx.select().from(verificationRequests).where(eq(verificationRequests.id, input.subject_id)).for('update');
         if (!row) throw notFound();
-        if (row.status !== 'pending') throw refusedAction();
+        if (row.status !== 'pending') throw await decidedMeanwhile(tx, 'verification', row.id);
         const [profile] = await tx.select().from(modelProfiles).where(eq(modelProfiles.id, row.modelProfileId)).for('update');
         const approved = input.action === 'approve';
         const profileStatus: Status = approved ? 'active' : 'rejected';
@@ -186,7 +188,24 @@ export async function applyDecision(
       }
       case 'media': {
         const [row] = await tx.select().from(media).where(eq(media.id, input.subject_id));
-        if (!row) throw notFound();
+        if (!row) {
+          // A photo a colleague removed from the queue meanwhile is gone, but its audit entry says who removed it.
+          if (
+            input.from_queue &&
+            (
+              await tx
+                .select({ id: auditLog.id })
+                .from(auditLog)
+                .where(
+                  and(eq(auditLog.subjectType, 'media'), eq(auditLog.subjectId, input.subject_id), eq(auditLog.action, 'media.remove')),
+                )
+                .limit(1)
+            ).length
+          )
+            throw await decidedMeanwhile(tx, 'media', input.subject_id);
+          throw notFound();
+        }
+        if (input.from_queue && row.reviewedAt) throw await decidedMeanwhile(tx, 'media', row.id);
         if (input.action === 'approve') {
           // Kept: the photo leaves the review queue; nothing changes for the model.
           before = { reviewed_at: row.reviewedAt?.toISOString() ?? null };
