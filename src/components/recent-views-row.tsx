@@ -75,7 +75,7 @@ function RecentCard({ view, lng }: { view: RecentView; lng: string }) {
             {view.card.city.name}
           </Text>
         ) : (
-          <Text size="xs" c="red.8" fw={600} data-testid="recent-view-unavailable">
+          <Text size="xs" fw={600} className={classes.unavailable} data-testid="recent-view-unavailable">
             {t('recentViews.unavailable')}
           </Text>
         )}

@@ -169,6 +169,18 @@ async function withQueued(userId: number, list: FavouriteItem[]): Promise<Favour
   return out;
 }
 
+/**
+ * Applies the queued flips over the list the cache holds now (a restored copy may have been saved before them);
+ * applying them twice changes nothing.
+ */
+export async function reapplyQueued(client: QueryClient, userId: number): Promise<void> {
+  const key = favouritesQueryOptions(userId).queryKey;
+  const list = client.getQueryData<FavouriteItem[]>(key);
+  if (!list) return;
+  const next = await withQueued(userId, list);
+  if (JSON.stringify(next) !== JSON.stringify(list)) client.setQueryData(key, next);
+}
+
 async function remember(items: Favourite[]) {
   const known = items.flatMap((f) => (f.card ? [{ ad_id: f.ad_id, name: f.card.name, title: f.card.title }] : []));
   if (known.length)
@@ -302,6 +314,7 @@ export function startFavouritesSync(client: QueryClient): () => void {
     };
     stopObserver = observer.subscribe((r) => publish(r.data));
     publish(observer.getCurrentResult().data);
+    void reapplyQueued(client, id);
     merging ??= mergeDevice(client, id).finally(() => (merging = undefined));
   };
 

@@ -9,6 +9,7 @@ import {
   deviceFavourites,
   favouritesQueryOptions,
   onDeviceFavouritesChanged,
+  reapplyQueued,
   refreshDeviceStates,
   remove,
   type FavouriteItem,
@@ -53,11 +54,15 @@ export function useFavourites(): FavouritesList {
   const ui = usePresenter();
   const userQuery = useCurrentUser();
   // Offline on a first visit the session cannot be asked: what this device holds is a visitor's list.
-  const user = userQuery.data ?? (userQuery.isError ? null : undefined);
+  const user = userQuery.data !== undefined ? userQuery.data : userQuery.isError ? null : undefined;
   const account = useQuery({ ...favouritesQueryOptions(user?.id ?? 0), enabled: !!user });
   const device = useDeviceList(user === null);
   // The hearts and the header's count follow the same store; on this page it starts at once.
   useEffect(() => startFavouritesWhenIdle(queryClient), [queryClient]);
+  // A list restored from the saved copy may predate heart flips still queued: they are applied over it again.
+  useEffect(() => {
+    if (user) void reapplyQueued(queryClient, user.id);
+  }, [queryClient, user]);
   return {
     items: user ? account.data : user === null ? device : undefined,
     onDevice: user === null,

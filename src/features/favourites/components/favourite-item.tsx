@@ -66,7 +66,7 @@ export function FavouriteItemCard({
             </>
           ) : (
             <>
-              <Text size="sm" fw={700} c="red.8" data-testid="favourite-unavailable">
+              <Text size="sm" fw={700} className={classes.unavailable} data-testid="favourite-unavailable">
                 {t('favourites.state.unavailable')}
               </Text>
               <Text size="xs" c="dimmed">
