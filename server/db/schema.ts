@@ -835,9 +835,22 @@ export const savedSearches = pgTable(
     matchKeys: text('match_keys')
       .array()
       .notNull()
+      .default(sql`'{never}'::text[]`),
+    /** Deletion keys of the words the vocabulary lacked when saved, for typo-corrected matches (migration 0020). */
+    typoKeys: text('typo_keys')
+      .array()
+      .notNull()
       .default(sql`'{}'::text[]`),
   },
-  (t) => [index('saved_searches_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('saved_searches_user_idx').on(t.userId, t.createdAt),
+    index('saved_searches_match_idx')
+      .using('gin', t.matchKeys)
+      .where(sql`NOT ${t.paused} AND ${t.alerts} <> 'off'`),
+    index('saved_searches_typo_idx')
+      .using('gin', t.typoKeys)
+      .where(sql`NOT ${t.paused} AND ${t.alerts} <> 'off'`),
+  ],
 );
 
 /**
