@@ -18,13 +18,11 @@ export const savedSearchesQueryOptions = () =>
     queryFn: async ({ signal }) => (await apiGet<SavedSearchList>(API.savedSearches, signal)).data,
   });
 
-// The outbox's OpKind union (src/offline/types.ts) does not name these yet; they are only shown (the sync page's
-// data-kind) and never switched on, so the cast is harmless until the union lists them.
 const KIND = {
-  create: 'saved_search.create' as OpKind,
-  update: 'saved_search.update' as OpKind,
-  delete: 'saved_search.delete' as OpKind,
-};
+  create: 'saved_search.create',
+  update: 'saved_search.update',
+  delete: 'saved_search.delete',
+} as const satisfies Record<string, OpKind>;
 
 type Answer = ApiResponse<{ data?: SavedSearch }>;
 const scope = (userId: number) => `saved-searches:user:${userId}`;

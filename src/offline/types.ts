@@ -17,7 +17,10 @@ export type OpKind =
   | 'chat.open'
   /** Favourites (issue 28): one scope per user, so a heart flipped offline reaches the server in the order it was flipped. */
   | 'favourite.save'
-  | 'favourite.remove';
+  | 'favourite.remove'
+  | 'saved_search.create'
+  | 'saved_search.update'
+  | 'saved_search.delete';
 
 /**
  * - pending: waiting to be sent (`nextAttemptAt` says when at the earliest);
