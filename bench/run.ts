@@ -80,6 +80,7 @@ import { benchLighthouse, previousBefore, renderLighthouseSection, spliceLightho
 import { benchRealtime, renderRealtimeSection, spliceRealtimeSection } from './lib/realtime.ts';
 import { benchChat, renderChatSection, spliceChatSection } from './lib/chat.ts';
 import { benchSavedSearchMatching, renderSavedSearchSection, spliceSavedSearchSection } from './lib/saved-search-matching.ts';
+import { benchMediaHashMatching, renderMediaHashSection, spliceMediaHashSection } from './lib/media-hash-matching.ts';
 import { benchOffline, renderOfflineSection, spliceOfflineSection } from './lib/offline.ts';
 import { benchServerMemory, renderServerMemorySection, spliceServerMemorySection } from './lib/server-memory.ts';
 import { benchInp, renderInpSection, spliceInpSection } from './lib/inp.ts';
@@ -470,6 +471,14 @@ async function savedSearchesOnly(): Promise<void> {
   log(`wrote the saved searches section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
 }
 
+/** `--only media-hashes`: one upload's photo looked up among 1,000,000 stored hashes on PostgreSQL, and pHash vs dHash. */
+async function mediaHashesOnly(): Promise<void> {
+  const started = performance.now();
+  const section = renderMediaHashSection(await benchMediaHashMatching(log));
+  await writeFormatted(spliceMediaHashSection(fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '# Benchmarks\n', section));
+  log(`wrote the media hashes section of ${path.relative(ROOT, OUT)} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+}
+
 /** `--only offline`: the offline repeat visit and the outbox replay (bench/lib/offline.ts), spliced in. */
 async function offlineOnly(): Promise<void> {
   const started = performance.now();
@@ -557,6 +566,7 @@ async function main() {
     if (part === 'inp') return inpOnly();
     if (part === 'footprint') return footprintOnly();
     if (part === 'saved-searches') return savedSearchesOnly();
+    if (part === 'media-hashes') return mediaHashesOnly();
     if (part !== 'photos')
       throw new Error(
         '--only takes one value: api, photos, transfer, lighthouse, realtime, chat, offline, memory, inp, footprint or saved-searches',

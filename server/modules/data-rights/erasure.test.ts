@@ -79,6 +79,9 @@ const TABLES: Record<string, 'personal' | 'kept' | 'none'> = {
   saved_search_hits: 'personal',
   // Counts per ad and week, naming nobody; they go with the ad.
   ad_stats_weekly: 'personal',
+  // Issue 29: a photo's or selfie's perceptual hashes go with it; the removed list keeps hashes and a ground, no one's data.
+  media_hashes: 'personal',
+  removed_media_hashes: 'none',
 };
 
 /** Top-level storage prefixes: `ads` photos, `verification` selfies, `exports` archives are personal; the rest are not. */
