@@ -7,6 +7,7 @@ import { useLng } from '#src/lib/paths.ts';
 import { adminCountsOptions } from '../api/admin-api.ts';
 import { ADMIN_PATHS } from '../lib/admin-paths.ts';
 import { failedWithNothingSaved } from '#src/lib/query-view.ts';
+import { ReviewStatsPanel } from './review-stats-panel.tsx';
 
 const COUNT_LINKS: [keyof AdminCounts, string][] = [
   ['pending_ads', ADMIN_PATHS.reviewAds],
@@ -105,6 +106,7 @@ export function AdminDashboardPanel({ superAdmin = false }: { superAdmin?: boole
           />
         ) : null}
       </SimpleGrid>
+      {superAdmin ? <ReviewStatsPanel /> : null}
     </Stack>
   );
 }
