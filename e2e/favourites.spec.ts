@@ -195,7 +195,10 @@ test('a signed-in client removes a favourite offline: shown at once, sent once w
   await expect(items(page)).toHaveCount(1);
 });
 
-test('a favourite whose ad its model paused says "Ya no está disponible" and shows no photo; axe clean', async ({ page, browser }) => {
+test('a favourite whose ad its model paused says "Ya no está disponible" and shows no photo; axe clean', async ({
+  page,
+  browser,
+}, testInfo) => {
   test.setTimeout(90_000);
   // The model's ad, found through her own session.
   const model = await newVisitor(browser);
@@ -233,6 +236,8 @@ test('a favourite whose ad its model paused says "Ya no está disponible" and sh
     await expect(item.locator('img')).toHaveCount(0);
     await expect(item.getByRole('link')).toHaveCount(0);
     await expectNoAxeViolations(page, 'favourites page');
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.screenshot({ path: testInfo.outputPath('favourites-360.png'), fullPage: true });
     // It can be removed.
     await item.getByRole('button', { name: /^Quitar / }).click();
     await expect(page.getByTestId('favourites-empty')).toBeVisible();
@@ -246,7 +251,7 @@ test('a favourite whose ad its model paused says "Ya no está disponible" and sh
 test('recently viewed: the models opened are on the home offline with their photos; "Borrar" empties it; axe clean', async ({
   page,
   context,
-}) => {
+}, testInfo) => {
   test.setTimeout(90_000);
   await page.goto('/es');
   await controlledByWorker(page);
@@ -274,6 +279,11 @@ test('recently viewed: the models opened are on the home offline with their phot
     )
     .toBe(true);
   await expectNoAxeViolations(page, 'home with the recently viewed row', '[data-testid="recent-views"]');
+  await page.setViewportSize({ width: 360, height: 740 });
+  await row.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath('recent-views-360.png') });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: testInfo.outputPath('home-hearts-360.png') });
 
   await context.setOffline(true);
   await page.reload();
