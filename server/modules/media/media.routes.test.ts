@@ -13,6 +13,8 @@ import { loadEditableAd } from './ad-access.ts';
 import { PUBLIC_MAX_AGE_S } from './media-files.ts';
 import { PLANTED, jpeg, jpegWithGps, pixelFloodPng, png, textFile } from './test-images.ts';
 import { loginAs, multipart, uploadBody } from './test-helpers.ts';
+// Photos that differ to the perceptual hash: one photo uploaded by several accounts is flagged (photo-hashes.ts).
+import { variedPhoto } from './test-photos.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -305,7 +307,7 @@ describe('POST /api/media/delete and PUT /api/change-cover-picture/{id}', () => 
 describe('privacy of photos', () => {
   it('serves the photos of an unlisted ad only to its owner and staff', async () => {
     const { adId, agent } = await modelWithAd();
-    const res = await upload(agent, adId, [{ filename: 'a.jpg', data: await jpeg(900, 600) }]);
+    const res = await upload(agent, adId, [{ filename: 'a.jpg', data: await variedPhoto(700 + adId) }]);
     const photo = res.json<UploadAnswer>().data.media[0]!;
     expect((await adRow(adId)).isListed).toBe(false);
 
@@ -330,7 +332,7 @@ describe('privacy of photos', () => {
 
   it('serves the photos of a listed ad to everyone, cached for minutes and revalidated, not for a year', async () => {
     const { adId, agent } = await modelWithAd();
-    const res = await upload(agent, adId, [{ filename: 'a.jpg', data: await jpeg(900, 600) }]);
+    const res = await upload(agent, adId, [{ filename: 'a.jpg', data: await variedPhoto(700 + adId) }]);
     const photo = res.json<UploadAnswer>().data.media[0]!;
     // Staff approve the ad (the trigger lists it again).
     await t.database.db.update(ads).set({ status: 'active' }).where(eq(ads.id, adId));
@@ -355,7 +357,7 @@ describe('privacy of photos', () => {
     ['the account is suspended', (_adId: number, userId: number) => ({ subject_type: 'user', subject_id: userId, action: 'suspend' })],
   ])('once %s, the photo URL is a 404 for everyone, and a cache asking again is told so', async (_what, decision) => {
     const { adId, agent, userId } = await modelWithAd();
-    const res = await upload(agent, adId, [{ filename: 'a.jpg', data: await jpeg(900, 600) }]);
+    const res = await upload(agent, adId, [{ filename: 'a.jpg', data: await variedPhoto(700 + adId) }]);
     const photo = res.json<UploadAnswer>().data.media[0]!;
     await t.database.db.update(ads).set({ status: 'active' }).where(eq(ads.id, adId));
     const anonymous = await newAgent(t.app);
