@@ -66,6 +66,13 @@ const UNRELATED = new Set([
   API.pageView,
   API.modelVerificationCode,
   API.consentCode,
+  // Issue 28: a heart, a saved search or a contact tap changes no card (the counts the cards never show).
+  API.favourite(':adId'),
+  API.favouritesMerge,
+  API.savedSearches,
+  API.savedSearch(':id'),
+  API.savedSearchUnsubscribe,
+  API.adContactTap,
 ]);
 
 export function affectsCatalogue(req: Pick<FastifyRequest, 'method' | 'routeOptions'>, statusCode: number): boolean {

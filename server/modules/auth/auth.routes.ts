@@ -27,7 +27,6 @@ import {
   userChangedAnswerSchema,
   verificationSentAnswerSchema,
   verifyEmailSchema,
-  type Role,
 } from '#contract/auth.ts';
 import { API } from '#contract/routes.ts';
 import { ACCOUNT_SUSPENDED_PATH } from '#contract/statements.ts';
@@ -51,12 +50,7 @@ import { toUserDto } from './users.repository.ts';
 
 const SIGNED_IN = { auth: true as const };
 
-async function register(
-  app: FastifyInstance,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  input: { name: string; email: string; password: string; role: Role },
-) {
+async function register(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, input: Parameters<typeof registerAccount>[1]) {
   await consume(app.authLimits.register, req.ip, reply);
   await registerAccount(app, input, { language: req.lang, t: req.t, log: req.log });
   // Same answer whether or not the address was taken.
