@@ -7,7 +7,7 @@
  * with `decided_meanwhile`) leaves the queue with a note naming them and when.
  */
 import { Button, Checkbox, Group, Kbd, List, Modal, Radio, SimpleGrid, Stack, Table, Text, Textarea, VisuallyHidden } from '@mantine/core';
-import { getHotkeyHandler, useHotkeys } from '@mantine/hooks';
+import { useHotkeys } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -379,16 +379,16 @@ export function RejectDialog({
     );
     requestAnimationFrame(() => confirmRef.current?.focus());
   };
-  const digits = getHotkeyHandler(
-    REASON_CODES.slice(0, 9).map((c, i) => [
+  // Digits pick a rule wherever the focus is in the dialog (its close button, a radio), except in the facts field,
+  // where a digit is text.
+  useHotkeys(
+    REASON_CODES.slice(0, 9).map((c, i): [string, () => void] => [
       String(i + 1),
-      (e: KeyboardEvent) => {
-        // In the facts field a digit is text.
-        if (e.target instanceof HTMLTextAreaElement) return;
-        if (digitIndex(String(i + 1), REASON_CODES.length) !== null) pick(c);
+      () => {
+        if (opened && digitIndex(String(i + 1), REASON_CODES.length) !== null) pick(c);
       },
-      { preventDefault: false },
     ]),
+    ['TEXTAREA'],
   );
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -400,7 +400,7 @@ export function RejectDialog({
     names.length === 1 ? t('reviewQueue.reject.title', { name: names[0] }) : t('reviewQueue.reject.titleMany', { count: names.length });
   return (
     <Modal opened={opened} onClose={onClose} title={title} closeButtonProps={{ 'aria-label': t('common.close') }} size="lg" centered>
-      <form onSubmit={submit} onKeyDown={(e) => digits(e)} noValidate>
+      <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <Text size="sm">{t('reviewQueue.reject.hint')}</Text>
           <Radio.Group label={t('reviewQueue.reject.reasons')} value={code} onChange={pick} required>

@@ -24,7 +24,7 @@ export function AdminReviewAdsRoute() {
     <AdminPage title={t('admin.ads.title')} heading={t('admin.ads.heading')}>
       <ListFilters params={params} update={update} statuses={statusOptions(t)} />
       <Empty loading={isPending} error={failedWithNothingSaved({ data, isError })} empty={data?.data.length === 0} />
-      {queue && data?.data.length ? (
+      {queue && data ? (
         <ReviewQueue
           key={params.page}
           label={t('admin.ads.heading')}

@@ -66,7 +66,7 @@ export function AdminReviewPhotosRoute() {
         statuses={PHOTO_FILTERS.map((s): [string, string] => [s, t(`admin.photoFilters.${s}`)])}
       />
       <Empty loading={isPending} error={failedWithNothingSaved({ data, isError })} empty={data?.data.length === 0} />
-      {queue && data?.data.length ? (
+      {queue && data ? (
         <ReviewQueue
           key={params.page}
           label={t('admin.photos.heading')}
