@@ -155,7 +155,16 @@ export async function saveFavourite(
 /** Removes a favourite (DELETE, idempotent: one that is not there is removed already). */
 export async function removeFavourite(db: Db, userId: number, adId: number, commit?: (tx: Db, result: null) => Promise<void>) {
   await db.transaction(async (tx) => {
-    await tx.delete(favourites).where(and(eq(favourites.userId, userId), eq(favourites.adId, adId)));
+    const gone = await tx
+      .delete(favourites)
+      .where(and(eq(favourites.userId, userId), eq(favourites.adId, adId)))
+      .returning({ adId: favourites.adId });
+    // Idempotent for an ad that exists (or one she had saved); an id that names no ad and no favourite is a 404, as
+    // every path naming nothing is.
+    if (gone.length === 0) {
+      const found = (await tx.execute(sql`select 1 from ads where id = ${adId}`)) as { rows: unknown[] };
+      if (found.rows.length === 0) throw notFound();
+    }
     await commit?.(tx, null);
   });
 }

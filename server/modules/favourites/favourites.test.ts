@@ -129,6 +129,16 @@ describe('states', () => {
     expect((await db().select().from(favourites).where(eq(favourites.userId, user.id))).length).toBe(6);
   });
 
+  it("a deleted ad's favourite can still be removed; then its id names nothing (404, like any such path)", async () => {
+    const { agent } = await client();
+    const gone = await model();
+    expect((await agent.put(API.favourite(gone.adId))).statusCode).toBe(200);
+    await db().delete(ads).where(eq(ads.id, gone.adId));
+    expect((await agent.delete(API.favourite(gone.adId))).statusCode).toBe(200);
+    expect((await agent.delete(API.favourite(gone.adId))).statusCode).toBe(404);
+    expect((await agent.delete(API.favourite(2_147_483_647))).statusCode).toBe(404);
+  });
+
   it('a publicist model whose consent was withdrawn is removed', async () => {
     const pub = await buildPublicist(db());
     const m = await model();
