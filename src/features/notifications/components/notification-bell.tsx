@@ -6,38 +6,18 @@
 import { PushDeviceSwitch } from '#src/components/push-settings/push-settings.tsx';
 import { ActionIcon, Button, Group, Indicator, Skeleton, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconBell, IconCheck } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Notification } from '#contract/notifications.ts';
 import { toLocaleTag } from '#contract/languages.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
+import { useMarkRead } from '../api/use-mark-read.ts';
 import { notificationText, translatorOf } from './notification-text.ts';
-import {
-  markAllNotificationsRead,
-  markNotificationRead,
-  notificationsQueryOptions,
-  updateNotifications,
-  withRead,
-} from '../api/notifications-api.ts';
+import { notificationsQueryOptions } from '../api/notifications-api.ts';
 import classes from './notification-bell.module.css';
 import { queryView } from '#src/lib/query-view.ts';
-
-function useMarkRead() {
-  const queryClient = useQueryClient();
-  return async (ids: number[] | undefined) => {
-    updateNotifications(queryClient, (list) => withRead(list, ids));
-    try {
-      const res = ids ? await Promise.all(ids.map((id) => markNotificationRead(id))) : [await markAllNotificationsRead()];
-      const unread = res.at(-1)?.data.data?.unread;
-      if (typeof unread === 'number') updateNotifications(queryClient, (list) => ({ ...list, meta: { ...list.meta, unread } }));
-    } catch {
-      // The optimistic change is undone by asking the server what is true.
-      await queryClient.invalidateQueries({ queryKey: notificationsQueryOptions().queryKey });
-    }
-  };
-}
 
 function NotificationItem({ n, onOpen, onMarkRead }: { n: Notification; onOpen: () => void; onMarkRead: () => void }) {
   const { t, i18n } = useTranslation();

@@ -4,7 +4,7 @@
  * as the bell (notifications-api.ts), so reading one here clears it there.
  */
 import { Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -12,32 +12,12 @@ import { toLocaleTag } from '#contract/languages.ts';
 import type { Notification } from '#contract/notifications.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { queryView } from '#src/lib/query-view.ts';
-import {
-  markAllNotificationsRead,
-  markNotificationRead,
-  notificationsQueryOptions,
-  updateNotifications,
-  withRead,
-} from '../api/notifications-api.ts';
+import { notificationsQueryOptions } from '../api/notifications-api.ts';
+import { useMarkRead } from '../api/use-mark-read.ts';
 import { notificationText, translatorOf } from './notification-text.ts';
 
 /** How many the dashboard shows; the bell has the rest. */
 export const DASHBOARD_NOTIFICATIONS = 6;
-
-function useMarkRead() {
-  const queryClient = useQueryClient();
-  return async (ids: number[] | undefined) => {
-    updateNotifications(queryClient, (list) => withRead(list, ids));
-    try {
-      const res = ids ? await Promise.all(ids.map((id) => markNotificationRead(id))) : [await markAllNotificationsRead()];
-      const unread = res.at(-1)?.data.data?.unread;
-      if (typeof unread === 'number') updateNotifications(queryClient, (list) => ({ ...list, meta: { ...list.meta, unread } }));
-    } catch {
-      // Offline or refused: what is true is asked again rather than guessed.
-      await queryClient.invalidateQueries({ queryKey: notificationsQueryOptions().queryKey });
-    }
-  };
-}
 
 function Item({ n, onOpen }: { n: Notification; onOpen: () => void }) {
   const { t, i18n } = useTranslation();
