@@ -28,10 +28,8 @@ async function openDashboard(page: Page, lng: Lng) {
   return board;
 }
 
-test('the client dashboard at 360 px and on a desktop, in every language, axe clean', async ({ page }) => {
-  test.setTimeout(120_000);
-  await presetConsent(page);
-  // A client of its own, verified: the demo client's password is changed by accounts.spec.ts on the same server.
+/** A client of its own, verified and signed in: the demo client's password is changed by accounts.spec.ts on the same server. */
+async function signInNewClient(page: Page) {
   const email = `dashboard-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.test`;
   await page.request.get('/sanctum/csrf-cookie', { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
   const token = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
@@ -48,6 +46,12 @@ test('the client dashboard at 360 px and on a desktop, in every language, axe cl
   await page.context().clearCookies();
   await presetConsent(page);
   await submitLogin(page, email, DEMO_PASSWORD);
+}
+
+test('the client dashboard at 360 px and on a desktop, in every language, axe clean', async ({ page }) => {
+  test.setTimeout(120_000);
+  await presetConsent(page);
+  await signInNewClient(page);
   await expect(page).toHaveURL(/\/es\/dashboard/);
 
   for (const lng of LANGUAGES) {
@@ -74,23 +78,7 @@ test('the client dashboard at 360 px and on a desktop, in every language, axe cl
 
 test('on a phone the panels come in the order a returning client wants them: favourites and searches first', async ({ page }) => {
   await presetConsent(page);
-  // A client of its own, verified: the demo client's password is changed by accounts.spec.ts on the same server.
-  const email = `dashboard-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.test`;
-  await page.request.get('/sanctum/csrf-cookie', { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
-  const token = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  const registered = await page.request.post('/api/register', {
-    headers: { 'X-Requested-With': 'XMLHttpRequest', 'X-XSRF-TOKEN': decodeURIComponent(token) },
-    data: { name: 'Cliente Panel', email, password: DEMO_PASSWORD, password_confirmation: DEMO_PASSWORD, role: 'client' },
-  });
-  expect(registered.status(), await registered.text()).toBe(201);
-  const link = new URL(
-    await linkFromMail(email, /http:\/\/localhost:\d+\/es\/verify-email\/\d+\/[a-f0-9]{40}\?expires=\d+&signature=[a-f0-9]{64}/),
-  );
-  await page.goto(link.pathname + link.search);
-  await expect(page.getByRole('dialog').getByText('¡Correo verificado!')).toBeVisible();
-  await page.context().clearCookies();
-  await presetConsent(page);
-  await submitLogin(page, email, DEMO_PASSWORD);
+  await signInNewClient(page);
   await expect(page).toHaveURL(/\/es\/dashboard/);
   await page.setViewportSize({ width: 360, height: 800 });
   const board = await openDashboard(page, 'es');
