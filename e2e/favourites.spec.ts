@@ -289,8 +289,13 @@ test('recently viewed: the models opened are on the home offline with their phot
   await page.reload();
   await offlineAgain(context);
   await expect(row.getByTestId('recent-view')).toHaveCount(2);
+  // At 360 px the row is below the fold and its photos load lazily: bring it into view (the flaky CI run waited for
+  // photos the browser had not asked for yet).
+  await row.scrollIntoViewIfNeeded();
   await expect
-    .poll(() => row.locator('img').evaluateAll((imgs) => (imgs as HTMLImageElement[]).every((img) => img.complete && img.naturalWidth > 0)))
+    .poll(() => row.locator('img').evaluateAll((imgs) => (imgs as HTMLImageElement[]).every((img) => img.complete && img.naturalWidth > 0)), {
+      timeout: 15_000,
+    })
     .toBe(true);
 
   await row.getByRole('button', { name: tr('es', 'recentViews.clearLabel') }).click();
