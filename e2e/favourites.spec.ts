@@ -293,9 +293,12 @@ test('recently viewed: the models opened are on the home offline with their phot
   // photos the browser had not asked for yet).
   await row.scrollIntoViewIfNeeded();
   await expect
-    .poll(() => row.locator('img').evaluateAll((imgs) => (imgs as HTMLImageElement[]).every((img) => img.complete && img.naturalWidth > 0)), {
-      timeout: 15_000,
-    })
+    .poll(
+      () => row.locator('img').evaluateAll((imgs) => (imgs as HTMLImageElement[]).every((img) => img.complete && img.naturalWidth > 0)),
+      {
+        timeout: 15_000,
+      },
+    )
     .toBe(true);
 
   await row.getByRole('button', { name: tr('es', 'recentViews.clearLabel') }).click();
