@@ -37,7 +37,7 @@ import { decidedMeanwhile } from './decided-meanwhile.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { deletePhoto } from '../media/media.repository.ts';
-import { listRemovedHashes } from '../media/photo-hashes.ts';
+import { acceptAfterAppeal, isRemovedListStatement, listRemovedHashes } from '../media/photo-hashes.ts';
 import { notifyAppealDecided, notifyDecision } from '../notifications/events.ts';
 import { settlePhotoReview } from '../photo-reviews/photo-reviews.ts';
 import type { PendingNotification } from '../notifications/notifications.ts';
@@ -393,10 +393,18 @@ export async function decideAppeal(
             restored.status = previous.status;
           }
           break;
-        case 'media':
-          // The files are gone: the user is told they may upload the photo again.
-          restored.photo = 'may_upload_again';
+        case 'media': {
+          // The automated removed-list refusal withheld a photo that is still stored: the reversal keeps it (issue 29).
+          const accepted = isRemovedListStatement(statement!) ? await acceptAfterAppeal(tx, id, staff.id) : null;
+          if (accepted) {
+            restored.photo = 'accepted';
+            restored.removed_list_entries = accepted.unlisted;
+          } else {
+            // The files are gone: the user is told they may upload the photo again.
+            restored.photo = 'may_upload_again';
+          }
           break;
+        }
         default:
           break;
       }

@@ -201,6 +201,54 @@ describe('matches at upload', () => {
     expect(matches).toContainEqual(expect.objectContaining({ removed: true, media_id: null, ground: 'identity' }));
   });
 
+  it('a reversed appeal of a removed-list refusal keeps the photo: reviewed, no longer flagged, the ad listed, and not refused again', async () => {
+    const photo = await variedPhoto(405);
+    const a = await model();
+    const aMedia = (await upload(a.agent, a.adId, photo)).json<{ data: { media: { media_id: number }[] } }>().data.media[0]!.media_id;
+    const removal = await staff.post(API.adminDecisions, {
+      subject_type: 'media',
+      subject_id: aMedia,
+      action: 'remove',
+      reason_codes: ['identity'],
+      text: 'Foto de otra persona.',
+    });
+    expect(removal.statusCode).toBe(200);
+    // The photo's owner uploads it: refused for review by the automated comparison.
+    const b = await model();
+    const bMedia = (await upload(b.agent, b.adId, await copyOf(photo, 'half'))).json<{ data: { media: { media_id: number }[] } }>().data
+      .media[0]!.media_id;
+    expect(await flaggedOf(bMedia)).toBe(true);
+    await approveAd(b.adId);
+    expect(await listed(b.adId)).toBe(false);
+    const [statement] = await db()
+      .select({ id: statements.id })
+      .from(statements)
+      .where(and(eq(statements.subjectType, 'media'), eq(statements.subjectId, bMedia)));
+    const appeal = await b.agent.post(API.statementAppeal(statement!.id), { text: 'Es mi foto: la subí yo antes que nadie.' });
+    expect(appeal.statusCode, appeal.body).toBe(201);
+    const appealId = appeal.json<{ data: { appeal: { id: number } } }>().data.appeal.id;
+    const decided = await staff.post(API.adminAppealDecide(appealId), { outcome: 'reversed', text: 'Comprobado: la foto es suya.' });
+    expect(decided.statusCode, decided.body).toBe(200);
+    expect(decided.json<{ data: { restored: Record<string, unknown> } }>().data.restored).toMatchObject({ photo: 'accepted' });
+
+    const [row] = await db().select({ reviewedAt: media.reviewedAt }).from(media).where(eq(media.id, bMedia));
+    expect(row!.reviewedAt).not.toBeNull();
+    expect(await flaggedOf(bMedia)).toBe(false);
+    expect(await listed(b.adId)).toBe(true);
+    // Off the staff photo queue (reviewed), and the same picture uploaded again by its owner is neither flagged nor
+    // refused: the match staff found wrong is gone from the removed list.
+    const queue = await staff.get(`${API.adminPhotos}?per_page=100`);
+    expect(queue.json<{ data: { id: number }[] }>().data.map((p) => p.id)).not.toContain(bMedia);
+    const again = await upload(b.agent, b.adId, await copyOf(photo, 'q50'));
+    const againMedia = again.json<{ data: { media: { media_id: number }[] } }>().data.media[0]!.media_id;
+    expect(await flaggedOf(againMedia)).toBe(false);
+    const refusals = await db()
+      .select({ id: statements.id })
+      .from(statements)
+      .where(and(eq(statements.subjectType, 'media'), eq(statements.subjectId, againMedia)));
+    expect(refusals).toHaveLength(0);
+  });
+
   it('answers the matches to staff only', async () => {
     const a = await model();
     const res = await a.agent.get(API.adminMediaMatches(1));

@@ -411,3 +411,40 @@ export async function listRemovedHashes(
     .onConflictDoNothing();
   return rows.length;
 }
+
+/**
+ * An appeal reversed against the automated removed-list refusal of photo `mediaId` (inside the appeal's transaction):
+ * the person deciding has looked at the photo and kept it, so it counts as reviewed (the ad may be listed again:
+ * `media_after_review` re-derives it), its hashes are no longer flagged, and the removed-list entries it matched are
+ * taken off the list — otherwise the same picture, uploaded again by its owner, would be refused again for the match
+ * staff have just found wrong. The photo's own stored hashes still catch another account's copy. False when the
+ * photo is gone (removed meanwhile): nothing to accept.
+ */
+export async function acceptAfterAppeal(tx: Db, mediaId: number, staffId: number): Promise<{ unlisted: number } | null> {
+  const [photo] = await tx
+    .update(media)
+    .set({ reviewedAt: sql`coalesce(${media.reviewedAt}, now())`, reviewedBy: sql`coalesce(${media.reviewedBy}, ${staffId})` })
+    .where(eq(media.id, mediaId))
+    .returning({ id: media.id });
+  if (!photo) return null;
+  const rows = await tx
+    .update(mediaHashes)
+    .set({ flagged: false })
+    .where(eq(mediaHashes.mediaId, mediaId))
+    .returning({ hash: mediaHashes.hash, mirror: mediaHashes.mirror });
+  const keys = rows.flatMap((r) => [BigInt(r.hash), BigInt(r.mirror)]);
+  if (!keys.length) return { unlisted: 0 };
+  const gone = lookup(removedMediaHashes, keys);
+  const unlisted = await tx
+    .delete(removedMediaHashes)
+    .where(and(gone.where, sql`${gone.distance} <= ${MATCH_DISTANCE}`))
+    .returning({ id: removedMediaHashes.id });
+  return { unlisted: unlisted.length };
+}
+
+/** Whether a statement is the automated removed-list refusal of a photo (recordUploadHashes issues it). */
+export function isRemovedListStatement(statement: { subjectType: string; automated: boolean; automatedDetail: unknown }): boolean {
+  if (statement.subjectType !== 'media' || !statement.automated) return false;
+  const detail = statement.automatedDetail as { hash_match?: { list?: unknown } } | null;
+  return detail?.hash_match?.list === 'removed';
+}
