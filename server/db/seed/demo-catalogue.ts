@@ -10,7 +10,7 @@ import { mediaKey } from '../../modules/media/images.ts';
 import { hashPassword } from '../../modules/auth/passwords.ts';
 import type { Db } from '../client.ts';
 import { ads, cities, media, modelProfiles, publicityAds, sections, states, users } from '../schema.ts';
-import { ASPECT, renderIllustration, VARIANT_WIDTHS } from './illustrations.ts';
+import { ASPECT, DEMO_CATALOGUE_PROVIDER, renderIllustration, VARIANT_WIDTHS } from './illustrations.ts';
 
 /** INE codes; the first five are in Asturias and get most of the ads. */
 const CITY_CODES = ['33044', '33024', '33004', '33037', '33031', '28079', '08019', '46250', '41091', '48020', '29067', '50297', '39075'];
@@ -168,6 +168,12 @@ function birthDate(age: number, i: number): string {
   return d.toISOString().slice(0, 10);
 }
 
+const DEMO_CATALOGUE_SCREENING = () => ({
+  provider: DEMO_CATALOGUE_PROVIDER,
+  scores: { sexual_activity: 0, sexual_display: 0, erotica: 0 },
+  checked_at: new Date().toISOString(),
+});
+
 export async function seedDemoCatalogue(db: Db, storage: Storage, opts: { ads: number; password: string }): Promise<void> {
   const existing = await db.select({ id: users.id }).from(users).where(like(users.email, 'demo-model-%@vitrina.test')).limit(1);
   if (existing.length) return;
@@ -271,6 +277,10 @@ export async function seedDemoCatalogue(db: Db, storage: Storage, opts: { ads: n
         variants: [...VARIANT_WIDTHS],
         // The demo catalogue counts as looked at: the photo queue starts with the demo review items only.
         reviewedAt: new Date(),
+        // The known demo set: its few drawings are shared across the catalogue's accounts (rendering one per photo
+        // would take minutes at every fresh start), so photo matching (issue 29) leaves them out — hashed, every
+        // catalogue ad would match dozens of others and the staff queues would show matches for everything.
+        moderation: DEMO_CATALOGUE_SCREENING(),
       });
     }
   }

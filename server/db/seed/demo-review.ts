@@ -9,6 +9,7 @@ import type { Storage } from '../../plugins/storage.ts';
 import { hashPassword } from '../../modules/auth/passwords.ts';
 import { findUserByEmail } from '../../modules/auth/users.repository.ts';
 import { mediaKey } from '../../modules/media/images.ts';
+import { hashImage, storeHashes } from '../../modules/media/photo-hashes.ts';
 import type { Db } from '../client.ts';
 import { ads, cities, countries, media, modelProfiles, publicistProfiles, sections, users, verificationRequests } from '../schema.ts';
 import { ASPECT, renderIllustration, VARIANT_WIDTHS } from './illustrations.ts';
@@ -85,7 +86,7 @@ export async function seedDemoReviewQueue(db: Db, storage: Storage, password: st
       version: 2,
     })
     .returning({ id: ads.id });
-  await photos(db, storage, nereaAd!.id, ['#0ca678', '#1c7ed6'], 120);
+  await photos(db, storage, nereaAd!.id, ['#0ca678', '#1c7ed6'], 150);
 
   // A model who sent her verification selfie.
   const sara = await account(db, DEMO_REVIEW_ACCOUNTS.pendingVerification, 'Sara', 'model', passwordHash);
@@ -113,18 +114,24 @@ export async function seedDemoReviewQueue(db: Db, storage: Storage, password: st
       isActive: true,
     })
     .returning({ id: ads.id });
-  await photos(db, storage, saraAd!.id, ['#f08c00'], 140);
-  const selfie = (await renderIllustration('#f08c00', 141)).get(VARIANT_WIDTHS.at(-1)!)!;
+  await photos(db, storage, saraAd!.id, ['#f08c00'], 160);
+  const selfie = (await renderIllustration('#f08c00', 161)).get(VARIANT_WIDTHS.at(-1)!)!;
   const selfieKey = `verification/${saraProfile!.id}/${crypto.randomUUID()}.webp`;
   await storage.put(selfieKey, selfie);
-  await db.insert(verificationRequests).values({
-    modelProfileId: saraProfile!.id,
-    code: 'DEMO42',
-    status: 'pending',
-    photoKey: selfieKey,
-    submittedAt: new Date(),
-    expiresAt: new Date(Date.now() + 15 * 60_000),
-  });
+  const [request] = await db
+    .insert(verificationRequests)
+    .values({
+      modelProfileId: saraProfile!.id,
+      code: 'DEMO42',
+      status: 'pending',
+      photoKey: selfieKey,
+      submittedAt: new Date(),
+      expiresAt: new Date(Date.now() + 15 * 60_000),
+    })
+    .returning({ id: verificationRequests.id });
+  // Hashed as a sent selfie is (issue 29), so the verification queue shows its matches like any other.
+  const selfieHashes = await hashImage(selfie);
+  if (selfieHashes) await storeHashes(db, { verificationId: request!.id }, saraProfile!.id, selfieHashes);
 
   // An agency waiting for approval, with its trader details.
   const sur = await account(db, DEMO_REVIEW_ACCOUNTS.pendingPublicist, 'Agencia Sur', 'publicist', passwordHash);

@@ -7,9 +7,10 @@
  * already listed, and flagging them all at once would unlist ads nobody reviewed; their matches show in the staff
  * queue (`matchCounts`) and the matches route.
  */
-import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { ads, media, mediaHashes } from '../../db/schema.ts';
+import { DEMO_CATALOGUE_PROVIDER } from '../../db/seed/illustrations.ts';
 import { readBytes } from '../../plugins/storage.ts';
 import { scheduleJob } from '../jobs/jobs.ts';
 import { mediaKey } from './images.ts';
@@ -31,7 +32,14 @@ export async function backfillBatch(
     .from(media)
     .innerJoin(ads, eq(ads.id, media.adId))
     .leftJoin(mediaHashes, and(eq(mediaHashes.mediaId, media.id), eq(mediaHashes.kind, 'full')))
-    .where(and(gt(media.id, after), isNull(mediaHashes.id)))
+    .where(
+      and(
+        gt(media.id, after),
+        isNull(mediaHashes.id),
+        // The demo catalogue's shared drawings (server/db/seed/demo-catalogue.ts): a known set, never matched.
+        sql`coalesce(${media.moderation} ->> 'provider', '') <> ${DEMO_CATALOGUE_PROVIDER}`,
+      ),
+    )
     .orderBy(asc(media.id))
     .limit(limit);
   let hashed = 0;
