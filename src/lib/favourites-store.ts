@@ -10,6 +10,10 @@
  * - When someone signs in on a device holding a visitor's favourites, they are sent once to POST
  *   /api/favourites/merge and the device list is cleared (registration sends them in its body as well).
  * - The cover photos of the available ones are kept offline (favourites-photos.ts); an unavailable one's is dropped.
+ * - The account's list is also written here, on the device, at every change (`account` table): the query cache's
+ *   saved copy is written at most once a second (query-persist.ts), so a reload within that second restored an older
+ *   list — an offline removal followed by a reload then showed an empty list (the copy from before the hearts were
+ *   added, with the removal applied) or the removed one again (its removal replayed by the worker meanwhile).
  */
 import { QueryObserver, queryOptions, type QueryClient } from '@tanstack/react-query';
 import { Dexie, type EntityTable } from 'dexie';
@@ -49,7 +53,18 @@ interface Remembered {
   title: string;
 }
 
-type FavouritesDb = Dexie & { favourites: EntityTable<DeviceRow, 'ad_id'>; remembered: EntityTable<Remembered, 'ad_id'> };
+/** The signed-in account's list as this device last had it, and when (ms; the query's `dataUpdatedAt`). */
+interface AccountCopy {
+  user_id: number;
+  items: FavouriteItem[];
+  at: number;
+}
+
+type FavouritesDb = Dexie & {
+  favourites: EntityTable<DeviceRow, 'ad_id'>;
+  remembered: EntityTable<Remembered, 'ad_id'>;
+  account: EntityTable<AccountCopy, 'user_id'>;
+};
 
 export const FAVOURITES_DB_NAME = 'vitrina-favourites';
 let shared: FavouritesDb | undefined;
@@ -57,6 +72,7 @@ function favouritesDb(): FavouritesDb {
   if (!shared) {
     shared = new Dexie(FAVOURITES_DB_NAME) as FavouritesDb;
     shared.version(1).stores({ favourites: 'ad_id, saved_at', remembered: 'ad_id' });
+    shared.version(2).stores({ favourites: 'ad_id, saved_at', remembered: 'ad_id', account: 'user_id' });
   }
   return shared;
 }
@@ -169,12 +185,49 @@ async function withQueued(userId: number, list: FavouriteItem[]): Promise<Favour
   return out;
 }
 
+/** Keeps the account's list on the device as it is now, unless a newer one is there already (never throws). */
+async function keepAccountCopy(userId: number, items: FavouriteItem[], at: number): Promise<void> {
+  try {
+    const db = favouritesDb();
+    await db.transaction('rw', db.account, async () => {
+      const kept = await db.account.get(userId);
+      if (!kept || kept.at <= at)
+        await db.account.put({ user_id: userId, items: JSON.parse(JSON.stringify(items)) as FavouriteItem[], at });
+    });
+  } catch {
+    // Storage unavailable: the query cache's own saved copy is all there is.
+  }
+}
+
+/** Keeps what the cache holds now for `userId` (after an optimistic change, an answer or a fetch). */
+function keepFromCache(client: QueryClient, userId: number): Promise<void> {
+  const key = favouritesQueryOptions(userId).queryKey;
+  const state = client.getQueryState<FavouriteItem[]>(key);
+  return state?.data ? keepAccountCopy(userId, state.data, state.dataUpdatedAt) : Promise.resolve();
+}
+
+/** Another account's list leaves this device when someone else (or no one) signs in here. */
+async function dropAccountCopies(keep: number | null): Promise<void> {
+  try {
+    await favouritesDb()
+      .account.filter((c) => c.user_id !== keep)
+      .delete();
+  } catch {
+    // Nothing stored, or storage unavailable.
+  }
+}
+
 /**
- * Applies the queued flips over the list the cache holds now (a restored copy may have been saved before them);
- * applying them twice changes nothing.
+ * Puts back the list this device kept if it is newer than the cache's (restored from the saved copy, which may predate
+ * the last changes), then applies the queued flips over it; applying them twice changes nothing.
  */
 export async function reapplyQueued(client: QueryClient, userId: number): Promise<void> {
   const key = favouritesQueryOptions(userId).queryKey;
+  const kept = await favouritesDb()
+    .account.get(userId)
+    .catch(() => undefined);
+  const state = client.getQueryState<FavouriteItem[]>(key);
+  if (kept && (state?.data === undefined || kept.at > state.dataUpdatedAt)) client.setQueryData(key, kept.items, { updatedAt: kept.at });
   const list = client.getQueryData<FavouriteItem[]>(key);
   if (!list) return;
   const next = await withQueued(userId, list);
@@ -227,10 +280,14 @@ async function setOnAccount(adId: number, card: ModelCard | null, save: boolean,
   }
   const method = save ? 'PUT' : 'DELETE';
   // Shown at once; the answer (or the replay) confirms it.
-  client.setQueryData<FavouriteItem[]>(key, (old = []) => {
+  const flip = (old: FavouriteItem[] = []) => {
     const others = old.filter((f) => f.ad_id !== adId);
-    return save ? [{ ad_id: adId, saved_at: new Date().toISOString(), state: 'available', card }, ...others] : others;
-  });
+    return save ? [{ ad_id: adId, saved_at: new Date().toISOString(), state: 'available' as const, card }, ...others] : others;
+  };
+  // Kept on the device before it is shown: once the list on screen has changed, a reload finds it so.
+  const at = Date.now();
+  await keepAccountCopy(user.id, flip(client.getQueryData<FavouriteItem[]>(key)), at);
+  client.setQueryData<FavouriteItem[]>(key, flip, { updatedAt: at });
   const path = API.favourite(adId);
   try {
     const res = await sendOrQueue(
@@ -248,7 +305,10 @@ async function setOnAccount(adId: number, card: ModelCard | null, save: boolean,
       (idempotencyKey) => apiRequest<{ data?: Favourite }>(path, { method, idempotencyKey }),
     );
     const item = res.sent?.data.data;
-    if (item) client.setQueryData<FavouriteItem[]>(key, (old = []) => old.map((f) => (f.ad_id === item.ad_id ? item : f)));
+    if (item) {
+      client.setQueryData<FavouriteItem[]>(key, (old = []) => old.map((f) => (f.ad_id === item.ad_id ? item : f)));
+      await keepFromCache(client, user.id);
+    }
   } catch (err) {
     void client.invalidateQueries({ queryKey: key });
     if (err instanceof OutboxQuotaError) ui.notify({ type: 'error', message: ui.t('outbox.quota'), placement: DEFAULT_PLACEMENT });
@@ -307,13 +367,16 @@ export function startFavouritesSync(client: QueryClient): () => void {
 
   const followAccount = (id: number) => {
     const observer = new QueryObserver(client, favouritesQueryOptions(id));
-    const publish = (items: FavouriteItem[] | undefined) => {
+    const publish = (items: FavouriteItem[] | undefined, at: number) => {
       if (!items) return;
       publishFavouriteIds(items.map((f) => f.ad_id));
       void keepOnlyPhotos(FAVOURITE_PHOTOS_CACHE, photosOf(items));
+      // Answers fetched, merged or replayed are kept too (an older restored list never replaces a newer kept one).
+      void keepAccountCopy(id, items, at);
     };
-    stopObserver = observer.subscribe((r) => publish(r.data));
-    publish(observer.getCurrentResult().data);
+    stopObserver = observer.subscribe((r) => publish(r.data, r.dataUpdatedAt));
+    const now = observer.getCurrentResult();
+    publish(now.data, now.dataUpdatedAt);
     void reapplyQueued(client, id);
     merging ??= mergeDevice(client, id).finally(() => (merging = undefined));
   };
@@ -326,6 +389,7 @@ export function startFavouritesSync(client: QueryClient): () => void {
     stopObserver?.();
     stopObserver = undefined;
     if (next === undefined) return;
+    void dropAccountCopies(next);
     if (next === null) void deviceChanged().then(refreshDeviceStates);
     else followAccount(next);
   };
