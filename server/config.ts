@@ -50,6 +50,8 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Vitrina <no-reply@vitrina.test>'),
   /** How often each process looks for due jobs (mail, purges); 0 = never by itself (server tests drive it). */
   JOBS_POLL_MS: z.coerce.number().int().min(0).max(600_000).optional(),
+  /** How often the advertisers' numbers are written (ms); 0 = only on close or when asked. */
+  AD_STATS_FLUSH_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   DEMO_ADS: z.coerce.number().int().min(0).max(5000).default(220),
   REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
   MAX_ADS_PER_MODEL: z.coerce.number().int().min(1).max(100).default(3),
@@ -200,6 +202,11 @@ export type Config = {
   mailFrom: string;
   /** Job runner poll interval in ms (0: no polling, server tests call app.jobs.runDue). */
   jobsPollMs: number;
+  /**
+   * How often counted ad views are written (modules/ad-stats/ad-counter.ts); 0: only on close or when asked (server
+   * tests: nothing is written behind a test's back, and the fuzz suite fingerprints the database between requests).
+   */
+  adStatsFlushMs: number;
   demoPassword: string | undefined;
   /** Size of the demo catalogue seeded on a fresh database (outside production). */
   demoAds: number;
@@ -393,6 +400,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     // A queued mail leaves within a second in development and e2e; 5 s between polls of every node in production.
     jobsPollMs: e.JOBS_POLL_MS ?? (e.NODE_ENV === 'production' ? 5_000 : 1_000),
+    adStatsFlushMs: e.AD_STATS_FLUSH_MS,
     demoPassword: e.DEMO_PASSWORD,
     registerLimitPerHour: e.REGISTER_LIMIT_PER_HOUR,
     faultAfterCommit: e.VITRINA_FAULT_AFTER_COMMIT,
@@ -605,5 +613,5 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     DEMO_ADS: '0',
     APP_KEY: TEST_APP_KEY,
   });
-  return { ...base, moderation: { ...base.moderation, provider: 'stub' }, jobsPollMs: 0, ...overrides };
+  return { ...base, moderation: { ...base.moderation, provider: 'stub' }, jobsPollMs: 0, adStatsFlushMs: 0, ...overrides };
 }

@@ -15,8 +15,10 @@ import path from 'node:path';
 import fastifyStatic, { type FastifyStaticOptions } from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { withPageViewer } from '../modules/ad-stats/ad-counter.ts';
 import { sendError } from './errors.ts';
 import { firstScreenPage, loadFirstScreenBuild } from './first-screen.ts';
+import { authenticate } from './session.ts';
 
 /** Content-hashed by Vite: a new build gives a new name, so the old one can be kept for good. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -57,7 +59,11 @@ export default fp<{ distDir: string }>(async (app, opts) => {
     const api = url.startsWith(API_PREFIX) || url === '/apps' || url.startsWith('/apps/');
     const wantsPage = (req.method === 'GET' || req.method === 'HEAD') && !api && !path.extname(url);
     if (wantsPage && hasDist) {
-      const page = req.method === 'GET' ? await firstScreenPage(app, shellHtml, req.url, firstScreen) : undefined;
+      // The first screen's answers are anonymous, but the advertisers' numbers must not count an owner's own page load
+      // (ad-counter.ts, withPageViewer): who is signed in is looked up (pages only, not assets) and handed to the counting.
+      if (req.method === 'GET') await authenticate(app, req, reply);
+      const page =
+        req.method === 'GET' ? await withPageViewer(req.user, () => firstScreenPage(app, shellHtml, req.url, firstScreen)) : undefined;
       if (page) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
       return sendShell(req, reply);
     }

@@ -1,6 +1,6 @@
 /**
  * The advertisers' numbers as they happen: impressions (an ad on a listing page served), opens (its model page served)
- * and contact taps, added up in memory and written every AD_STATS_FLUSH_MS (default a minute) as one upsert that adds
+ * and contact taps, added up in memory and written every `config.adStatsFlushMs` (AD_STATS_FLUSH_MS, default a minute) as one upsert that adds
  * to the stored counts. The listing pays a Map update, never a query; several processes each add their own share,
  * so nothing is lost or counted twice between them. The app's close writes what is left (onClose runs before the
  * database closes: server/main.ts, tests/test-app.ts).
@@ -8,10 +8,10 @@
  * An owner's own views are not counted: for a signed-in model or publicist the ids of her ads are read once a minute
  * at most and left out. Visitors are never named, here or in the table.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import { z } from 'zod';
 import type { Role } from '#contract/roles.ts';
 import type { Db } from '../../db/client.ts';
 
@@ -40,24 +40,29 @@ export interface AdView {
 
 const PREFETCH = /(^|[\s,;])prefetch\b/i;
 
+/**
+ * Who loaded the page whose first screen is being built (server/plugins/spa.ts). That screen's answers are asked of the
+ * API anonymously (app.inject without the page's cookie: they go into a page that caches may keep), so the API
+ * request itself names no viewer; without this an owner's own full page load of her model page counted as an open.
+ * Counting is done by the server where the answer is made, not by the client once it knows who is signed in, so a
+ * visitor's open still counts when the app's code never runs. Only code in this process can set it, so no request
+ * can claim to be someone else.
+ */
+const pageViewer = new AsyncLocalStorage<Viewer>();
+
+/** Runs `fn` (the first screen's build) with the page's signed-in viewer, whose own ads it then leaves uncounted. */
+export function withPageViewer<T>(viewer: Viewer | null | undefined, fn: () => Promise<T>): Promise<T> {
+  return viewer ? pageViewer.run({ id: viewer.id, role: viewer.role }, fn) : fn();
+}
+
 /** The AdView of a request (what listing and model-page routes hand to the service). */
 export function adViewOf(req: FastifyRequest): AdView {
   const purpose = [req.headers['sec-purpose'], req.headers.purpose, req.headers['x-purpose'], req.headers['x-moz']].flat().join(',');
-  return { viewer: req.user ?? null, counted: typeof req.headers['x-locale'] === 'string' && !PREFETCH.test(purpose) };
+  return {
+    viewer: req.user ?? pageViewer.getStore() ?? null,
+    counted: typeof req.headers['x-locale'] === 'string' && !PREFETCH.test(purpose),
+  };
 }
-
-/**
- * AD_STATS_FLUSH_MS, read here rather than in server/config.ts (outside this area): the e2e server sets it low so a
- * count shows at once; 0 means no periodic flush (only on close, or when asked). Unset: a minute, and none under the
- * server tests (VITEST), like their job runner (`jobsPollMs: 0`): nothing is written behind a test's back — the fuzz
- * suite fingerprints the database between requests — and the tests that count flush when they read.
- */
-const flushMsFromEnv = (): number => {
-  const raw = process.env.AD_STATS_FLUSH_MS;
-  if (raw === undefined || raw === '') return process.env.VITEST ? 0 : 60_000;
-  const parsed = z.coerce.number().int().min(0).max(3_600_000).safeParse(raw);
-  return parsed.success ? parsed.data : 60_000;
-};
 
 /** Rows per statement: 6 parameters each stays far below PostgreSQL's 65,535. */
 const FLUSH_BATCH = 2_000;
@@ -207,7 +212,7 @@ export function adStatsCounter(app: FastifyInstance): AdStatsCounter {
   if (existing) return existing;
   const counter = new AdStatsCounter(app.db, app.log);
   counters.set(app.db, counter);
-  const every = flushMsFromEnv();
+  const every = app.config.adStatsFlushMs;
   const timer = every > 0 ? setInterval(() => void counter.flush(), every) : undefined;
   timer?.unref();
   app.addHook('onClose', async () => {

@@ -5,6 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdStats } from '#contract/ad-stats.ts';
 import { API } from '#contract/routes.ts';
+import { loadConfig, TEST_APP_KEY } from '#server/config.ts';
 import { ads, adStatsWeekly, favourites, modelProfiles } from '#server/db/schema.ts';
 import { ROOT_ELEMENT } from '#server/plugins/first-screen.ts';
 import { newAgent, signedIn, type Agent } from '#tests/agent.ts';
@@ -112,6 +113,31 @@ describe('counting', () => {
     expect(await numbers(carla.adId)).toEqual(carlaBefore);
     // Another model's ad on the same page is counted for her.
     expect((await numbers(bea.adId)).impressions).toBe(beaBefore.impressions + 1);
+  });
+
+  it("an owner's own full page load (server-rendered first screen) is not an open; a visitor's is", async () => {
+    const before = await numbers(ana.adId);
+    const page = (agent: Agent) =>
+      t.app.inject({ method: 'GET', url: `/es/models/${ana.adId}`, cookies: Object.fromEntries(agent.cookies) });
+    const own = await page(anaAgent);
+    expect(own.statusCode).toBe(200);
+    // The page still carries the anonymous answer (the same for everyone).
+    expect(own.body).toContain('id="first-screen"');
+    expect(await numbers(ana.adId)).toEqual(before);
+    // Nor the home's impressions of her own ad, loaded by her.
+    expect((await page(anaAgent)).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/es', cookies: Object.fromEntries(anaAgent.cookies) })).statusCode).toBe(200);
+    expect(await numbers(ana.adId)).toEqual(before);
+    // The agency's load of its model's page neither.
+    const carlaBefore = await numbers(carla.adId);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/es/models/${carla.adId}`, cookies: Object.fromEntries(agency.agent.cookies) }))
+        .statusCode,
+    ).toBe(200);
+    expect(await numbers(carla.adId)).toEqual(carlaBefore);
+    // A visitor's load (signed in or not) counts once.
+    expect((await page(visitor)).statusCode).toBe(200);
+    expect((await numbers(ana.adId)).opens).toBe(before.opens + 1);
   });
 
   it("a prefetch, the service worker's own fetches and other API clients are not views", async () => {
@@ -270,6 +296,19 @@ describe('GET /api/ad-stats', () => {
       expect(res.json<{ errors: Record<string, string[]> }>().errors.weeks?.length).toBeGreaterThan(0);
     }
     expect((await anaAgent.get(`${API.adStats}?other=1`)).statusCode).toBe(422);
+  });
+});
+
+describe('AD_STATS_FLUSH_MS (server/config.ts)', () => {
+  it('defaults to a minute, is read as a number of ms, and a bad value stops the start naming it', () => {
+    const load = (env: Record<string, string>) => loadConfig({ DATA_DIR: ':memory:', APP_KEY: TEST_APP_KEY, ...env });
+    expect(load({}).adStatsFlushMs).toBe(60_000);
+    expect(load({ AD_STATS_FLUSH_MS: '500' }).adStatsFlushMs).toBe(500);
+    expect(load({ AD_STATS_FLUSH_MS: '0' }).adStatsFlushMs).toBe(0);
+    expect(() => load({ AD_STATS_FLUSH_MS: 'soon' })).toThrow(/AD_STATS_FLUSH_MS/);
+    expect(() => load({ AD_STATS_FLUSH_MS: '-1' })).toThrow(/AD_STATS_FLUSH_MS/);
+    // The server tests' app writes nothing behind a test's back.
+    expect(t.app.config.adStatsFlushMs).toBe(0);
   });
 });
 
