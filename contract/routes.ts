@@ -115,6 +115,8 @@ export const API = {
   savedSearch: (id: Id) => `/api/saved-searches/${seg(id)}`,
   /** The daily e-mail's one-click unsubscribe (signed, no session). */
   savedSearchUnsubscribe: '/api/saved-searches/unsubscribe',
+  /** The digest's `List-Unsubscribe` URL (RFC 8058 one-click POST from the mail client: form body, no session, no CSRF). */
+  savedSearchOneClick: '/api/saved-searches/unsubscribe/one-click',
   /** The signed-in model's or publicist's numbers per ad and week. */
   adStats: '/api/ad-stats',
   /** POST a tap on a model page's call or WhatsApp button (first-party, sent only after cookie consent). */

@@ -71,6 +71,18 @@ export const savedSearchUnsubscribeSchema = z
   .object({ id: z.union([z.number().int().min(1), z.string().regex(/^\d{1,10}$/)]), token: z.string().min(16).max(200) })
   .strict();
 
+/**
+ * POST /api/saved-searches/unsubscribe/one-click?id=3,4&token=…: the digest's `List-Unsubscribe` (RFC 8058), posted by
+ * the mail client with the form body `List-Unsubscribe=One-Click`. `id` names the searches of that e-mail; the token
+ * signs them (for one search it is that search's own unsubscribe token).
+ */
+export const savedSearchOneClickQuerySchema = z
+  .object({ id: z.string().regex(/^\d{1,10}(,\d{1,10}){0,49}$/), token: z.string().min(16).max(200) })
+  .strict();
+export const savedSearchOneClickBodySchema = z.object({ 'List-Unsubscribe': z.literal('One-Click') }).strict();
+/** The one-click answer: the searches whose alerts are now off. */
+export const savedSearchOneClickAnswerSchema = z.object({ ids: z.array(z.number().int()) });
+
 export const savedSearchParamsSchema = z.object({ id: idParam }).strict();
 
 /** The unsubscribe answer: the search, named, with its alerts now off. */

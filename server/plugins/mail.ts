@@ -15,6 +15,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Extra header fields, sent as given (the saved-search digest's List-Unsubscribe and List-Unsubscribe-Post). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

@@ -27,6 +27,16 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const XHR_EXEMPT = new Set<string>([API.health, API.ready, API.openapi, API.docs]);
 const XHR_EXEMPT_PREFIXES = [API.docsIndex];
 const GUARDED_PREFIXES = [API_PREFIX, BROADCASTING_PREFIX];
+/**
+ * RFC 8058 one-click unsubscribe: a mail client POSTs a form to the URL of the e-mail's List-Unsubscribe header,
+ * without cookies, XHR header or CSRF token. The URL's own signature is the authority (no session is read there), so
+ * exactly that form — a POST of a form body to that path — passes; anything else there is guarded as usual.
+ */
+const ONE_CLICK_PATHS = new Set<string>([API.savedSearchOneClick]);
+const isOneClickForm = (req: FastifyRequest, path: string) =>
+  req.method === 'POST' &&
+  ONE_CLICK_PATHS.has(path) &&
+  /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i.test(req.headers['content-type'] ?? '');
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 
@@ -123,6 +133,7 @@ export default fp(async (app) => {
     const path = req.url.split('?')[0] ?? '';
     // The matched route pattern too: whatever spelling reached a guarded route is guarded.
     if (!isGuarded(path) && !isGuarded(req.routeOptions.url)) return;
+    if (isOneClickForm(req, path)) return;
     // Channel authorization too: a cross-site form post must not get a socket signed for the victim's session.
     const exempt = XHR_EXEMPT.has(path) || XHR_EXEMPT_PREFIXES.some((p) => path.startsWith(p));
     if (!exempt && req.headers['x-requested-with'] !== 'XMLHttpRequest') {

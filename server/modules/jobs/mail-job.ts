@@ -24,8 +24,12 @@ export const FAILED_MAIL_KEEP_DAYS = 30;
 export const mailQueued = { count: 0 };
 
 export async function queueMail(db: Db, message: MailMessage): Promise<void> {
-  const { to, subject, text, html } = message;
-  await scheduleJob(db, { name: MAIL_JOB, payload: { to, subject, text, html }, maxAttempts: MAIL_MAX_ATTEMPTS });
+  const { to, subject, text, html, headers } = message;
+  await scheduleJob(db, {
+    name: MAIL_JOB,
+    payload: { to, subject, text, html, ...(headers ? { headers } : {}) },
+    maxAttempts: MAIL_MAX_ATTEMPTS,
+  });
   mailQueued.count++;
 }
 

@@ -6,6 +6,8 @@
  *   broadcast after the commit. Ads matched after today's alert wait for the job a day after it.
  * - `daily`: one digest job per user: one e-mail naming each of their daily searches' new ads, with a link to each
  *   search's listing and a signed one-click unsubscribe link per search; plus the stored notifications, not pushed.
+ *   Its `List-Unsubscribe` / `List-Unsubscribe-Post` headers (RFC 8058) let the mail client turn off, in one click,
+ *   the alerts of every search it names.
  * - `off` and paused searches never alert (and their pending hits were dropped when they became so).
  *
  * Each pending ad is checked again with the listing's rules when the alert goes (listingShowsAd): an ad taken down
@@ -15,6 +17,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { toLanguage } from '#contract/languages.ts';
+import { API } from '#contract/routes.ts';
 import { savedSearchListingPath, savedSearchUnsubscribePath } from '#contract/saved-searches.ts';
 import type { Db } from '../../db/client.ts';
 import type { JobOutcome } from '../jobs/jobs.ts';
@@ -113,6 +116,19 @@ export async function sendInstantAlert(app: FastifyInstance, searchId: number, n
   await pending?.publish();
 }
 
+/**
+ * RFC 8058 one-click unsubscribe for mail clients ("Unsubscribe" next to the sender): a signed POST URL that turns off
+ * the alerts of every search this e-mail names (for one search, the same token as its own link in the body).
+ */
+function oneClickHeaders(app: FastifyInstance, ids: number[]): Record<string, string> {
+  const sorted = [...ids].sort((a, b) => a - b);
+  const query = new URLSearchParams({ id: sorted.join(','), token: unsubscribeToken(app.config.appKey, sorted) });
+  return {
+    'List-Unsubscribe': `<${app.config.appUrl}${API.savedSearchOneClick}?${query.toString().replaceAll('%2C', ',')}>`,
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  };
+}
+
 const escape = (v: string) => v.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The daily digest job of one user: one e-mail for all their daily searches with new ads. */
@@ -172,6 +188,10 @@ ${items
       subject: t('savedSearches.mail.subject', { count: found.reduce((n, f) => n + f.ads.length, 0) }),
       text,
       html,
+      headers: oneClickHeaders(
+        app,
+        found.map(({ s }) => s.id),
+      ),
     });
     return pending;
   });

@@ -5,7 +5,7 @@
  * since the outbox replays them.
  */
 import crypto from 'node:crypto';
-import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { MAX_SAVED_SEARCHES, type SavedSearch, type SavedSearchCreate, type SavedSearchUpdate } from '#contract/saved-searches.ts';
 import { SECTION_SLUGS } from '#contract/section-slugs.ts';
@@ -199,8 +199,20 @@ export async function deleteSavedSearch(db: Db, userId: number, id: number, comm
  * The e-mail's unsubscribe token: an HMAC of the search's id under the app key. It never expires (a digest read a
  * month later must still work) and only turns alerts off, which the owner can undo from the dashboard.
  */
-export function unsubscribeToken(appKey: string, searchId: number): string {
-  return crypto.createHmac('sha256', appKey).update(`saved-search-unsubscribe|${searchId}`).digest('base64url');
+export function unsubscribeToken(appKey: string, searchId: number | readonly number[]): string {
+  // Several searches (the digest's one-click link) sign their ids in ascending order; one search signs its id alone, so
+  // its one-click token is the same as its own link's.
+  const ids = typeof searchId === 'number' ? [searchId] : [...new Set(searchId)].sort((a, b) => a - b);
+  return crypto
+    .createHmac('sha256', appKey)
+    .update(`saved-search-unsubscribe|${ids.join(',')}`)
+    .digest('base64url');
+}
+
+function tokenMatches(appKey: string, ids: readonly number[], token: string): boolean {
+  const expected = Buffer.from(unsubscribeToken(appKey, ids));
+  const given = Buffer.from(token);
+  return expected.length === given.length && crypto.timingSafeEqual(expected, given);
 }
 
 /** Turns the search's alerts off, by the signed link alone (no session); a wrong token or a gone search is 404. */
@@ -210,9 +222,7 @@ export async function unsubscribe(
   commit?: Commit<{ id: number; name: string; alerts: 'off' }>,
 ): Promise<{ id: number; name: string; alerts: 'off' }> {
   const id = Number(input.id);
-  const expected = Buffer.from(unsubscribeToken(app.config.appKey, id));
-  const given = Buffer.from(input.token);
-  if (!Number.isSafeInteger(id) || expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) throw notFound();
+  if (!Number.isSafeInteger(id) || !tokenMatches(app.config.appKey, [id], input.token)) throw notFound();
   return app.db.transaction(async (tx) => {
     const [row] = await tx
       .update(savedSearches)
@@ -224,5 +234,29 @@ export async function unsubscribe(
     const result = { id: row.id, name: row.name, alerts: 'off' as const };
     await commit?.(tx, result);
     return result;
+  });
+}
+
+/**
+ * The digest's one-click unsubscribe (RFC 8058: the mail client posts to its List-Unsubscribe URL, no session): turns
+ * off the alerts of every search the e-mail named (`id`: comma-separated, as signed). A wrong token, or searches that
+ * are all gone, is 404. Answers the ids turned off and their names.
+ */
+export async function unsubscribeOneClick(
+  app: FastifyInstance,
+  input: { id: string; token: string },
+): Promise<{ ids: number[]; names: string[] }> {
+  const ids = [...new Set(input.id.split(',').map(Number))].filter((n) => Number.isSafeInteger(n) && n > 0);
+  if (!ids.length || !tokenMatches(app.config.appKey, ids, input.token)) throw notFound();
+  return app.db.transaction(async (tx) => {
+    const rows = await tx
+      .update(savedSearches)
+      .set({ alerts: 'off', updatedAt: new Date() })
+      .where(inArray(savedSearches.id, ids))
+      .returning({ id: savedSearches.id, name: savedSearches.name });
+    if (!rows.length) throw notFound();
+    rows.sort((a, b) => a.id - b.id);
+    for (const r of rows) await dropPending(tx, r.id);
+    return { ids: rows.map((r) => r.id), names: rows.map((r) => r.name) };
   });
 }
