@@ -4,6 +4,7 @@ import { imageSchema, paginationMetaSchema } from './listings.ts';
 import { ROLES } from './roles.ts';
 import { STATUSES } from './statuses.ts';
 import { REASON_CODES, statementSchema } from './statements.ts';
+import { mediaMatchSchema } from './media-matches.ts';
 
 /**
  * Staff (admin, super_admin) review: listings with filters, queues, decisions with reason codes, appeals and the
@@ -277,6 +278,9 @@ export const adminVerificationRowSchema = z.object({
   selfie_url: z.string().nullable(),
   profile: z.object({ id: z.number().int(), display_name: z.string(), status: z.enum(STATUSES), birth_date: z.string().nullable() }),
   photos: z.array(adminPhotoSchema),
+  /** The selfie's matches (issue 29): other accounts' photos and selfies and the removed list, closest first. */
+  match_count: z.number().int(),
+  matches: z.array(mediaMatchSchema),
 });
 
 /** A row of the appeals queue (GET API.adminAppeals). */

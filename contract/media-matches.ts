@@ -9,12 +9,14 @@ import { z } from 'zod';
  * automated detection (DSA art. 17(3)(c)).
  */
 
-/** One match of a photo (GET /api/admin/media/{mediaId}/matches), the closest first. */
+/** One match of a photo (GET /api/admin/media/{mediaId}/matches) or a selfie (the verification queue), the closest first. */
 export const mediaMatchSchema = z.object({
   /** The matching stored photo; null for an entry of the removed list (no image is kept). */
   media_id: z.number().int().nullable(),
   ad_id: z.number().int().nullable(),
   user_id: z.number().int().nullable(),
+  /** The matching verification selfie of another account (its image_url is the staff-only selfie route); else null. */
+  verification_id: z.number().int().nullable().optional(),
   /** Hamming distance between the two hashes (0 = the same picture). */
   distance: z.number().int(),
   /** True for an entry of the removed list. */

@@ -16,7 +16,7 @@ import type { Db } from '../../db/client.ts';
 import { users, verificationRequests } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import type { Storage } from '../../plugins/storage.ts';
-import { matchCounts } from '../media/photo-hashes.ts';
+import { matchCounts, verificationMatches } from '../media/photo-hashes.ts';
 import { listUserStatements, subjectLabel, toAppeal } from '../statements/statement-views.ts';
 import {
   clientsWhere,
@@ -83,8 +83,22 @@ export async function clientRecord(db: Db, id: number, q: z.output<typeof adminC
 export const photosPage = async (db: Db, storage: Storage, q: z.output<typeof photoQuerySchema>) =>
   pageOf(q, await listPhotos(db, storage, q.status, limitOf(q), matchCounts));
 
-export const verificationsPage = async (db: Db, storage: Storage, q: z.output<typeof verificationQuerySchema>) =>
-  pageOf(q, await listVerifications(db, storage, q.status ?? 'pending', limitOf(q)));
+/** Verification requests, each selfie with its matches (issue 29): the reviewer sees a reused face beside the request. */
+export async function verificationsPage(db: Db, storage: Storage, q: z.output<typeof verificationQuerySchema>) {
+  const { rows, total } = await listVerifications(db, storage, q.status ?? 'pending', limitOf(q));
+  const matches = await verificationMatches(
+    db,
+    storage,
+    rows.map((r) => r.id),
+  );
+  return pageOf(q, {
+    total,
+    rows: rows.map((r) => {
+      const found = matches.get(r.id) ?? [];
+      return { ...r, match_count: found.length, matches: found };
+    }),
+  });
+}
 
 /**
  * The selfie of a verification request. It lives in private storage (`verification/…`), which /media/* never serves:

@@ -4,14 +4,14 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MediaMatchList } from '#contract/media-matches.ts';
 import { API } from '#contract/routes.ts';
-import { ads, media, mediaHashes, modelProfiles, removedMediaHashes, statements } from '#server/db/schema.ts';
+import { ads, media, mediaHashes, modelProfiles, removedMediaHashes, statements, verificationRequests } from '#server/db/schema.ts';
 import type { Agent } from '#tests/agent.ts';
 import { buildModel, buildPublicist, buildUser } from '#tests/factories.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
 import { mediaKey } from './images.ts';
 import { loginAs, uploadBody } from './test-helpers.ts';
 import { backfillBatch } from './hash-backfill.ts';
-import { hashImage, MATCH_DISTANCE } from './photo-hashes.ts';
+import { hashImage, MATCH_DISTANCE, recordSelfieHashes } from './photo-hashes.ts';
 import { hammingDistance } from './perceptual-hash.ts';
 import { COPY_KINDS, copyOf, variedPhoto } from './test-photos.ts';
 
@@ -247,6 +247,53 @@ describe('matches at upload', () => {
       .from(statements)
       .where(and(eq(statements.subjectType, 'media'), eq(statements.subjectId, againMedia)));
     expect(refusals).toHaveLength(0);
+  });
+
+  it("shows a selfie's matches in the verification queue: another account's photo and another account's selfie", async () => {
+    const photo = await variedPhoto(406);
+    const a = await model();
+    const aMedia = (await upload(a.agent, a.adId, photo)).json<{ data: { media: { media_id: number }[] } }>().data.media[0]!.media_id;
+    const selfie = async (profileId: number, image: Buffer) => {
+      const [v] = await db()
+        .insert(verificationRequests)
+        .values({
+          modelProfileId: profileId,
+          code: `H${++n}`,
+          status: 'pending',
+          photoKey: `verification/${profileId}/test.webp`,
+          submittedAt: new Date(),
+          expiresAt: new Date(Date.now() + 60_000),
+        })
+        .returning({ id: verificationRequests.id });
+      await recordSelfieHashes(t.app, image, v!.id, profileId);
+      return v!.id;
+    };
+    const b = await model();
+    const c = await model();
+    const bRequest = await selfie(b.profileId, await copyOf(photo, 'q50'));
+    const cRequest = await selfie(c.profileId, await copyOf(photo, 'mirror'));
+    // The model's own selfie beside her own photos never matches (same account).
+    const aRequest = await selfie(a.profileId, await copyOf(photo, 'half'));
+
+    const res = await staff.get(`${API.adminVerifications}?status=pending&per_page=100`);
+    expect(res.statusCode, res.body).toBe(200);
+    type Row = { id: number; match_count: number; matches: MediaMatchList['data'] };
+    const rows = new Map(res.json<{ data: Row[] }>().data.map((r) => [r.id, r]));
+    const bRow = rows.get(bRequest)!;
+    expect(bRow.matches.map((m) => m.media_id)).toContain(aMedia);
+    expect(bRow.matches.find((m) => m.media_id === aMedia)).toMatchObject({ ad_id: a.adId, removed: false });
+    expect(bRow.matches.find((m) => m.media_id === aMedia)!.account_name).toBeTruthy();
+    expect(bRow.matches.find((m) => m.media_id === aMedia)!.distance).toBeLessThanOrEqual(MATCH_DISTANCE);
+    // C's selfie matches A's photo and B's selfie (shown through the staff-only selfie route).
+    const cRow = rows.get(cRequest)!;
+    expect(cRow.match_count).toBe(cRow.matches.length);
+    expect(cRow.matches).toContainEqual(
+      expect.objectContaining({ verification_id: bRequest, media_id: null, image_url: API.adminVerificationSelfie(bRequest) }),
+    );
+    // A's own selfie: her photo is the same account; B's and C's selfies are other accounts.
+    const aRow = rows.get(aRequest)!;
+    expect(aRow.matches.map((m) => m.media_id)).not.toContain(aMedia);
+    expect(aRow.matches.map((m) => m.verification_id)).toEqual(expect.arrayContaining([bRequest, cRequest]));
   });
 
   it('answers the matches to staff only', async () => {

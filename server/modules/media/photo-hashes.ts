@@ -19,6 +19,7 @@ import { and, eq, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { STATEMENT_GROUNDS, type StatementGround } from '#contract/statements.ts';
 import type { MediaMatch } from '#contract/media-matches.ts';
+import { API } from '#contract/routes.ts';
 import type { Db } from '../../db/client.ts';
 import { ads, cities, media, mediaHashes, modelProfiles, publicistProfiles, removedMediaHashes, users } from '../../db/schema.ts';
 import type { Storage } from '../../plugins/storage.ts';
@@ -311,7 +312,33 @@ export async function mediaMatches(db: Db, storage: Storage, mediaId: number): P
     await db.select({ hash: mediaHashes.hash, mirror: mediaHashes.mirror }).from(mediaHashes).where(eq(mediaHashes.mediaId, mediaId))
   ).flatMap((r) => [BigInt(r.hash), BigInt(r.mirror)]);
   if (!keys.length) return [];
-  const found = await findMatches(db, keys, await accountSideOf(db, photo.profileId));
+  return describeMatches(db, storage, await findMatches(db, keys, await accountSideOf(db, photo.profileId)));
+}
+
+/**
+ * The matches of each verification selfie (other accounts' photos and selfies, the removed list), described as a
+ * photo's are, for the staff verification queue; a selfie without hashes (too plain, or sent before hashing) has none.
+ */
+export async function verificationMatches(db: Db, storage: Storage, verificationIds: number[]): Promise<Map<number, MediaMatch[]>> {
+  const out = new Map<number, MediaMatch[]>(verificationIds.map((id) => [id, []]));
+  if (!verificationIds.length) return out;
+  const rows = await db
+    .select({ id: mediaHashes.verificationId, profileId: mediaHashes.modelProfileId, hash: mediaHashes.hash, mirror: mediaHashes.mirror })
+    .from(mediaHashes)
+    .where(inArray(mediaHashes.verificationId, verificationIds));
+  const byRequest = new Map<number, { profileId: number; keys: bigint[] }>();
+  for (const r of rows) {
+    const entry = byRequest.get(r.id!) ?? { profileId: r.profileId, keys: [] };
+    entry.keys.push(BigInt(r.hash), BigInt(r.mirror));
+    byRequest.set(r.id!, entry);
+  }
+  for (const [id, { profileId, keys }] of byRequest)
+    out.set(id, await describeMatches(db, storage, await findMatches(db, keys, await accountSideOf(db, profileId))));
+  return out;
+}
+
+/** Found matches with what the reviewer needs beside each: the other photo or selfie, its account, phone and city. */
+async function describeMatches(db: Db, storage: Storage, found: FoundMatch[]): Promise<MediaMatch[]> {
   const ids = found.flatMap((f) => (f.mediaId === null ? [] : [f.mediaId]));
   const profileIds = found.flatMap((f) => (f.mediaId === null && f.modelProfileId !== null ? [f.modelProfileId] : []));
   const photos = ids.length
@@ -368,15 +395,16 @@ export async function mediaMatches(db: Db, storage: Storage, mediaId: number): P
         ground: null,
       };
     }
-    // A verification selfie of another account: no image is shown here (staff see selfies in the verification queue).
+    // A verification selfie of another account: its image through the staff-only selfie route (private storage).
     const prof = f.modelProfileId === null ? undefined : profileById.get(f.modelProfileId);
     return {
       media_id: null,
       ad_id: null,
       user_id: prof?.userId === null || prof?.userId === undefined ? null : Number(prof.userId),
+      verification_id: f.verificationId,
       distance: f.distance,
       removed: false,
-      image_url: null,
+      image_url: f.verificationId === null ? null : API.adminVerificationSelfie(f.verificationId),
       account_name: prof?.name ?? null,
       phone: prof?.phone ?? null,
       city: null,
