@@ -844,9 +844,13 @@ export const savedSearches = pgTable(
   },
   (t) => [
     index('saved_searches_user_idx').on(t.userId, t.createdAt),
+    // Migration 0023: the searches with text by their keys, those without by their city and section.
     index('saved_searches_match_idx')
       .using('gin', t.matchKeys)
-      .where(sql`NOT ${t.paused} AND ${t.alerts} <> 'off'`),
+      .where(sql`NOT ${t.paused} AND ${t.alerts} <> 'off' AND ${t.search} <> ''`),
+    index('saved_searches_scope_idx')
+      .on(t.cityId, t.sectionId)
+      .where(sql`NOT ${t.paused} AND ${t.alerts} <> 'off' AND ${t.search} = ''`),
     index('saved_searches_typo_idx')
       .using('gin', t.typoKeys)
       .where(sql`NOT ${t.paused} AND ${t.alerts} <> 'off'`),

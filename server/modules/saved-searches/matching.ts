@@ -3,9 +3,10 @@
  * on `ads` (migration 0020) inserts a `saved-searches:match` job whenever is_listed turns true, whatever the cause, in
  * the transaction of that change. The job, after the commit:
  *
- * 1. Prefilter by index (migration 0020): the searches all of whose `match_keys` are among the ad's (its scopes × its
- *    lexemes: `<@`), or whose `typo_keys` meet the deletion keys of the vocabulary words sharing its lexemes (`&&`),
- *    on partial GIN indexes of the searches that may alert (bench: saved-searches).
+ * 1. Prefilter by index (migrations 0020, 0023): the searches without text by their city and section (btree); those with
+ *    text when all of their `match_keys` are among the ad's (its scopes × its lexemes: `<@`), or their `typo_keys`
+ *    meet the deletion keys of the vocabulary words sharing its lexemes (`&&`); partial indexes of the searches that
+ *    may alert (bench: saved-searches).
  * 2. The exact check with the listing's own rules (listings.repository.ts listingShowsAd: visibility, city, section,
  *    typed text, typo correction, the ranking cap), once per distinct query among the candidates.
  * 3. A hit row per (search, ad) (once: its primary key), and the search's alert scheduled: `instant` at once or a day
@@ -37,21 +38,45 @@ async function rows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
 }
 
 /**
- * Step 1: the searches that may alert and whose keys meet the ad's, in its city and section, grouped by query (many
- * searches share one: "everything in Oviedo"), so each query is checked once and few rows cross the wire.
+ * Step 1, the candidates, in one statement by three index paths (migration 0023), grouped by query (many searches share one: "everything
+ * in Oviedo") so that each query is checked once and few rows cross the wire:
+ * - a search without text can show the ad only by its city and section: a btree on (city, section), the four
+ *   combinations of the ad's city or any and its section or any. They are most of an ad's matches; as `{scope}:all`
+ *   keys in the GIN index they made every ad walk and recheck thousands of entries.
+ * - a search with text all of whose keys are the ad's (`<@`, GIN, rechecked on the heap);
+ * - a search one of whose typo keys is the ad's (`&&`, GIN), not found by `<@`. Apart from the `<@` branch because a
+ *   bitmap OR of the two is rechecked as a whole, and `typo_keys && …` against the ad's hundreds of deletion keys on
+ *   every candidate row cost more than the rest of the statement (bench: saved-searches).
  */
 export async function candidatesFor(db: Db, adId: number, savedBefore?: Date): Promise<CandidateQuery[]> {
-  // The ad's keys are computed once (a materialized CTE read as an init plan), so the GIN indexes are searched with them.
+  const saved = savedBefore ? sql`and s.created_at <= ${savedBefore.toISOString()}::timestamptz` : sql``;
+  const mayAlert = sql`not s.paused and s.alerts <> 'off'`;
+  const inScope = sql`(s.city_id is null or s.city_id = (select city_id from ad))
+    and (s.section_id is null or s.section_id = (select section_id from ad)) and exists (select 1 from ad)`;
+  // The ad's row and keys are computed once (materialized CTEs read as init plans), so the indexes are searched with them.
   return rows<CandidateQuery>(
     db,
-    sql`with k as materialized (select saved_search_ad_keys(${adId}) as keys, saved_search_ad_typo_keys(${adId}) as typo),
-             ad as materialized (select city_id, section_id from ads where id = ${adId} and is_listed)
-        select s.search, s.city_id, s.section_id, array_agg(s.id) as ids
-          from saved_searches s, ad
-         where (s.match_keys <@ (select keys from k) or s.typo_keys && (select typo from k))
-           and not s.paused and s.alerts <> 'off'
-           and (s.city_id is null or s.city_id = ad.city_id) and (s.section_id is null or s.section_id = ad.section_id)
-           ${savedBefore ? sql`and s.created_at <= ${savedBefore.toISOString()}::timestamptz` : sql``}
+    sql`with ad as materialized (select city_id, section_id from ads where id = ${adId} and is_listed),
+             k as materialized (select saved_search_ad_keys(${adId}) as keys, saved_search_ad_typo_keys(${adId}) as typo)
+        select '' as search, s.city_id, s.section_id, array_agg(s.id) as ids
+          from saved_searches s
+         where s.search = '' and ${mayAlert}
+           and ((s.city_id = (select city_id from ad) and s.section_id = (select section_id from ad))
+             or (s.city_id = (select city_id from ad) and s.section_id is null)
+             or (s.city_id is null and s.section_id = (select section_id from ad))
+             or (s.city_id is null and s.section_id is null and exists (select 1 from ad)))
+           ${saved}
+         group by s.city_id, s.section_id
+        union all
+        select s.search, s.city_id, s.section_id, array_agg(s.id)
+          from saved_searches s
+         where s.search <> '' and s.match_keys <@ (select keys from k) and ${mayAlert} and ${inScope} ${saved}
+         group by s.search, s.city_id, s.section_id
+        union all
+        select s.search, s.city_id, s.section_id, array_agg(s.id)
+          from saved_searches s
+         where s.typo_keys && (select typo from k) and not (s.match_keys <@ (select keys from k))
+           and ${mayAlert} and ${inScope} ${saved}
          group by s.search, s.city_id, s.section_id`,
   );
 }
