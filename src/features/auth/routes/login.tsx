@@ -13,6 +13,7 @@ import { safeNext, useLng, withLng } from '#src/lib/paths.ts';
 import { refreshUser, setCurrentUser } from '#src/lib/session.ts';
 import { login } from '../api/auth-api.ts';
 import { AuthLink } from '../components/auth-link.tsx';
+import { withNext } from '../lib/register-next.ts';
 import { EmailField } from '#src/components/email-field.tsx';
 
 const FIELDS = ['email', 'password', 'remember'] as const;
@@ -56,7 +57,7 @@ export function LoginRoute() {
       title={t('auth.login.heading')}
       intro={t('auth.login.intro')}
       footer={
-        <AuthLink text={t('auth.login.noAccount')} to={`/${lng}/register`}>
+        <AuthLink text={t('auth.login.noAccount')} to={withNext(`/${lng}/register`, params.get('next'))}>
           {t('auth.login.registerLink')}
         </AuthLink>
       }

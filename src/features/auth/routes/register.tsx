@@ -2,7 +2,7 @@ import { Anchor, Button, Checkbox, Radio, Stack, Text, TextInput, ThemeIcon, Tit
 import { IconMailCheck } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import type { Answer } from '#contract/answers.ts';
 import { REGISTRABLE_ROLES, registerSchema } from '#contract/auth.ts';
 import { CenteredCard } from '#src/components/centered-card.tsx';
@@ -14,6 +14,7 @@ import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng } from '#src/lib/paths.ts';
 import { registerUser } from '../api/auth-api.ts';
 import { AuthLink } from '../components/auth-link.tsx';
+import { keepRegisterNext, withNext } from '../lib/register-next.ts';
 import { EmailField } from '#src/components/email-field.tsx';
 
 const FIELDS = ['name', 'email', 'password', 'password_confirmation', 'role', 'terms'] as const;
@@ -34,7 +35,7 @@ function NewTabLink({ to, children }: { to: string; children?: ReactNode }) {
  * Shown instead of the form once the request went through: registering never logs in, the e-mail link does.
  * The server's wording comes first (it does not reveal whether the address already had an account).
  */
-function CheckInbox({ email, answer }: { email: string; answer: Answer | undefined }) {
+function CheckInbox({ email, answer, next }: { email: string; answer: Answer | undefined; next: string | null }) {
   const { t } = useTranslation();
   const lng = useLng();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -55,18 +56,23 @@ function CheckInbox({ email, answer }: { email: string; answer: Answer | undefin
         {answer?.description || <Trans i18nKey="auth.register.sentText" values={{ email }} components={{ strong: <strong /> }} />}
       </Text>
       <Text size="sm">{t('auth.register.sentHint')}</Text>
-      <Anchor component={Link} to={`/${lng}/login`} fw={600}>
+      <Anchor component={Link} to={withNext(`/${lng}/login`, next)} fw={600}>
         {t('auth.register.toLogin')}
       </Anchor>
     </Stack>
   );
 }
 
-/** Register: name, e-mail, password (8–128), confirmation, role, and the 18+/terms checkbox (client-side only). */
+/**
+ * Register: name, e-mail, password (8–128), confirmation, role, and the 18+/terms checkbox (client-side only). A
+ * `?next=` (same-site paths only) is where the verification link leads afterwards (register-next.ts).
+ */
 export function RegisterRoute() {
   const { t } = useTranslation();
   usePageTitle(t('auth.register.title'));
   const lng = useLng();
+  const [params] = useSearchParams();
+  const next = params.get('next');
   const form = useApiForm(FIELDS);
   const { values, set } = useFieldValues({ name: '', email: '', password: '', password_confirmation: '', role: '' }, form.clearError);
   const [terms, setTerms] = useState(false);
@@ -77,13 +83,15 @@ export function RegisterRoute() {
     if (!terms) extra.terms = t('auth.register.termsRequired');
     // The visitor's device favourites go with it (issue 28): the account keeps them wherever the link is opened.
     const done = await form.submit(registerSchema, values, async (body) => registerUser(await withDeviceFavourites(body)), { extra });
-    if (done) setSent({ email: done.input.email, answer: done.res.data });
+    if (!done) return;
+    keepRegisterNext(next);
+    setSent({ email: done.input.email, answer: done.res.data });
   };
 
   if (sent) {
     return (
       <CenteredCard title={t('auth.register.heading')}>
-        <CheckInbox email={sent.email} answer={sent.answer} />
+        <CheckInbox email={sent.email} answer={sent.answer} next={next} />
       </CenteredCard>
     );
   }
@@ -93,7 +101,7 @@ export function RegisterRoute() {
       title={t('auth.register.heading')}
       intro={t('auth.register.intro')}
       footer={
-        <AuthLink text={t('auth.register.haveAccount')} to={`/${lng}/login`}>
+        <AuthLink text={t('auth.register.haveAccount')} to={withNext(`/${lng}/login`, next)}>
           {t('auth.register.loginLink')}
         </AuthLink>
       }

@@ -13,6 +13,7 @@ import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { isVerified, refreshUser, useCurrentUser } from '#src/lib/session.ts';
 import { verifyEmail, type VerifyAnswer } from '../api/auth-api.ts';
+import { takeRegisterNext } from '../lib/register-next.ts';
 
 type Outcome =
   { kind: 'pending' } | { kind: 'verified'; title: string; text: string; okText: string; to: string } | { kind: 'failed'; message: string };
@@ -55,7 +56,8 @@ export function VerifyEmailRoute() {
         const answer = res.data;
         // The server has logged the user in: wait for the session so the next screen's guard sees it.
         await refreshUser(queryClient).catch(() => null);
-        const to = withLng(lng, destination(answer));
+        // Where the registration was asked from (its `?next=`, kept on this device), like the login's next.
+        const to = takeRegisterNext() ?? withLng(lng, destination(answer));
         const result = {
           kind: 'verified' as const,
           title: answer.message || t('auth.verify.successTitle'),
