@@ -37,27 +37,40 @@ async function rows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
   return ((await db.execute(query)) as { rows: T[] }).rows;
 }
 
+type Path = 'typed' | 'typo';
+
 /**
- * Step 1, the candidates, in one statement by three index paths (migration 0023), grouped by query (many searches share one: "everything
- * in Oviedo") so that each query is checked once and few rows cross the wire:
- * - a search without text can show the ad only by its city and section: a btree on (city, section), the four
- *   combinations of the ad's city or any and its section or any. They are most of an ad's matches; as `{scope}:all`
- *   keys in the GIN index they made every ad walk and recheck thousands of entries.
- * - a search with text all of whose keys are the ad's (`<@`, GIN, rechecked on the heap);
- * - a search one of whose typo keys is the ad's (`&&`, GIN), not found by `<@`. Apart from the `<@` branch because a
- *   bitmap OR of the two is rechecked as a whole, and `typo_keys && …` against the ad's hundreds of deletion keys on
- *   every candidate row cost more than the rest of the statement (bench: saved-searches).
+ * Step 1, the candidates of one path, grouped by query (many searches share one: "everything in Oviedo") so that each
+ * query is checked once and few rows cross the wire. Three index paths (migration 0023):
+ * - `typed`, a search without text: it can show the ad only by its city and section, so a btree on (city, section),
+ *   the four combinations of the ad's city or any and its section or any. They are most of an ad's matches; as
+ *   `{scope}:all` keys in the GIN index they made every ad walk and recheck thousands of entries.
+ * - `typed`, a search with text all of whose keys are the ad's (`<@`, GIN, rechecked on the heap).
+ * - `typo`, a search one of whose typo keys is the ad's (`&&`, GIN), not found by `<@`: only the listing's correction
+ *   can show it. Not in a bitmap OR with `<@`, which is rechecked as a whole: `typo_keys && …` against the ad's hundreds
+ *   of deletion keys on every candidate row cost more than all the rest (bench: saved-searches).
  */
-export async function candidatesFor(db: Db, adId: number, savedBefore?: Date): Promise<CandidateQuery[]> {
+async function candidatesOf(db: Db, path: Path, adId: number, savedBefore?: Date): Promise<CandidateQuery[]> {
   const saved = savedBefore ? sql`and s.created_at <= ${savedBefore.toISOString()}::timestamptz` : sql``;
   const mayAlert = sql`not s.paused and s.alerts <> 'off'`;
   const inScope = sql`(s.city_id is null or s.city_id = (select city_id from ad))
     and (s.section_id is null or s.section_id = (select section_id from ad)) and exists (select 1 from ad)`;
   // The ad's row and keys are computed once (materialized CTEs read as init plans), so the indexes are searched with them.
+  const ad = sql`ad as materialized (select city_id, section_id from ads where id = ${adId} and is_listed)`;
+  if (path === 'typo') {
+    return rows<CandidateQuery>(
+      db,
+      sql`with ${ad}, k as materialized (select saved_search_ad_keys(${adId}) as keys, saved_search_ad_typo_keys(${adId}) as typo)
+          select s.search, s.city_id, s.section_id, array_agg(s.id) as ids
+            from saved_searches s
+           where s.typo_keys && (select typo from k) and not (s.match_keys <@ (select keys from k))
+             and ${mayAlert} and ${inScope} ${saved}
+           group by s.search, s.city_id, s.section_id`,
+    );
+  }
   return rows<CandidateQuery>(
     db,
-    sql`with ad as materialized (select city_id, section_id from ads where id = ${adId} and is_listed),
-             k as materialized (select saved_search_ad_keys(${adId}) as keys, saved_search_ad_typo_keys(${adId}) as typo)
+    sql`with ${ad}, k as materialized (select saved_search_ad_keys(${adId}) as keys)
         select '' as search, s.city_id, s.section_id, array_agg(s.id) as ids
           from saved_searches s
          where s.search = '' and ${mayAlert}
@@ -71,26 +84,36 @@ export async function candidatesFor(db: Db, adId: number, savedBefore?: Date): P
         select s.search, s.city_id, s.section_id, array_agg(s.id)
           from saved_searches s
          where s.search <> '' and s.match_keys <@ (select keys from k) and ${mayAlert} and ${inScope} ${saved}
-         group by s.search, s.city_id, s.section_id
-        union all
-        select s.search, s.city_id, s.section_id, array_agg(s.id)
-          from saved_searches s
-         where s.typo_keys && (select typo from k) and not (s.match_keys <@ (select keys from k))
-           and ${mayAlert} and ${inScope} ${saved}
          group by s.search, s.city_id, s.section_id`,
   );
 }
 
-/** Steps 1 and 2: the ids of the searches the ad alerts, each distinct query checked once with the listing's rules. */
+const PATHS: readonly Path[] = ['typed', 'typo'];
+
+/** Step 1: the candidate searches of a newly visible ad, grouped by query. */
+export async function candidatesFor(db: Db, adId: number, savedBefore?: Date): Promise<CandidateQuery[]> {
+  return (await Promise.all(PATHS.map((path) => candidatesOf(db, path, adId, savedBefore)))).flat();
+}
+
+/**
+ * Steps 1 and 2: the ids of the searches the ad alerts, each distinct query checked once with the listing's rules. The
+ * two paths share no search and go side by side on two of the pool's connections: the typo path's listing check (the
+ * correction of each misspelt word) is the longest part of the work and needs nothing from the other.
+ */
 export async function findMatches(db: Db, adId: number, savedBefore?: Date): Promise<number[]> {
-  const candidates = await candidatesFor(db, adId, savedBefore);
-  if (candidates.length === 0) return [];
-  const shown = await listingShowsAd(
-    db,
-    adId,
-    candidates.map((c): ListingQuery => ({ search: c.search, cityId: c.city_id, sectionId: c.section_id })),
+  const found = await Promise.all(
+    PATHS.map(async (path) => {
+      const candidates = await candidatesOf(db, path, adId, savedBefore);
+      if (candidates.length === 0) return [];
+      const shown = await listingShowsAd(
+        db,
+        adId,
+        candidates.map((c): ListingQuery => ({ search: c.search, cityId: c.city_id, sectionId: c.section_id })),
+      );
+      return candidates.flatMap((c, i) => (shown[i] ? c.ids.map(Number) : []));
+    }),
   );
-  return candidates.flatMap((c, i) => (shown[i] ? c.ids.map(Number) : []));
+  return found.flat();
 }
 
 /** When the search's (instant) or the user's (daily) next alert may go: now, or a day after the last. */
