@@ -370,8 +370,9 @@ export function renderSavedSearchSection(r: SavedSearchBenchReport): string {
 
 \`npm run bench -- --only saved-searches\` (bench/lib/saved-search-matching.ts), ${r.date}. ${r.postgres}, a throwaway
 cluster. Each of ${head.samples} listed ads per mix is made the newest listed ad, then matched as the match job does
-(server/modules/saved-searches/matching.ts findMatches: the searches without text by a btree on their city and section,
-those with text by the GIN indexes on their keys, then the listing's own rules once per distinct query).
+(server/modules/saved-searches/matching.ts findMatches: the searches without text by a btree on their city and section
+and those with text by the GIN index on their keys, beside those found by a typo key; each path then checked with the
+listing's own rules once per distinct query, the two paths on two connections of the pool).
 
 ${mixes}
 
@@ -379,7 +380,7 @@ The realistic mix is the headline: the ads are spread over Spain's 52 provinces 
 each, weighted by population, so Madrid's ads, a fifth of the sample, are the worst case), their descriptions draw 10 to
 30 words by Zipf's law from real Spanish words (82 domain words, then the Spanish UI's words), and the searches are
 saved as people save them: most with a city, one to three words drawn as the ads use them, some misspelt, a quarter
-without text. Its vocabulary is smaller than a live site's (thousands of words), which makes matches more frequent,
+without text (of which the few with no filter at all, ~2 % of all, match every ad). Its vocabulary is smaller than a live site's (thousands of words), which makes matches more frequent,
 not fewer. The dense mix is last session's, kept as a stress row: 12 cities and 82 words, every ad matching about a
 tenth of all searches; the work after the index grows with the matches, not with the searches.
 
