@@ -72,6 +72,7 @@ const UNRELATED = new Set([
   API.savedSearches,
   API.savedSearch(':id'),
   API.savedSearchUnsubscribe,
+  API.savedSearchOneClick,
   API.adContactTap,
 ]);
 
