@@ -59,11 +59,10 @@ export function illustrationSvg(color: string, variation: number): string {
       <stop offset="0" stop-color="${shade(color, 1.15)}"/>
       <stop offset="1" stop-color="${shade(color, 0.35)}"/>
     </linearGradient>
-    <filter id="soft"><feGaussianBlur stdDeviation="24"/></filter>
     <radialGradient id="l" cx="0.5" cy="0.35" r="0.6"><stop offset="0" stop-color="#fff" stop-opacity="0.35"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient>
   </defs>
   <rect width="${w}" height="${h}" fill="url(#g)"/>
-  <g filter="url(#soft)">${panels}</g>
+  <g>${panels}</g>
   ${dots}
   <rect width="${w}" height="${h}" fill="url(#l)"/>
   <g fill="#0b0b0f" opacity="0.55">
