@@ -415,3 +415,9 @@ export const reviewStatsSchema = z.object({
   ),
 });
 export type ReviewStats = z.infer<typeof reviewStatsSchema>;
+
+/**
+ * Broadcast on the staff presence channel (contract/support-chat.ts STAFF_CHANNEL) after each staff decision, so open
+ * review queues refetch (issue 29): `{ subject_type, subject_id }` only.
+ */
+export const REVIEW_EVENTS = { decided: 'App\\Events\\ReviewDecided' } as const;

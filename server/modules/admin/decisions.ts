@@ -18,7 +18,8 @@
 import { removeAllDevices } from '../push/push-subscriptions.ts';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { RESTRICTIONS, SUSPENDABLE_ROLES, type DecisionAction, type DecisionValues } from '#contract/admin.ts';
+import { RESTRICTIONS, REVIEW_EVENTS, SUSPENDABLE_ROLES, type DecisionAction, type DecisionValues } from '#contract/admin.ts';
+import { STAFF_PUSHER_CHANNEL } from '#contract/support-chat.ts';
 import type { StatementDecision } from '#contract/statements.ts';
 import type { Db } from '../../db/client.ts';
 import {
@@ -40,7 +41,7 @@ import { deletePhoto } from '../media/media.repository.ts';
 import { acceptAfterAppeal, isRemovedListStatement, listRemovedHashes } from '../media/photo-hashes.ts';
 import { notifyAppealDecided, notifyDecision } from '../notifications/events.ts';
 import { settlePhotoReview } from '../photo-reviews/photo-reviews.ts';
-import type { PendingNotification } from '../notifications/notifications.ts';
+import { broadcast, type PendingNotification } from '../notifications/notifications.ts';
 import {
   describeSubject,
   issueStatement,
@@ -298,6 +299,7 @@ export async function applyDecision(
   await (notice as PendingNotification | null)?.publish();
   if (suspendedUser !== null) await app.broadcaster.terminateUserConnections(String(suspendedUser));
   if (removedFiles) await app.storage.remove(removedFiles).catch((err: unknown) => req.log.error({ err }, 'admin: removing files failed'));
+  await announceReviewed(app, input.subject_type, input.subject_id);
   return {
     subject_type: input.subject_type,
     subject_id: input.subject_id,
@@ -306,6 +308,15 @@ export async function applyDecision(
     after: result.after,
     statement_id: (issued as IssuedStatement | null)?.statement.id ?? null,
   };
+}
+
+/**
+ * Tells every open staff screen that an item was decided (issue 29): the review queues refetch, so an item a
+ * colleague took leaves the others' queues as it happens instead of at their next key. Names nothing but the item
+ * (the staff presence channel, members staff only); best effort, as every broadcast.
+ */
+async function announceReviewed(app: FastifyInstance, subjectType: string, subjectId: number): Promise<void> {
+  await broadcast(app, [STAFF_PUSHER_CHANNEL], REVIEW_EVENTS.decided, { subject_type: subjectType, subject_id: subjectId });
 }
 
 /** The audit entry of the decision that produced statement `statementId` (its `before` is what a reversal restores). */
@@ -450,5 +461,6 @@ export async function decideAppeal(
   });
   await out.afterCommit?.();
   await out.notice?.publish();
+  await announceReviewed(app, 'appeal', appealId);
   return { statement: out.statement, recipient: out.recipient, restored: out.restored };
 }

@@ -4,7 +4,9 @@
  * admin's review numbers (decided per hour per queue, overturned on appeal per rule).
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { REVIEW_EVENTS } from '#contract/admin.ts';
+import { STAFF_PUSHER_CHANNEL } from '#contract/support-chat.ts';
 import { ads, appeals, media, reports } from '#server/db/schema.ts';
 import { signedIn, type Agent } from '#tests/agent.ts';
 import { buildModel } from '#tests/factories.ts';
@@ -182,5 +184,30 @@ describe('review numbers (super admin)', () => {
       overturned: rule(before).overturned + 1,
     });
     expect((await ana.get('/api/super-admin/review-stats')).statusCode).toBe(403);
+  });
+});
+
+describe('live queues', () => {
+  it("announces each decision on the staff channel, so colleagues' open queues refetch at once", async () => {
+    const db = t.database.db;
+    const m = await buildModel(db, { name: 'Cola En Vivo', adStatus: 'pending', photos: 1 });
+    const trigger = vi.spyOn(t.app.broadcaster, 'trigger');
+    try {
+      const res = await ana.post('/api/admin/decisions', { subject_type: 'ad', subject_id: m.adId, action: 'approve', from_queue: true });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(trigger).toHaveBeenCalledWith(
+        [STAFF_PUSHER_CHANNEL],
+        REVIEW_EVENTS.decided,
+        { subject_type: 'ad', subject_id: m.adId },
+        undefined,
+      );
+      // A refused decision (decided meanwhile) announces nothing: nothing changed.
+      trigger.mockClear();
+      const again = await bea.post('/api/admin/decisions', { subject_type: 'ad', subject_id: m.adId, action: 'approve', from_queue: true });
+      expect(again.statusCode).toBe(409);
+      expect(trigger.mock.calls.filter(([, event]) => event === REVIEW_EVENTS.decided)).toHaveLength(0);
+    } finally {
+      trigger.mockRestore();
+    }
   });
 });

@@ -11,7 +11,9 @@ import { useHotkeys } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DECISION_TEXT_MIN, type DecisionAction, type DecisionSubject } from '#contract/admin.ts';
+import { DECISION_TEXT_MIN, REVIEW_EVENTS, type DecisionAction, type DecisionSubject } from '#contract/admin.ts';
+import { STAFF_CHANNEL } from '#contract/support-chat.ts';
+import { usePresence } from '#src/realtime/hooks.ts';
 import { REASON_CODES } from '#contract/statements.ts';
 import { ConflictError } from '#src/lib/api-client.ts';
 import { ADMIN_KEY, decide } from '../api/admin-api.ts';
@@ -60,6 +62,8 @@ const KEYS: [keys: string[], what: string][] = [
   [['Esc'], 'close'],
 ];
 
+const ignoreMembers = () => {};
+
 export function ReviewQueue<T>({
   items,
   itemOf,
@@ -83,6 +87,10 @@ export function ReviewQueue<T>({
   const [help, setHelp] = useState(false);
   const [rejecting, setRejecting] = useState<number[] | null>(null);
   const [busy, setBusy] = useState(false);
+  // A colleague's decision refetches the queue at once (the staff channel's broadcast): their item leaves this queue.
+  usePresence(STAFF_CHANNEL, ignoreMembers, {
+    [REVIEW_EVENTS.decided]: () => void queryClient.invalidateQueries({ queryKey: ADMIN_KEY }),
+  });
   const refs = useRef(new Map<number, HTMLElement>());
   const focusNext = useRef(false);
 
