@@ -72,6 +72,32 @@ describe('persisted query cache', () => {
     expect(next.getQueryData(['user'])).toEqual(userA);
   });
 
+  it('saves at once when the page is left, within the throttle’s second (a reload must not restore an older copy)', async () => {
+    const client = new QueryClient();
+    client.setQueryData(LISTING, { data: [{ id: 7 }] });
+    const p = startQueryPersistence(client, {
+      storage,
+      buster: 'build-1',
+      checkSession: async () => ({ known: false }),
+      throttleMs: 60_000,
+    });
+    running.push(p);
+    await p.restored;
+    const savedListing = async () => {
+      const text = await storage.getItem(QUERY_CACHE_KEY);
+      const saved = text ? (JSON.parse(text) as { clientState: { queries: { state: { data: unknown } }[] } }) : undefined;
+      return saved?.clientState.queries[0]?.state.data;
+    };
+    // The first change is saved at once (the throttle's leading edge); the next one waits out the throttle.
+    client.setQueryData(LISTING, { data: [{ id: 8 }] });
+    await expect.poll(savedListing).toEqual({ data: [{ id: 8 }] });
+    client.setQueryData(LISTING, { data: [{ id: 9 }] });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await savedListing()).toEqual({ data: [{ id: 8 }] });
+    window.dispatchEvent(new Event('pagehide'));
+    await expect.poll(savedListing).toEqual({ data: [{ id: 9 }] });
+  });
+
   it('marks only the restored answers stale: what the page came with is not asked for again', async () => {
     (await signedInTab(userA)).p.stop();
 

@@ -238,6 +238,7 @@ export function startQueryPersistence(client: QueryClient, options: QueryPersist
       if (!stopped) {
         stops.push(persistQueryClientSubscribe(persistOptions));
         stops.push(watchUser(client, saveNow));
+        stops.push(saveOnLeave(saveNow));
       }
     }
   })();
@@ -252,6 +253,25 @@ export function startQueryPersistence(client: QueryClient, options: QueryPersist
       stopped = true;
       for (const stop of stops) stop();
     },
+  };
+}
+
+/**
+ * The persister saves at most once a second: a reload or a closed tab within that second would restore an older copy
+ * (an offline change shown, then gone after the reload). Leaving the page (`pagehide`, or hidden: a phone's app switch
+ * may be the last event the page gets) saves at once; IndexedDB finishes a write begun there in practice.
+ */
+function saveOnLeave(saveNow: () => Promise<void>): () => void {
+  if (typeof window === 'undefined' || typeof document === 'undefined') return () => undefined;
+  const save = () => void saveNow().catch(() => undefined);
+  const onHidden = () => {
+    if (document.visibilityState === 'hidden') save();
+  };
+  window.addEventListener('pagehide', save);
+  document.addEventListener('visibilitychange', onHidden);
+  return () => {
+    window.removeEventListener('pagehide', save);
+    document.removeEventListener('visibilitychange', onHidden);
   };
 }
 
