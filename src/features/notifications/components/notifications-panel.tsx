@@ -71,6 +71,8 @@ export function NotificationsPanel() {
   const markRead = useMarkRead();
   const unread = data?.meta.unread ?? 0;
   return (
+    // Its title («Tus notificaciones») differs from the bell's panel («Notificaciones»): both are regions when the bell is
+    // open on the dashboard, and two landmarks of one name cannot be told apart (axe landmark-unique).
     <Paper withBorder p="lg" radius="lg" component="section" aria-labelledby={headingId} data-testid="notifications-panel">
       <Stack gap="sm">
         <Group justify="space-between" gap="xs" wrap="wrap">
