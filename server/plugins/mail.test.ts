@@ -1,39 +1,19 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAgent } from '#tests/agent.ts';
+import { startSmtpCapture, type SmtpCapture } from '#tests/smtp-capture.ts';
 import { createTestApp, type TestApp } from '#tests/test-app.ts';
 
 /** A real SMTP peer on loopback: what nodemailer sends over SMTP_URL is what a mail server receives. */
-let smtp: SMTPServer;
-const received: { from: string; to: string[]; raw: string }[] = [];
+let smtp: SmtpCapture;
 let t: TestApp;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const { port } = smtp.server.address() as AddressInfo;
-  t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${port}` });
+  smtp = await startSmtpCapture();
+  t = await createTestApp({ smtpUrl: smtp.url });
 });
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((resolve) => smtp.close(resolve));
+  await smtp.close();
 });
 
 describe('mail over SMTP', () => {
@@ -46,8 +26,8 @@ describe('mail over SMTP', () => {
       { 'x-locale': 'en' },
     );
     expect(res.statusCode).toBe(201);
-    await expect.poll(() => received.find((m) => m.to.includes(email)), { timeout: 5000 }).toBeTruthy();
-    const mail = received.find((m) => m.to.includes(email))!;
+    await expect.poll(() => smtp.received.find((m) => m.to.includes(email)), { timeout: 5000 }).toBeTruthy();
+    const mail = smtp.received.find((m) => m.to.includes(email))!;
     expect(mail.from).toBe('no-reply@vitrina.test');
     expect(mail.raw).toMatch(/Subject: Verify your e-mail address/);
     expect(mail.raw).toMatch(/Content-Type: text\/plain/);

@@ -2,43 +2,27 @@
  * The daily digest's one-click unsubscribe (RFC 8058), as a mail server receives the e-mail over SMTP and as a mail
  * client then posts to its List-Unsubscribe URL: a form, without cookies, XHR header or CSRF token.
  */
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '#contract/routes.ts';
 import type { SavedSearch } from '#contract/saved-searches.ts';
 import { ads } from '#server/db/schema.ts';
 import { signedIn, type Agent } from '#tests/agent.ts';
 import { buildModel, CITY, findCity, type ModelSpec } from '#tests/factories.ts';
+import { startSmtpCapture, type SmtpCapture } from '#tests/smtp-capture.ts';
 import { createTestApp, drainJobs, type TestApp } from '#tests/test-app.ts';
 
-let smtp: SMTPServer;
-const received: { to: string[]; raw: string }[] = [];
+let smtp: SmtpCapture;
 let t: TestApp;
 const db = () => t.database.db;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const { port } = smtp.server.address() as AddressInfo;
-  t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${port}` });
+  smtp = await startSmtpCapture();
+  t = await createTestApp({ smtpUrl: smtp.url });
 });
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((resolve) => smtp.close(resolve));
+  await smtp?.close();
 });
 
 async function save(agent: Agent, body: Record<string, unknown>): Promise<SavedSearch> {
@@ -56,8 +40,8 @@ async function approvedAd(spec: ModelSpec): Promise<number> {
 /** The digest as the mail server got it: its header fields (unfolded, by lower-case name) and its text. */
 async function digestTo(email: string): Promise<{ headers: Map<string, string>; raw: string }> {
   await drainJobs(t.app);
-  await expect.poll(() => received.some((m) => m.to.includes(email)), { timeout: 5000 }).toBe(true);
-  const raw = received.find((m) => m.to.includes(email))!.raw;
+  await expect.poll(() => smtp.received.some((m) => m.to.includes(email)), { timeout: 5000 }).toBe(true);
+  const raw = smtp.received.find((m) => m.to.includes(email))!.raw;
   const head = raw.slice(0, raw.search(/\r?\n\r?\n/)).replace(/\r?\n[ \t]+/g, ' ');
   const headers = new Map(head.split(/\r?\n/).map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
   return { headers, raw };
