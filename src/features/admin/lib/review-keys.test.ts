@@ -73,5 +73,8 @@ describe('review queue keys', () => {
     expect(relativeTime(at, 'pt_BR', now)).toMatch(/^há 1 min\.?$/);
     expect(relativeTime('2026-11-29T07:01:00.000Z', 'es', now)).toMatch(/^hace 10 s/);
     expect(relativeTime('2026-11-29T05:00:00.000Z', 'es', now)).toMatch(/^hace 2 h/);
+    // The same second: «ahora», not «hace 0 s».
+    expect(relativeTime('2026-11-29T07:01:10.000Z', 'es', now)).toBe('ahora');
+    expect(relativeTime('2026-11-29T07:01:10.000Z', 'en', now)).toBe('now');
   });
 });

@@ -81,5 +81,7 @@ export function relativeTime(iso: string, lang: string, now = Date.now()): strin
   const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
   const format = new Intl.RelativeTimeFormat(lang.replace('_', '-'), { style: 'short', numeric: 'always' });
   for (const [unit, size] of UNITS) if (seconds >= size) return format.format(-Math.floor(seconds / size), unit);
+  // «ahora», not «hace 0 s» (the live refresh often names a decision made the same second).
+  if (seconds === 0) return new Intl.RelativeTimeFormat(lang.replace('_', '-'), { numeric: 'auto' }).format(0, 'second');
   return format.format(-seconds, 'second');
 }
