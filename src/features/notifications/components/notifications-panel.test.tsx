@@ -46,7 +46,7 @@ describe('NotificationsPanel', () => {
     renderInSpanish(<NotificationsPanel />, '/es/dashboard');
     const panel = await screen.findByTestId('notifications-panel');
     await screen.findByText('Aviso 1');
-    expect(within(panel).getByRole('heading', { level: 2 }).textContent).toBe('Notificaciones(1 sin leer)');
+    expect(within(panel).getByRole('heading', { level: 2 }).textContent).toBe('Tus notificaciones(1 sin leer)');
     const items = within(panel).getAllByRole('listitem');
     expect(items).toHaveLength(2);
     expect(within(items[0]!).getByRole('link', { name: 'Aviso 1' }).getAttribute('href')).toBe('/es?search=rubia&new=5');
