@@ -111,6 +111,21 @@ export function passwordRecentlyConfirmed(req: FastifyRequest): boolean {
  * /sanctum; other routes that care who is asking (private photos under /media) call it themselves, so a request for
  * a public file costs no session lookup.
  */
+/**
+ * Who a page request's session names, read only: no cookie is cleared or issued and the session is not slid, so a page
+ * answer never sets a cookie (first-screen.test.ts). For counting only (spa.ts: an owner's own page load is not an open).
+ */
+export async function peekSessionUser(app: FastifyInstance, req: FastifyRequest): Promise<FastifyRequest['user']> {
+  const token = req.cookies[SESSION_COOKIE];
+  if (!token || token.length > 100) return null;
+  const [row] = await app.db
+    .select({ user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.idHash, hashToken(token)), gt(sessions.expiresAt, new Date())));
+  return row?.user ?? null;
+}
+
 export async function authenticate(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (req.session) return;
   const token = req.cookies[SESSION_COOKIE];

@@ -18,7 +18,7 @@ import fp from 'fastify-plugin';
 import { withPageViewer } from '../modules/ad-stats/ad-counter.ts';
 import { sendError } from './errors.ts';
 import { firstScreenPage, loadFirstScreenBuild } from './first-screen.ts';
-import { authenticate } from './session.ts';
+import { peekSessionUser } from './session.ts';
 
 /** Content-hashed by Vite: a new build gives a new name, so the old one can be kept for good. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -61,9 +61,10 @@ export default fp<{ distDir: string }>(async (app, opts) => {
     if (wantsPage && hasDist) {
       // The first screen's answers are anonymous, but the advertisers' numbers must not count an owner's own page load
       // (ad-counter.ts, withPageViewer): who is signed in is looked up (pages only, not assets) and handed to the counting.
-      if (req.method === 'GET') await authenticate(app, req, reply);
+      // Read only: a page answer sets no cookie and does not slide the session.
+      const viewer = req.method === 'GET' ? await peekSessionUser(app, req) : null;
       const page =
-        req.method === 'GET' ? await withPageViewer(req.user, () => firstScreenPage(app, shellHtml, req.url, firstScreen)) : undefined;
+        req.method === 'GET' ? await withPageViewer(viewer, () => firstScreenPage(app, shellHtml, req.url, firstScreen)) : undefined;
       if (page) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
       return sendShell(req, reply);
     }
