@@ -2,14 +2,13 @@
  * The daily digest's one-click unsubscribe (RFC 8058), as a mail server receives the e-mail over SMTP and as a mail
  * client then posts to its List-Unsubscribe URL: a form, without cookies, XHR header or CSRF token.
  */
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '#contract/routes.ts';
 import type { SavedSearch } from '#contract/saved-searches.ts';
-import { ads } from '#server/db/schema.ts';
 import { signedIn, type Agent } from '#tests/agent.ts';
-import { buildModel, CITY, findCity, type ModelSpec } from '#tests/factories.ts';
+import { CITY, findCity, type ModelSpec } from '#tests/factories.ts';
 import { startSmtpCapture, type SmtpCapture } from '#tests/smtp-capture.ts';
+import { approvedAd as approveAd, saveSearch } from '#tests/saved-searches.ts';
 import { createTestApp, drainJobs, type TestApp } from '#tests/test-app.ts';
 
 let smtp: SmtpCapture;
@@ -25,17 +24,8 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-async function save(agent: Agent, body: Record<string, unknown>): Promise<SavedSearch> {
-  const res = await agent.post(API.savedSearches, body);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<{ data: SavedSearch }>().data;
-}
-
-async function approvedAd(spec: ModelSpec): Promise<number> {
-  const m = await buildModel(db(), { ...spec, adStatus: 'pending' });
-  await db().update(ads).set({ status: 'active' }).where(eq(ads.id, m.adId));
-  return m.adId;
-}
+const save = saveSearch;
+const approvedAd = (spec: ModelSpec) => approveAd(db(), spec);
 
 /** The digest as the mail server got it: its header fields (unfolded, by lower-case name) and its text. */
 async function digestTo(email: string): Promise<{ headers: Map<string, string>; raw: string }> {

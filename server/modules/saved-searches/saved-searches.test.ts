@@ -7,6 +7,7 @@ import { MAX_SAVED_SEARCHES, parseNewAds, type SavedSearch } from '#contract/sav
 import { ads, savedSearches } from '#server/db/schema.ts';
 import { newAgent, signedIn, type Agent } from '#tests/agent.ts';
 import { buildModel, CITY, findCity, findSection, type ModelSpec } from '#tests/factories.ts';
+import { approvedAd as approveAd, saveSearch } from '#tests/saved-searches.ts';
 import { createTestApp, drainJobs, XHR, type TestApp } from '#tests/test-app.ts';
 import { findMatches } from './matching.ts';
 
@@ -27,18 +28,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function save(agent: Agent, body: Record<string, unknown>): Promise<SavedSearch> {
-  const res = await agent.post(API.savedSearches, body);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<{ data: SavedSearch }>().data;
-}
-
-/** An ad built hidden (pending review), then approved as staff does: is_listed turns true in its own statement. */
-async function approvedAd(spec: ModelSpec): Promise<number> {
-  const m = await buildModel(db(), { ...spec, adStatus: 'pending' });
-  await db().update(ads).set({ status: 'active' }).where(eq(ads.id, m.adId));
-  return m.adId;
-}
+const save = saveSearch;
+const approvedAd = (spec: ModelSpec) => approveAd(db(), spec);
 
 async function alertsOf(agent: Agent): Promise<Notification[]> {
   const res = await agent.get(API.notifications);
