@@ -2,13 +2,16 @@
  * Saved searches with alerts (issue 28): a client saves the listing's search from the filter bar; staff approve a
  * matching ad; the client's instant search alerts (the bell's `saved_search` notification, whose link opens the
  * listing at the new ad), a paused one does not, a daily one sends the digest whose unsubscribe link works signed out.
- * axe on the dialog and the panel; the dialog in the four languages.
+ * axe on the dialog and the panel; the dialog in the four languages. The approved ad is the spec's own (a model it
+ * registers, in a town no other spec or demo ad uses): the demo's pending ad is rejected by admin.spec earlier in a
+ * full run, and a shared ad made this spec depend on the order of the others.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import type { Notification } from '#contract/notifications.ts';
 import type { SavedSearch } from '#contract/saved-searches.ts';
 import { appReady, expectNoAxeViolations, LANGUAGES, openHome, presetConsent, tr } from './helpers.ts';
 import { linkFromMail } from './mail.ts';
+import { fillModelForm } from './model-form.ts';
 
 const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password-123';
 const ADMIN = 'admin@vitrina.test';
@@ -34,6 +37,58 @@ async function registerClient(page: Page, email: string) {
   await signIn(page, email);
 }
 
+/** Staff's decision through the API, as the review queue sends it. */
+async function decide(admin: Page, subjectType: 'ad' | 'model_profile', subjectId: number) {
+  const res = await admin.request.post('/api/admin/decisions', {
+    headers: await xsrf(admin),
+    data: { subject_type: subjectType, subject_id: subjectId, action: 'approve', reason_codes: [], text: '' },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+/**
+ * A model of this spec registers, verifies her address and writes her profile and ad, neither listed yet. Answers their
+ * ids. No photo: an ad without one is listed once approved (a card without picture).
+ */
+async function pendingModel(browser: Browser, name: string, city: string): Promise<{ profileId: number; adId: number }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await presetConsent(page);
+  await page.goto('/es');
+  const email = `alerta-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.test`;
+  const registered = await page.request.post('/api/register', {
+    headers: await xsrf(page),
+    data: { name, email, password: PASSWORD, password_confirmation: PASSWORD, role: 'model' },
+  });
+  expect(registered.status(), await registered.text()).toBe(201);
+  const verify = new URL(
+    await linkFromMail(email, /http:\/\/localhost:\d+\/es\/verify-email\/\d+\/[a-f0-9]{40}\?expires=\d+&signature=[a-f0-9]{64}/),
+  );
+  await page.goto(verify.pathname + verify.search);
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await page.goto('/es/profile/model/create');
+  await fillModelForm(page, {
+    name,
+    birthDate: '1996-06-06',
+    phone: '612 55 44 82',
+    state: 'Asturias',
+    city,
+    section: 'Mujeres',
+    title: `${name}, modelo de catálogo en ${city}`,
+    description: `Fotografía de moda y catálogo en ${city} y por la costa oriental de Asturias, en estudio y en exteriores.`,
+  });
+  await expect(page.getByRole('heading', { level: 2, name: tr('es', 'modelProfile.steps.photos') })).toBeVisible();
+  const profile = (
+    (await (await page.request.get('/api/profile/model', { headers: XHR })).json()) as {
+      data: { id: number; status: string; ad: { id: number; status: string } };
+    }
+  ).data;
+  // Her profile waits for her identity check (`unverified`), her ad for review: neither is listed yet.
+  expect([profile.status, profile.ad.status]).toEqual(['unverified', 'pending']);
+  await context.close();
+  return { profileId: profile.id, adId: profile.ad.id };
+}
+
 async function cityId(request: APIRequestContext, name: string): Promise<number> {
   const res = await request.get(`/api/cities/search?q=${encodeURIComponent(name)}`, { headers: XHR });
   const city = ((await res.json()) as { data: { id: number; name: string }[] }).data.find((c) => c.name === name);
@@ -47,61 +102,50 @@ async function saveByApi(page: Page, body: Record<string, unknown>): Promise<Sav
   return ((await res.json()) as { data: SavedSearch }).data;
 }
 
-// FIXME (known defect, closing note of 2026-11-29): it passes alone and after publicist/review-keyboard/favourites, but
-// in the two latest full runs the approval of the demo ad alerted nothing within 30 s (cause not found; suspect: a
-// match job of that ad left failed in `jobs`, whose key then stops the trigger from queueing it again). Skipped so the
-// rest lands; the server tests (saved-searches.test.ts) still prove the matching and alert rules.
-test.fixme('a saved search alerts when a matching ad is approved; a paused one does not; the digest unsubscribes signed out', async ({
+test('a saved search alerts when a matching ad is approved; a paused one does not; the digest unsubscribes signed out', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(150_000);
+  const TOWN = 'Ribadesella';
+  const MODEL = 'Covadonga';
   const context = await browser.newContext();
   const page = await context.newPage();
   await presetConsent(page);
   await page.goto('/es');
   const email = `busquedas-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.test`;
   await registerClient(page, email);
-  const gijon = await cityId(page.request, 'Gijón');
+  const town = await cityId(page.request, TOWN);
 
-  // From the listing: Gijón, women.
-  await openHome(page, 'es', `?city=${gijon}&section=women`);
+  // From the listing: Ribadesella, women.
+  await openHome(page, 'es', `?city=${town}&section=women`);
   await page.getByTestId('save-search').click();
   const dialog = page.getByRole('dialog', { name: tr('es', 'savedSearches.dialog.title') });
   const name = dialog.getByRole('textbox', { name: tr('es', 'savedSearches.dialog.name') });
-  await expect(name).toHaveValue('Gijón · Mujeres');
+  await expect(name).toHaveValue(`${TOWN} · Mujeres`);
   await expect(dialog.getByRole('radio', { name: tr('es', 'savedSearches.dialog.instant') })).toBeChecked();
   await expectNoAxeViolations(page, 'save search dialog', '[role="dialog"]');
   await dialog.getByRole('button', { name: tr('es', 'savedSearches.dialog.save') }).click();
   await expect(dialog).toBeHidden();
 
   // A paused one and a daily one by the API, the same filters.
-  const paused = await saveByApi(page, { name: 'En pausa', city: gijon, section: 'women' });
+  const paused = await saveByApi(page, { name: 'En pausa', city: town, section: 'women' });
   const pause = await page.request.put(`/api/saved-searches/${paused.id}`, { headers: await xsrf(page), data: { paused: true } });
   expect(pause.status()).toBe(200);
-  const daily = await saveByApi(page, { name: 'Resumen Gijón', city: gijon, section: 'women', alerts: 'daily' });
+  const daily = await saveByApi(page, { name: 'Resumen Ribadesella', city: town, section: 'women', alerts: 'daily' });
 
   // The dashboard's panel lists them; axe clean.
   const saved = ((await (await page.request.get('/api/saved-searches', { headers: XHR })).json()) as { data: SavedSearch[] }).data;
-  const instant = saved.find((s) => s.name === 'Gijón · Mujeres');
+  const instant = saved.find((s) => s.name === `${TOWN} · Mujeres`);
   expect(instant?.alerts).toBe('instant');
 
-  // Staff approve the demo's edited ad waiting in Gijón (Nerea).
+  // A model writes her ad there; staff approve her profile (no selfie here), then the ad: it is listed at that moment.
+  const ad = await pendingModel(browser, MODEL, TOWN);
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
   await admin.goto('/es');
   await signIn(admin, ADMIN);
-  const queue = (await (await admin.request.get('/api/admin/ads?status=pending&per_page=100', { headers: XHR })).json()) as {
-    data: { id: number; title: string; profile: { display_name: string } }[];
-  };
-  // By the demo ad's title: publicist.spec adds another «Nerea» (in Oviedo) earlier in a full run, and approving hers
-  // alerted nothing here (CI).
-  const ad = queue.data.find((a) => a.profile.display_name === 'Nerea' && a.title === 'Nerea, modelo de catálogo en Gijón');
-  expect(ad, 'Nerea’s ad waits for review').toBeTruthy();
-  const decided = await admin.request.post('/api/admin/decisions', {
-    headers: await xsrf(admin),
-    data: { subject_type: 'ad', subject_id: ad!.id, action: 'approve', reason_codes: [], text: '' },
-  });
-  expect(decided.status(), await decided.text()).toBe(200);
+  await decide(admin, 'model_profile', ad.profileId);
+  await decide(admin, 'ad', ad.adId);
   await adminContext.close();
 
   // The alert: one notification naming the new ad, for the instant search only.
@@ -117,7 +161,7 @@ test.fixme('a saved search alerts when a matching ad is approved; a paused one d
     )
     .toEqual([instant!.id, daily.id].sort());
   const alert = alerts.find((n) => n.data.subject_id === instant!.id)!;
-  expect(alert.message).toBe('1 anuncio nuevo en Gijón · Mujeres');
+  expect(alert.message).toBe(`1 anuncio nuevo en ${TOWN} · Mujeres`);
   expect(alerts.some((n) => n.data.subject_id === paused.id)).toBe(false);
 
   // In the bell, its link opens the listing with the new ad first.
@@ -128,10 +172,10 @@ test.fixme('a saved search alerts when a matching ad is approved; a paused one d
     .getByRole('link', { name: new RegExp(alert.message) })
     .first()
     .click();
-  await expect(page).toHaveURL(new RegExp(`new=${ad!.id}`));
+  await expect(page).toHaveURL(new RegExp(`new=${ad.adId}`));
   const strip = page.getByTestId('new-ads');
   await expect(strip.getByRole('heading', { name: '1 anuncio nuevo' })).toBeVisible();
-  await expect(strip.getByText('Nerea').first()).toBeVisible();
+  await expect(strip.getByText(MODEL).first()).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('new-ads-strip.png') });
 
   // The daily digest's unsubscribe link, signed out, in a fresh browser: a GET changes nothing, the button does.
@@ -144,7 +188,7 @@ test.fixme('a saved search alerts when a matching ad is approved; a paused one d
   let list = ((await (await page.request.get('/api/saved-searches', { headers: XHR })).json()) as { data: SavedSearch[] }).data;
   expect(list.find((s) => s.id === daily.id)?.alerts).toBe('daily');
   await anon.getByTestId('unsubscribe').click();
-  await expect(anon.getByRole('status').filter({ hasText: 'Resumen Gijón' })).toBeVisible();
+  await expect(anon.getByRole('status').filter({ hasText: 'Resumen Ribadesella' })).toBeVisible();
   list = ((await (await page.request.get('/api/saved-searches', { headers: XHR })).json()) as { data: SavedSearch[] }).data;
   expect(list.find((s) => s.id === daily.id)?.alerts).toBe('off');
   await visitor.close();

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import i18next from 'i18next';
 import type { ReactNode } from 'react';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { createI18nInstance } from '#src/lib/i18n-core.ts';
+import { I18nProvider } from '#src/lib/i18n-react.tsx';
 import { MemoryRouter } from 'react-router';
 
 export type Dict = { [k: string]: string | Dict };
@@ -21,19 +21,18 @@ if (!('fonts' in document)) {
   Object.defineProperty(document, 'fonts', { value: { addEventListener() {}, removeEventListener() {} }, configurable: true });
 }
 
-const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({ lng: 'es', resources: { es: { translation: esMessages } }, initAsync: false });
+const i18n = createI18nInstance({ lng: 'es', resources: { es: esMessages } });
 
 /** `route`: where the memory router starts (screens that read the language or an id from the URL need one). */
 export function renderInSpanish(ui: ReactNode, route?: string) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <MantineProvider>
-      <I18nextProvider i18n={i18n}>
+      <I18nProvider i18n={i18n}>
         <QueryClientProvider client={client}>
           <MemoryRouter {...(route ? { initialEntries: [route] } : {})}>{ui}</MemoryRouter>
         </QueryClientProvider>
-      </I18nextProvider>
+      </I18nProvider>
     </MantineProvider>,
   );
 }

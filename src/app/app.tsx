@@ -6,8 +6,8 @@
 import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
 import { IsRestoringProvider, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import type { i18n as I18n } from 'i18next';
+import { I18nProvider } from '#src/lib/i18n-react.tsx';
+import type { I18n } from '#src/lib/i18n-core.ts';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { ApiError, OfflineError } from '#src/lib/api-client.ts';
 import { OverlayHost } from '#src/lib/overlays.tsx';
@@ -87,7 +87,7 @@ export function App({
       colorSchemeManager={colorSchemeManager}
       cssVariablesResolver={cssVariablesResolver}
     >
-      <I18nextProvider i18n={i18n}>
+      <I18nProvider i18n={i18n}>
         <QueryClientProvider client={queryClient}>
           <IsRestoringProvider value={restoring}>
             <Suspense fallback={<PageLoader />}>
@@ -98,7 +98,7 @@ export function App({
             </Suspense>
           </IsRestoringProvider>
         </QueryClientProvider>
-      </I18nextProvider>
+      </I18nProvider>
     </MantineProvider>
   );
 }

@@ -2,7 +2,7 @@ import { Anchor, Box, Button, CloseButton, Group, Paper, SimpleGrid, Text } from
 import { useElementSize } from '@mantine/hooks';
 import { IconCheck } from '@tabler/icons-react';
 import { useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, useParams } from 'react-router';
 import {
   closeConsentPreferences,

@@ -5,10 +5,9 @@
  * its data block and the translations of the URL's language. The browser hydrates over it (main.tsx), so the first
  * visit on a phone paints the page, its photos included, before the JavaScript has run.
  */
-import i18next from 'i18next';
 import { StrictMode, type ReactNode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
-import { initReactI18next } from 'react-i18next';
+import { createI18nInstance, type Resources } from '#src/lib/i18n-core.ts';
 import { StaticRouter } from 'react-router';
 import { setApiLanguage } from '#src/lib/api-client.ts';
 import { provideFirstScreen } from '#src/lib/first-screen.ts';
@@ -25,17 +24,7 @@ export interface FirstScreenInput {
 }
 
 async function render({ url, lng, translations, answers }: FirstScreenInput): Promise<string> {
-  const i18n = i18next.createInstance();
-  await i18n.use(initReactI18next).init({
-    lng,
-    supportedLngs: [lng],
-    fallbackLng: false,
-    ns: ['translation'],
-    defaultNS: 'translation',
-    resources: { [lng]: { translation: translations } },
-    interpolation: { escapeValue: false },
-    react: { useSuspense: true, bindI18nStore: 'added' },
-  });
+  const i18n = createI18nInstance({ lng, resources: { [lng]: translations as Resources } });
   const Router = ({ children }: { children: ReactNode }) => <StaticRouter location={url}>{children}</StaticRouter>;
   provideFirstScreen({ lng, answers });
   setApiLanguage(lng);

@@ -7,7 +7,7 @@
  */
 import { Anchor, Box, Container, Group, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { lazy, memo, Suspense, useEffect, useRef, useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, Navigate, NavigationType, Outlet, useLocation, useNavigationType, useParams } from 'react-router';
 import { isLanguage, toLocaleTag, type Language } from '#contract/languages.ts';
 import { AccountNav } from '#src/components/account-nav.tsx';

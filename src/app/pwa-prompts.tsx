@@ -8,7 +8,7 @@
 import { ActionIcon, Button, Group, List, Modal, Notification, Text, Tooltip } from '@mantine/core';
 import { IconDownload, IconRefresh, IconShare2 } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { clearInstallPrompt, hasUnsavedInput, type PwaState } from './pwa-state.ts';
 
 export function InstallButton({ state }: { state: PwaState }) {

@@ -1,13 +1,12 @@
 import { MantineProvider } from '@mantine/core';
 import { act, render, screen } from '@testing-library/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { createI18nInstance } from '#src/lib/i18n-core.ts';
+import { I18nProvider } from '#src/lib/i18n-react.tsx';
 import { Link, MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { RouteErrorBoundary } from './route-error-boundary.tsx';
 
-const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({ lng: 'es', resources: {}, initAsync: false });
+const i18n = createI18nInstance({ lng: 'es', resources: {} });
 
 function Broken(): never {
   throw new Error('boom');
@@ -18,7 +17,7 @@ describe('RouteErrorBoundary', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     render(
       <MantineProvider>
-        <I18nextProvider i18n={i18n}>
+        <I18nProvider i18n={i18n}>
           <MemoryRouter initialEntries={['/es/broken']}>
             <Link to="/es/fine">go</Link>
             <RouteErrorBoundary>
@@ -28,7 +27,7 @@ describe('RouteErrorBoundary', () => {
               </Routes>
             </RouteErrorBoundary>
           </MemoryRouter>
-        </I18nextProvider>
+        </I18nProvider>
       </MantineProvider>,
     );
     expect(screen.getByRole('alert').textContent).toContain('errorPage.title');

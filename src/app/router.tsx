@@ -7,7 +7,7 @@
  * errorElement gave us: a failing screen shows the error page inside the shell.
  */
 import { createElement, lazy, type ComponentType } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Navigate, Outlet, Route, Routes } from 'react-router';
 import { isLanguage } from '#contract/languages.ts';
 import { NotFoundPage } from '#src/components/not-found.tsx';

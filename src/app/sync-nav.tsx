@@ -9,7 +9,7 @@ import { ActionIcon, Badge, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconCloudOff, IconCloudUp, IconRefresh } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, useLocation } from 'react-router';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { rememberOutboxUser } from '#src/offline/auth-flag.ts';

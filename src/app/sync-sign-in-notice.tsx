@@ -3,7 +3,7 @@
  * login link, which brings the user back to `next`. Free of Dexie, so the shell can show it to a signed-out visitor too.
  */
 import { Button, Group, Paper, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { loginPath, useLng } from '#src/lib/paths.ts';
 
 /** Fixed at the bottom: the queue waits for a sign-in, which comes back to `next`. */

@@ -14,7 +14,7 @@ import {
   IconUserPlus,
   IconUser,
 } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, useNavigate } from 'react-router';
 import { dashboardFor } from '#contract/roles.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';

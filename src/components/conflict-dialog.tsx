@@ -1,6 +1,6 @@
 import { Button, Group, Modal, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 
 type Values = { [field: string]: unknown };
 

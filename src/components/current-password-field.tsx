@@ -3,7 +3,7 @@
  * autocomplete so password managers fill it, and typing handed to `onValue` (which clears the field's error).
  */
 import type { Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { PasswordField } from './password-field.tsx';
 
 export function CurrentPasswordField({

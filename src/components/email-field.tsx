@@ -1,5 +1,5 @@
 import { TextInput } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 
 /**
  * The e-mail field of the account forms: e-mail keyboard on phones, and the autocomplete hint password managers

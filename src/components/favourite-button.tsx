@@ -7,7 +7,7 @@
 import { ActionIcon } from '@mantine/core';
 import { IconHeart } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { ModelCard } from '#contract/listings.ts';
 import { toggleFavourite, useFavouriteIds } from '#src/lib/favourites.ts';
 import { usePresenter } from '#src/lib/presenter.tsx';

@@ -1,6 +1,6 @@
 import { Button } from '@mantine/core';
 import { IconLanguage } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { useLocation, useNavigate } from 'react-router';
 import { LANGUAGES, type Language } from '#contract/languages.ts';
 import { rememberLanguage } from '#src/lib/i18n.ts';
@@ -46,7 +46,7 @@ export function LanguageSwitcher() {
           onClick={() => {
             // Remembered now, before the URL changes: the shell's own switch (on the new URL) runs only after
             // the next render, and a visitor who goes to "/" before that would be sent back to the old language.
-            rememberLanguage(i18n, lng);
+            rememberLanguage(lng);
             void navigate(pathForLanguage(location.pathname, lng) + location.search + location.hash);
           }}
         >

@@ -5,7 +5,7 @@
  */
 import { DatesProvider } from '@mantine/dates';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { isLanguage } from '#contract/languages.ts';
 import { dayjsLocale, FIRST_DAY_OF_WEEK } from '#src/lib/format.ts';
 

@@ -7,7 +7,7 @@
 import { Group, Text } from '@mantine/core';
 import { IconWifiOff } from '@tabler/icons-react';
 import { useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 
 function subscribe(notify: () => void) {
   window.addEventListener('online', notify);

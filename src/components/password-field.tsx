@@ -1,6 +1,6 @@
 import { PasswordInput, type PasswordInputProps } from '@mantine/core';
 import { useId, type Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { PASSWORD_MAX, PASSWORD_MIN } from '#contract/roles.ts';
 
 /**

@@ -6,7 +6,7 @@
  */
 import { Anchor, Box, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import { keptPhotoUrl } from '#src/lib/favourites-photos.ts';
 import { loadRecentViewsStore } from '#src/lib/recent-views.ts';

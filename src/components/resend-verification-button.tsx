@@ -1,7 +1,7 @@
 import { Button, type ButtonProps } from '@mantine/core';
 import { IconMailForward } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { usePresenter } from '#src/lib/presenter.tsx';
 import { runAction } from '#src/lib/response-handler.ts';
 import { sendVerificationEmail } from '#src/lib/session.ts';

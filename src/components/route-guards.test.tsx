@@ -1,16 +1,15 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { createI18nInstance } from '#src/lib/i18n-core.ts';
+import { I18nProvider } from '#src/lib/i18n-react.tsx';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { User } from '#contract/auth.ts';
 import { USER_QUERY_KEY } from '#src/lib/session.ts';
 import { GuestOnly, RequireAuth } from './route-guards.tsx';
 
-const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({ lng: 'es', resources: {}, initAsync: false });
+const i18n = createI18nInstance({ lng: 'es', resources: {} });
 
 const user = (role: User['role']): User => ({
   id: 1,
@@ -44,11 +43,11 @@ function setup(path: string, current: User | null) {
   );
   render(
     <MantineProvider>
-      <I18nextProvider i18n={i18n}>
+      <I18nProvider i18n={i18n}>
         <QueryClientProvider client={client}>
           <RouterProvider router={router} />
         </QueryClientProvider>
-      </I18nextProvider>
+      </I18nProvider>
     </MantineProvider>,
   );
   return { router, client };

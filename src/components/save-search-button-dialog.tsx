@@ -6,7 +6,7 @@
 import { Alert, Button, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, useLocation } from 'react-router';
 import { SAVED_SEARCH_ALERTS, SAVED_SEARCH_NAME_MAX, type SavedSearchAlerts } from '#contract/saved-searches.ts';
 import type { CityOption } from '#contract/locations.ts';

@@ -6,7 +6,7 @@
  */
 import { Button } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { SaveSearchQuery } from './save-search-button-dialog.tsx';
 
 const load = () => import('./save-search-button-dialog.tsx');

@@ -1,24 +1,21 @@
 import { MantineProvider } from '@mantine/core';
 import { act, render, screen } from '@testing-library/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { createI18nInstance } from '#src/lib/i18n-core.ts';
+import { I18nProvider } from '#src/lib/i18n-react.tsx';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OfflineError } from '#src/lib/api-client.ts';
 import { relativeTime, SavedCopyNote } from './saved-copy.tsx';
 
-const i18n = i18next.createInstance();
-void i18n
-  .use(initReactI18next)
-  .init({ lng: 'es', resources: { es: { translation: { pwa: { savedCopy: 'Copia guardada:' } } } }, initAsync: false });
+const i18n = createI18nInstance({ lng: 'es', resources: { es: { pwa: { savedCopy: 'Copia guardada:' } } } });
 
 const HOUR = 3_600_000;
 
 function show(props: Parameters<typeof SavedCopyNote>[0]) {
   return render(
     <MantineProvider>
-      <I18nextProvider i18n={i18n}>
+      <I18nProvider i18n={i18n}>
         <SavedCopyNote {...props} />
-      </I18nextProvider>
+      </I18nProvider>
     </MantineProvider>,
   );
 }

@@ -8,7 +8,7 @@
 import { Group, Text } from '@mantine/core';
 import { IconHistory } from '@tabler/icons-react';
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { isLanguage, toLocaleTag } from '#contract/languages.ts';
 import { OfflineError } from '#src/lib/api-client.ts';
 

@@ -5,7 +5,7 @@
  * `useFieldValues` hold what every auth, account and consent form repeated around them.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { z } from 'zod';
 import type { Answer } from '#contract/answers.ts';
 import { issuePath, issueToMessage } from '#contract/validation-messages.ts';

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { Suspense } from 'react';
-import { I18nextProvider, useTranslation } from 'react-i18next';
+import { I18nProvider, useTranslation } from '#src/lib/i18n-react.tsx';
 import { afterEach, expect, it, vi } from 'vitest';
 import { createI18n } from './i18n.ts';
 
@@ -26,15 +26,16 @@ it('a component showing a key missing in its language re-renders in English once
   window.history.replaceState(null, '', '/de');
   const i18n = createI18n();
   render(
-    <I18nextProvider i18n={i18n}>
+    <I18nProvider i18n={i18n}>
       <Suspense fallback={null}>
         <Label k="hello" />
         <Label k="onlyEnglish" />
       </Suspense>
-    </I18nextProvider>,
+    </I18nProvider>,
   );
   expect(await screen.findByText('Hallo')).toBeTruthy();
-  // React may subscribe the component after the load (it holds back a resolved Suspense boundary): i18n.ts says it again.
+  // React may subscribe the component after the load (it holds back a resolved Suspense boundary): it reads the
+  // translations as they are then.
   expect(await screen.findByText('Only in English', undefined, { timeout: 3000 })).toBeTruthy();
   expect(screen.queryByText('onlyEnglish')).toBeNull();
 });

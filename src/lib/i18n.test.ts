@@ -1,14 +1,22 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LanguageBackend } from './i18n-backend.ts';
+import { fetchTranslations, loadTranslations, TranslationsError } from './i18n-backend.ts';
+import type { I18n } from './i18n-core.ts';
 import { createI18n, detectionOptions } from './i18n.ts';
 
-/** Loads `es` through our backend with a stubbed network answer. */
-function load(answer: () => Promise<Response>): Promise<{ err: unknown; retry: boolean | undefined; data: unknown }> {
+/** Loads `es` once with a stubbed network answer. */
+async function load(answer: () => Promise<Response>): Promise<{ err: unknown; retry: boolean | undefined; data: unknown }> {
   vi.stubGlobal('fetch', vi.fn(answer));
-  const backend = new LanguageBackend();
-  return new Promise((resolve) => {
-    backend.read('es', 'translation', (err, data) => resolve({ err, retry: typeof data === 'boolean' ? data : undefined, data }));
-  });
+  try {
+    return { err: null, retry: undefined, data: await fetchTranslations('es') };
+  } catch (err) {
+    return { err, retry: err instanceof TranslationsError ? err.retry : undefined, data: undefined };
+  }
+}
+
+const calls = () => (fetch as unknown as ReturnType<typeof vi.fn>).mock.calls.length;
+
+function initialised(i18n: I18n) {
+  return new Promise<void>((r) => (i18n.isInitialized ? r() : i18n.on('initialized', () => r())));
 }
 
 afterEach(() => {
@@ -45,6 +53,29 @@ describe('translation loading retry rules (SPEC §8)', () => {
     expect(res.err).toBeTruthy();
     expect(res.retry).toBe(false);
   });
+  it('asks again three times after a 5xx answer, then gives up; a 4xx answer is asked once', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response('oops', { status: 503 }))),
+    );
+    await expect(loadTranslations('es', { wait: 1 })).rejects.toThrow(TranslationsError);
+    expect(calls()).toBe(4);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response('{}', { status: 404 }))),
+    );
+    await expect(loadTranslations('es', { wait: 1 })).rejects.toThrow(TranslationsError);
+    expect(calls()).toBe(1);
+  });
+  it('a retry that succeeds gives the translations', async () => {
+    let n = 0;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(n++ ? new Response('{"a":"b"}', { status: 200 }) : new Response('', { status: 502 }))),
+    );
+    await expect(loadTranslations('es', { wait: 1 })).resolves.toEqual({ a: 'b' });
+    expect(calls()).toBe(2);
+  });
 });
 
 describe('language detection (SPEC §9)', () => {
@@ -76,10 +107,9 @@ describe('language detection (SPEC §9)', () => {
     document.cookie = 'lang=en; path=/';
     window.history.replaceState(null, '', '/pt_BR/legal/privacy-policy');
     const i18n = createI18n();
-    await new Promise<void>((r) => (i18n.isInitialized ? r() : i18n.on('initialized', () => r())));
+    await initialised(i18n);
     expect(i18n.language).toBe('pt_BR');
     expect(document.cookie).toContain('lang=pt_BR');
-    expect(i18n.options.defaultNS).toBe('translation');
   });
 });
 
@@ -101,7 +131,7 @@ describe('the fallback language (en) is loaded only when a key is missing', () =
     );
     window.history.replaceState(null, '', path);
     const i18n = createI18n();
-    await new Promise<void>((r) => (i18n.isInitialized ? r() : i18n.on('initialized', () => r())));
+    await initialised(i18n);
     return i18n;
   }
 
@@ -117,7 +147,7 @@ describe('the fallback language (en) is loaded only when a key is missing', () =
   it('the first missing key loads English once, and the key then reads in English', async () => {
     const i18n = await start('/de/legal/privacy-policy');
     expect(i18n.t('hello')).toBe('Hallo');
-    const added = new Promise<void>((r) => i18n.store.on('added', (lng: string) => lng === 'en' && r()));
+    const added = new Promise<void>((r) => i18n.on('added', (lng: string) => lng === 'en' && r()));
     expect(i18n.t('status')).toBe('status');
     expect(i18n.t('onlyEnglish')).toBe('onlyEnglish');
     await added;

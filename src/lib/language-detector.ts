@@ -1,11 +1,8 @@
 /**
- * Finds the visitor's language for i18next and remembers the choice: the part of
- * i18next-browser-languagedetector that we use (its detectors, in our order, and its cookie cache) in a
- * fraction of its size, since it ships on every page. Each source gives candidates; i18next takes the first
- * supported one.
+ * Finds the visitor's language and remembers the choice: the part of i18next-browser-languagedetector that we use
+ * (its detectors, in our order, and its cookie cache) in a fraction of its size, since it ships on every page. Each
+ * source gives candidates; src/lib/i18n.ts takes the first supported one.
  */
-import type { LanguageDetectorModule } from 'i18next';
-
 export type DetectorName = 'path' | 'cookie' | 'htmlTag' | 'localStorage' | 'sessionStorage' | 'navigator' | 'querystring' | 'subdomain';
 
 export interface DetectionOptions {
@@ -23,8 +20,8 @@ export interface DetectionOptions {
   /** Maps what a source says (`pt-BR`) onto our codes (`pt_BR`). */
   convertDetectedLanguage: (lng: string) => string;
   /**
-   * A language i18next will take as it is: the sources after the first one that names such a language are not read.
-   * i18next picks the first supported candidate anyway, and reading Web Storage is a synchronous trip to the
+   * A language we take as it is: the sources after the first one that names such a language are not read.
+   * The first supported candidate is taken anyway, and reading Web Storage is a synchronous trip to the
    * browser's storage process on the page's start-up task (tens of milliseconds on a phone for sessionStorage alone).
    */
   isFinal?: (lng: string) => boolean;
@@ -66,14 +63,12 @@ const SOURCES: Record<DetectorName, (o: DetectionOptions) => Found> = {
     window.location.hostname.match(/^(\w{2,5}(?:-(?:[a-z]{4}|[a-z]{2}|\d{3}))*)\.(([a-z0-9-]{1,63}\.[a-z]{2,6})|localhost)/i)?.[1],
 };
 
-/** Codes i18next accepts from outside: letters, digits, `-_@.` (no `..`), at most 128 characters. */
+/** Codes taken from outside (as i18next accepted them): letters, digits, `-_@.` (no `..`), at most 128 characters. */
 function isSafeCode(code: string): boolean {
   return /^[\w@.-]{1,128}$/.test(code) && !code.includes('..') && !['__proto__', 'constructor', 'prototype'].includes(code);
 }
 
-export class LanguageDetector implements LanguageDetectorModule {
-  readonly type = 'languageDetector';
-
+export class LanguageDetector {
   constructor(private readonly options: DetectionOptions) {}
 
   detect(): string[] {

@@ -8,7 +8,7 @@ import { Button, Stack, Text } from '@mantine/core';
 import { modals, ModalsProvider } from '@mantine/modals';
 import { notifications, Notifications } from '@mantine/notifications';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import classes from './overlays-ui.module.css';
 import type { ModalSpec, Notice } from './response-handler.ts';
 import { DEFAULT_PLACEMENT, NOTIFICATION_DURATION_MS, NOTIFICATION_LIMIT } from './response-handler.ts';

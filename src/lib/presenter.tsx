@@ -5,7 +5,7 @@
  * time).
  */
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { useNavigate, useParams } from 'react-router';
 import { loadOverlays } from './overlays.tsx';
 import type { ModalSpec, Notice, Presenter } from './response-handler.ts';

@@ -1,5 +1,5 @@
 import { Button, Container, Group, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { isOfflineFailure, OfflineState } from '#src/components/offline-state.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';
 

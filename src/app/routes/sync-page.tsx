@@ -6,7 +6,7 @@
 import { Alert, Badge, Button, Container, Group, List, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, Navigate } from 'react-router';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';

@@ -2,7 +2,7 @@ import { Button, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/cor
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { AdStats, AdWeekStats } from '#contract/ad-stats.ts';
 import { toLocaleTag, type Language } from '#contract/languages.ts';
 import { useLng } from '#src/lib/paths.ts';

@@ -7,7 +7,7 @@
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { IconCurrentLocation } from '@tabler/icons-react';
 import { Component, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { roundCoordinate, type City, type NearestCity, type State } from '#contract/locations.ts';
 import { API } from '#contract/routes.ts';
 import { LazyMap, MapFallback } from '#src/components/map/index.ts';

@@ -8,7 +8,7 @@ import 'leaflet/dist/leaflet.css';
 import { VisuallyHidden } from '@mantine/core';
 import L from 'leaflet';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { loadBaseMap, provinceAt, type BaseMap, type BaseMapProperties } from './base-layers.ts';
 import { addConfiguredLayer, useMapConfig } from './configured-layer.ts';
 import type { MapMarker, MapViewProps } from './types.ts';

@@ -6,7 +6,7 @@
 import { Checkbox, Chip, Group, Input, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { isLanguage } from '#contract/languages.ts';
 import { MIN_AGE } from '#contract/profiles.ts';
 import type { SectionSlug } from '#contract/section-slugs.ts';

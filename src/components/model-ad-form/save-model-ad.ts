@@ -3,7 +3,7 @@
  * outbox for her, may itself be queued (offline), a full device storage is said plainly, and a stale version (409)
  * hands the saved record to the form instead of overwriting someone else's change.
  */
-import type { TFunction } from 'i18next';
+import type { TFunction } from '#src/lib/i18n-core.ts';
 import type { Answer } from '#contract/answers.ts';
 import { ConflictError, type ApiResponse } from '#src/lib/api-client.ts';
 import type { useApiForm } from '#src/lib/forms.ts';

@@ -1,6 +1,6 @@
 /** One queued photo: its name and state, the pixelation editor once it is prepared, progress, and what went wrong. */
 import { Alert, Badge, Button, Card, CloseButton, Group, Progress, Skeleton, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { Box } from './box-geometry.ts';
 import type { PhotoStage, QueuedPhoto } from './photo-queue.ts';
 import { PixelationEditor } from './pixelation-editor.tsx';

@@ -18,7 +18,7 @@ import '@mantine/dropzone/styles.css';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconCamera, IconPhotoPlus, IconUpload } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { AD_MAX_PHOTOS, ACCEPTED_IMAGE_TYPES } from '#contract/media.ts';
 import { usePresenter } from '#src/lib/presenter.tsx';
 import { DEFAULT_PLACEMENT } from '#src/lib/response-handler.ts';

@@ -1,15 +1,14 @@
 import { MantineProvider } from '@mantine/core';
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import i18next from 'i18next';
 import { useState } from 'react';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { createI18nInstance } from '#src/lib/i18n-core.ts';
+import { I18nProvider } from '#src/lib/i18n-react.tsx';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Box } from './box-geometry.ts';
 import { PixelationEditor } from './pixelation-editor.tsx';
 import es from '../../../locales/es.json';
 
-const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({ lng: 'es', resources: { es: { translation: es } }, initAsync: false });
+const i18n = createI18nInstance({ lng: 'es', resources: { es: es } });
 
 const photo = { preview: { width: 500, height: 400 } as HTMLCanvasElement, width: 1000, height: 800, previewScale: 0.5 };
 
@@ -31,11 +30,11 @@ function Harness({ initial, onChange }: { initial: Box[]; onChange?: (areas: Box
 function setup(initial: Box[]) {
   const changes: Box[][] = [];
   render(
-    <I18nextProvider i18n={i18n}>
+    <I18nProvider i18n={i18n}>
       <MantineProvider>
         <Harness initial={initial} onChange={(a) => changes.push(a)} />
       </MantineProvider>
-    </I18nextProvider>,
+    </I18nProvider>,
   );
   return changes;
 }

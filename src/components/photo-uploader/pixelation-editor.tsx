@@ -10,7 +10,7 @@
 import { Button, CloseButton, Group, Text, VisuallyHidden } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { boxAround, boxForKey, boxFromDrag, moveBox, resizeBox, type Box, type Corner, type Point } from './box-geometry.ts';
 import { pixelateAreas } from './pixelate.ts';
 import type { PreparedPhoto } from './prepare-photo.ts';

@@ -1,7 +1,7 @@
 import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconBellRinging } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { useThisDevicePush, type DeviceState, type PushSupport } from '#src/lib/push/push-client.ts';
 
 const ASKED = 'vitrina.push-invitation';

@@ -2,7 +2,7 @@ import { Alert, Button, Group, List, Loader, Modal, Stack, Switch, Text } from '
 import { IconDeviceMobile, IconDeviceDesktop, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { toLocaleTag } from '#contract/languages.ts';
 import { PUSH_CATEGORIES, type PushDevice } from '#contract/push.ts';
 import { useLng } from '#src/lib/paths.ts';

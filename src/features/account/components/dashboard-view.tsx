@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Container, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertTriangle, IconUserPlus } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import type { Role, User } from '#contract/auth.ts';
 import { PageLoader } from '#src/components/page-loader.tsx';

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { createI18nInstance } from '#src/lib/i18n-core.ts';
+import { I18nProvider } from '#src/lib/i18n-react.tsx';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DataExportState } from '#contract/data-rights.ts';
@@ -12,8 +12,7 @@ import { DataExportSection } from './data-export-section.tsx';
 
 type Dict = { [k: string]: string | Dict };
 const es = JSON.parse(fs.readFileSync(path.resolve(process.cwd(), 'locales/es.json'), 'utf8')) as Dict;
-const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({ lng: 'es', resources: { es: { translation: es } }, initAsync: false });
+const i18n = createI18nInstance({ lng: 'es', resources: { es: es } });
 
 const NONE: DataExportState = {
   status: 'none',
@@ -57,13 +56,13 @@ function wrap() {
   return render(
     <MantineProvider>
       <QueryClientProvider client={client}>
-        <I18nextProvider i18n={i18n}>
+        <I18nProvider i18n={i18n}>
           <MemoryRouter initialEntries={['/es/profile']}>
             <Routes>
               <Route path="/:lng/profile" element={<DataExportSection />} />
             </Routes>
           </MemoryRouter>
-        </I18nextProvider>
+        </I18nProvider>
       </QueryClientProvider>
     </MantineProvider>,
   );

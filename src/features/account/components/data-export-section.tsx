@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconDownload, IconFileZip } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { toLocaleTag } from '#contract/languages.ts';
 import { useApiForm } from '#src/lib/forms.ts';
 import { useLng } from '#src/lib/paths.ts';

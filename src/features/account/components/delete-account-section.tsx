@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { confirmPasswordSchema, type User } from '#contract/auth.ts';
 import { ApiForm } from '#src/components/api-form.tsx';
 import { CurrentPasswordField } from '#src/components/current-password-field.tsx';

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, TextInput } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { profileInformationSchema, type User } from '#contract/auth.ts';
 import { ApiForm } from '#src/components/api-form.tsx';
 import { useApiForm, useFieldValues } from '#src/lib/forms.ts';

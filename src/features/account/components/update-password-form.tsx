@@ -1,5 +1,5 @@
 import { Button, Group } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { updatePasswordSchema, type User } from '#contract/auth.ts';
 import { ApiForm } from '#src/components/api-form.tsx';
 import { CurrentPasswordField } from '#src/components/current-password-field.tsx';

@@ -1,5 +1,5 @@
 import { Badge, Button } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { Status } from '#contract/statuses.ts';
 import type { DecisionTarget } from './decision-dialog.tsx';
 import { WRAPPING_BADGE } from './wrapping-badge.ts';

@@ -1,7 +1,7 @@
 /** One ad in the ads review queue: what staff must see to decide (status, who lists it and their consent, text, photos) and the decisions its status allows. */
 import { Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { type AdminAd } from '../api/admin-api.ts';
 import { StatusBadge } from './admin-page.tsx';
 import { actionsFrom, DecisionButtons, type DecisionTarget } from './decision-dialog.tsx';

@@ -1,6 +1,6 @@
 import { Anchor, Paper, SimpleGrid, Skeleton, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import type { AdminCounts } from '#contract/admin.ts';
 import { useLng } from '#src/lib/paths.ts';

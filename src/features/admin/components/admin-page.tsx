@@ -1,6 +1,6 @@
 import { Anchor, Badge, Container, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import { DASHBOARDS } from '#contract/roles.ts';
 import { formatDate } from '#src/lib/format.ts';

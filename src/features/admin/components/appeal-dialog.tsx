@@ -2,7 +2,7 @@
 import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { appealDecisionSchema } from '#contract/admin.ts';
 import { useApiForm } from '#src/lib/forms.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';

@@ -4,7 +4,7 @@
  */
 import { Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { AdminClient } from '#contract/admin.ts';
 import type { Statement } from '#contract/statements.ts';
 import { formatDate } from '#src/lib/format.ts';

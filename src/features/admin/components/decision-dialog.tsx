@@ -1,7 +1,7 @@
 import { Button, Checkbox, Group, Modal, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { ACTIONS_FOR, decisionBodySchema, RESTRICTIONS, type DecisionAction, type DecisionSubject } from '#contract/admin.ts';
 import type { Status } from '#contract/statuses.ts';
 import { REASON_CODES } from '#contract/statements.ts';

@@ -1,7 +1,7 @@
 import { Button, Group, Pagination, Select, Text, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { useSearchParams } from 'react-router';
 import type { PaginationMeta } from '#contract/listings.ts';
 import { STATUSES } from '#contract/statuses.ts';

@@ -6,7 +6,7 @@
 import { Alert, Badge, Button, Group, Image, Modal, Paper, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { MediaMatch, MediaMatchList } from '#contract/media-matches.ts';
 import { API } from '#contract/routes.ts';
 import { apiGet } from '#src/lib/api-client.ts';

@@ -6,7 +6,7 @@
 import { Alert, Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { photoReviewDecisionSchema, type AdminPhotoReview } from '#contract/photo-reviews.ts';
 import { API } from '#contract/routes.ts';
 import { apiRequest } from '#src/lib/api-client.ts';

@@ -1,5 +1,5 @@
 import { Image as MantineImage, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { AdminPhoto } from '../api/admin-api.ts';
 
 const score = (n: number) => n.toFixed(2);

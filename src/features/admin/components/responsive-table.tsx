@@ -1,6 +1,6 @@
 import { Alert, Box, Paper, Skeleton, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 
 export interface Column<T> {
   key: string;

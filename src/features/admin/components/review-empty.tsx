@@ -1,6 +1,6 @@
 /** What a review queue shows instead of its items: the load error, the skeleton, or "nothing here"; one wording for all queues. */
 import { Alert, Skeleton, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 
 export function Empty({ loading, error, empty }: { loading: boolean; error: boolean; empty: boolean }) {
   const { t } = useTranslation();

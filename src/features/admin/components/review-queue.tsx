@@ -10,7 +10,7 @@ import { Button, Checkbox, Group, Kbd, List, Modal, Radio, SimpleGrid, Stack, Ta
 import { useHotkeys } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { DECISION_TEXT_MIN, REVIEW_EVENTS, type DecisionAction, type DecisionSubject } from '#contract/admin.ts';
 import { STAFF_CHANNEL } from '#contract/support-chat.ts';
 import { usePresence } from '#src/realtime/hooks.ts';

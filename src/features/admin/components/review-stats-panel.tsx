@@ -4,7 +4,7 @@
  */
 import { Alert, Paper, ScrollArea, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { REVIEW_STAT_QUEUES, type ReviewStats } from '#contract/admin.ts';
 import { API } from '#contract/routes.ts';
 import { apiGet } from '#src/lib/api-client.ts';

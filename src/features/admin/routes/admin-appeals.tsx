@@ -4,7 +4,7 @@ import { Button, Group, Paper, SegmentedControl, Stack, Text, Title } from '@man
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { APPEAL_FILTERS } from '#contract/admin.ts';
 import { adminListOptions, type AdminAppeal } from '../api/admin-api.ts';
 import { AdminPage, DateText, StatusBadge } from '../components/admin-page.tsx';

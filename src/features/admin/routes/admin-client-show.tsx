@@ -2,7 +2,7 @@
 import { Alert, Anchor, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '#src/lib/api-client.ts';
 import { useLng } from '#src/lib/paths.ts';

@@ -3,7 +3,7 @@ import { Anchor, Group } from '@mantine/core';
 import { API } from '#contract/routes.ts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import { useLng } from '#src/lib/paths.ts';
 import { adminListOptions, type AdminModel } from '../api/admin-api.ts';

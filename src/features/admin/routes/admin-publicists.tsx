@@ -3,7 +3,7 @@ import { Group } from '@mantine/core';
 import { API } from '#contract/routes.ts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { adminListOptions, type AdminPublicist } from '../api/admin-api.ts';
 import { AccountActionButton, AccountSuspendedBadge } from '../components/account-action.tsx';
 import { AdminPage, StatusBadge } from '../components/admin-page.tsx';

@@ -3,7 +3,7 @@ import { API } from '#contract/routes.ts';
 import { Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { adminListOptions, type AdminAd } from '../api/admin-api.ts';
 import { AdminPage } from '../components/admin-page.tsx';
 import { DecisionDialog, type DecisionTarget } from '../components/decision-dialog.tsx';

@@ -6,7 +6,7 @@ import { API } from '#contract/routes.ts';
 import { Badge, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { PHOTO_FILTERS } from '#contract/admin.ts';
 import { adminListOptions, type RecentPhoto } from '../api/admin-api.ts';
 import { AdminPage, DateText } from '../components/admin-page.tsx';

@@ -2,7 +2,7 @@
 import { Anchor } from '@mantine/core';
 import { API } from '#contract/routes.ts';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import { useLng } from '#src/lib/paths.ts';
 import { adminListOptions, type AdminUser } from '../api/admin-api.ts';

@@ -4,7 +4,7 @@ import { API } from '#contract/routes.ts';
 import { PasswordField } from '#src/components/password-field.tsx';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { createAdminSchema } from '#contract/auth.ts';
 import { useApiForm } from '#src/lib/forms.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';

@@ -3,7 +3,7 @@ import { Button, Code, Group, Stack, Text, TextInput } from '@mantine/core';
 import { API } from '#contract/routes.ts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { useSearchParams } from 'react-router';
 import { useLng } from '#src/lib/paths.ts';
 import { toLocaleTag } from '#contract/languages.ts';

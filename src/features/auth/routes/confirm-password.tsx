@@ -1,6 +1,6 @@
 import { Button } from '@mantine/core';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { useNavigate, useSearchParams } from 'react-router';
 import { confirmPasswordSchema, dashboardFor } from '#contract/auth.ts';
 import { CenteredCard } from '#src/components/centered-card.tsx';

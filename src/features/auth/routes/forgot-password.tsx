@@ -1,7 +1,7 @@
 import { Alert, Button } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { forgotPasswordSchema } from '#contract/auth.ts';
 import { CenteredCard } from '#src/components/centered-card.tsx';
 import { ApiForm } from '#src/components/api-form.tsx';

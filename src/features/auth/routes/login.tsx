@@ -1,7 +1,7 @@
 import { Anchor, Button, Checkbox, Group } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { dashboardFor, loginSchema } from '#contract/auth.ts';
 import { CenteredCard } from '#src/components/centered-card.tsx';

@@ -1,7 +1,7 @@
 import { Anchor, Button, Checkbox, Radio, Stack, Text, TextInput, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, useSearchParams } from 'react-router';
 import type { Answer } from '#contract/answers.ts';
 import { REGISTRABLE_ROLES, registerSchema } from '#contract/auth.ts';

@@ -1,5 +1,5 @@
 import { Button } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { resetPasswordSchema } from '#contract/auth.ts';
 import { CenteredCard } from '#src/components/centered-card.tsx';

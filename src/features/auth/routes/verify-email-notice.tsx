@@ -1,6 +1,6 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
-import { Trans, useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import { dashboardFor } from '#contract/roles.ts';
 import { CenteredCard } from '#src/components/centered-card.tsx';

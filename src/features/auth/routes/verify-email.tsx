@@ -3,7 +3,7 @@ import { modals } from '@mantine/modals';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { dashboardFor, PROFILE_CREATE_ROUTES, verifyEmailSchema } from '#contract/auth.ts';
 import { ResendVerificationButton } from '#src/components/resend-verification-button.tsx';

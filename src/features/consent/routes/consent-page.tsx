@@ -9,7 +9,7 @@ import { Alert, Button, Container, Group, Paper, Stack, Text, TextInput, Title }
 import { IconAlertTriangle, IconCircleCheck, IconInfoCircle } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { useNavigate, useParams } from 'react-router';
 import {
   CONSENT_CODE_LENGTH,

@@ -5,7 +5,7 @@
 import { Alert, Anchor, Button, Container, Group, Paper, Skeleton, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { IconCircleCheck, IconSend } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import { adminMessageSchema, CONTACT_MESSAGE_MAX, contactSchema } from '#contract/contact.ts';
 import { FormError } from '#src/components/form-error.tsx';

@@ -1,6 +1,6 @@
 import { Anchor, Badge, Box, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import type { Language } from '#contract/languages.ts';
 import { keptPhotoUrl } from '#src/lib/favourites-photos.ts';

@@ -7,7 +7,7 @@ import { ActionIcon } from '@mantine/core';
 import { IconHeart } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import { startFavouritesWhenIdle, useFavouriteIds } from '#src/lib/favourites.ts';
 import { useLng } from '#src/lib/paths.ts';

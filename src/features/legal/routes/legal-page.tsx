@@ -1,6 +1,6 @@
 import { Alert, Container, List, Skeleton, Stack, Text, Title, Typography } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { useParams } from 'react-router';
 import { isLanguage } from '#contract/languages.ts';
 import { formatDate } from '#src/lib/format.ts';

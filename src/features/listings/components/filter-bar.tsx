@@ -4,7 +4,7 @@ import { IconMapPin, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { CityOption } from '#contract/locations.ts';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { Language } from '#contract/languages.ts';
 import type { Section } from '#contract/sections.ts';
 import { RadioChips } from '#src/components/radio-chips/radio-chips.tsx';

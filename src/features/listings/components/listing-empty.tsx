@@ -1,6 +1,6 @@
 import { Button, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 
 /** Nothing to show in the listing or on its map: why, and with filters on, a way to clear them. */
 export function ListingEmpty({ filtered, icon, onClearFilters }: { filtered: boolean; icon: ReactNode; onClearFilters: () => void }) {

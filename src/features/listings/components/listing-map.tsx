@@ -9,7 +9,7 @@ import { Alert, Badge, Button, Group, Skeleton, Stack, Text, Title, VisuallyHidd
 import { IconMapSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, useMemo, type MouseEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import type { CityCount } from '#contract/listings.ts';
 import { MAP_DEFAULT_POSITION } from '#contract/locations.ts';

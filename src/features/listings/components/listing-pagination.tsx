@@ -3,7 +3,7 @@
  * below the results, out of the first screen, and its code need not hold up the first paint.
  */
 import { Pagination } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 
 export function ListingPagination({ total, value, onChange }: { total: number; value: number; onChange: (page: number) => void }) {
   const { t } = useTranslation();

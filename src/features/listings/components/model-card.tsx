@@ -1,6 +1,6 @@
 import { Badge, Box, Card, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconRosetteDiscountCheck } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import type { ModelCard as Card_ } from '#contract/listings.ts';
 import { FavouriteButton } from '#src/components/favourite-button.tsx';

@@ -7,7 +7,7 @@
 import { CloseButton, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { FavouriteStates } from '#contract/favourites.ts';
 import { API } from '#contract/routes.ts';
 import { apiGet } from '#src/lib/api-client.ts';

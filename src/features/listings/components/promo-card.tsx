@@ -1,5 +1,5 @@
 import { Anchor, Badge, Box, Card, Group, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { PublicityAd } from '#contract/listings.ts';
 import type { ListingView } from '../hooks/use-listing-params.ts';
 

@@ -1,5 +1,5 @@
 import { Anchor, Text } from '@mantine/core';
-import { Trans, useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from '#src/lib/i18n-react.tsx';
 
 interface Props {
   /** The search as it was run, misspelt words replaced ("lucía"). */

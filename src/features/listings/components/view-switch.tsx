@@ -6,7 +6,7 @@
 import { VisuallyHidden } from '@mantine/core';
 import { IconLayoutGrid, IconList, IconMap } from '@tabler/icons-react';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { ListingView } from '../hooks/use-listing-params.ts';
 import classes from './view-switch.module.css';
 

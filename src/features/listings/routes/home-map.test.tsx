@@ -3,8 +3,8 @@ import path from 'node:path';
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { createI18nInstance } from '#src/lib/i18n-core.ts';
+import { I18nProvider } from '#src/lib/i18n-react.tsx';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelList, ModelsMap } from '#contract/listings.ts';
@@ -34,12 +34,9 @@ const es = JSON.parse(readFileSync(path.join(process.cwd(), 'locales/es.json'), 
     map: { region: string; citiesTitle: string; loadError: string; loading: string };
   };
 };
-const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({
+const i18n = createI18nInstance({
   lng: 'es',
-  resources: { es: { translation: es } },
-  interpolation: { escapeValue: false },
-  initAsync: false,
+  resources: { es: es },
 });
 
 const city = (id: number, name: string, state: string, count: number, latitude: number, longitude: number) => ({
@@ -105,11 +102,11 @@ function setup(path: string) {
   const router = createMemoryRouter([{ path: '/:lng', element: <HomeRoute /> }], { initialEntries: [path] });
   render(
     <MantineProvider>
-      <I18nextProvider i18n={i18n}>
+      <I18nProvider i18n={i18n}>
         <QueryClientProvider client={client}>
           <RouterProvider router={router} />
         </QueryClientProvider>
-      </I18nextProvider>
+      </I18nProvider>
     </MantineProvider>,
   );
   return router;

@@ -9,7 +9,7 @@ import { Alert, Box, Button, Container, Group, SimpleGrid, Stack, Text, Title } 
 import { IconPhotoSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, lazy, Suspense, useEffect, useRef, useState, type ComponentType } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { isLanguage } from '#contract/languages.ts';
 import { isOfflineWithoutData, OfflineState } from '#src/components/offline-state.tsx';
 import { SavedCopyNote } from '#src/components/saved-copy.tsx';
@@ -22,7 +22,7 @@ import { PromoCard } from '../components/promo-card.tsx';
 import { useCurrentView, useListingParams } from '../hooks/use-listing-params.ts';
 
 const ListingPagination = lazy(async () => ({ default: (await import('../components/listing-pagination.tsx')).ListingPagination }));
-// Shown only after a typo correction; its <Trans> (react-i18next's markup parser, ~5 KB gzip) stays off the first load.
+// Shown only after a typo correction: off the first load.
 const SearchCorrection = lazy(async () => ({ default: (await import('../components/search-correction.tsx')).SearchCorrection }));
 // The map view and, through it, the map itself: off the grid and list views' load.
 const ListingMap = lazy(() => import('../components/listing-map.tsx'));

@@ -6,7 +6,7 @@
 import { Badge, Button, Card, Group, Image as MantineImage, Modal, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconClock, IconStar, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { Image } from '#contract/listings.ts';
 
 /** Two columns on phones, up to four on desktops (see SimpleGrid below). */

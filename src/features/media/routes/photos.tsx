@@ -13,7 +13,7 @@
 import { Alert, Anchor, Button, Container, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { PROFILE_CREATE_ROUTES, dashboardFor } from '#contract/roles.ts';
 import { PageLoader } from '#src/components/page-loader.tsx';

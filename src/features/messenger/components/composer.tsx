@@ -5,7 +5,7 @@
 import { Button, Group, Text, Textarea } from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { CHAT_MESSAGE_MAX } from '#contract/support-chat.ts';
 
 interface Props {

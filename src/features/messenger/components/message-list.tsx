@@ -7,7 +7,7 @@
 import { Button, Center, Loader, Text, VisuallyHidden } from '@mantine/core';
 import { IconClock } from '@tabler/icons-react';
 import { Fragment, useCallback, useEffect, useLayoutEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { toLocaleTag } from '#contract/languages.ts';
 import type { Message } from '#contract/support-chat.ts';
 import { useLng } from '#src/lib/paths.ts';

@@ -1,7 +1,7 @@
 /** Whether support is online now, else how long a reply usually takes (GET /api/support/chat/status). */
 import { Group, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { supportStatusQueryOptions } from '../api/messenger-api.ts';
 
 export function SupportStatus() {

@@ -1,8 +1,8 @@
 import { MantineProvider } from '@mantine/core';
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import i18next from 'i18next';
 import type { ReactNode } from 'react';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { createI18nInstance } from '#src/lib/i18n-core.ts';
+import { I18nProvider } from '#src/lib/i18n-react.tsx';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import type { Message } from '#contract/support-chat.ts';
@@ -15,11 +15,9 @@ if (!('fonts' in document))
 
 const { ThreadPanel } = await import('./thread-panel.tsx');
 
-const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({
+const i18n = createI18nInstance({
   lng: 'es',
-  resources: { es: { translation: { messenger: { composer: { label: 'Mensaje', send: 'Enviar' } }, common: { loading: 'Cargando' } } } },
-  initAsync: false,
+  resources: { es: { messenger: { composer: { label: 'Mensaje', send: 'Enviar' } }, common: { loading: 'Cargando' } } },
 });
 
 type ThreadState = ReturnType<typeof useThread>;
@@ -45,9 +43,9 @@ function threadState(status: ThreadState['status'], messages: Message[] = []): T
 
 const wrap = (children: ReactNode) => (
   <MantineProvider>
-    <I18nextProvider i18n={i18n}>
+    <I18nProvider i18n={i18n}>
       <MemoryRouter>{children}</MemoryRouter>
-    </I18nextProvider>
+    </I18nProvider>
   </MantineProvider>
 );
 

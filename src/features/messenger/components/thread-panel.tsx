@@ -1,6 +1,6 @@
 /** The conversation itself, for both sides: the connection's state when it is down, the messages, the composer. */
 import { Alert, Button, Skeleton, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { Message } from '#contract/support-chat.ts';
 import { useConnectionState } from '#src/realtime/hooks.ts';
 import type { useThread } from '../lib/use-thread.ts';

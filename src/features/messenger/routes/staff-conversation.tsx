@@ -6,7 +6,7 @@ import { Alert, Anchor, Badge, Button, Grid, Group, Paper, Select, Skeleton, Sta
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import type { Answer } from '#contract/answers.ts';
 import type { Conversation, Message } from '#contract/support-chat.ts';

@@ -8,7 +8,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconMessagePlus, IconSearch } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toLocaleTag } from '#contract/languages.ts';
 import { CONVERSATION_FILTERS, type Conversation, type ConversationFilter } from '#contract/support-chat.ts';

@@ -6,7 +6,7 @@ import { PushInvitation } from '#src/components/push-settings/push-invitation.ts
 import { Alert, Button, Container, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { Message } from '#contract/support-chat.ts';
 import { OfflineError } from '#src/lib/api-client.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';

@@ -2,7 +2,7 @@ import { Anchor, Badge, Box, Button, Center, Group, Modal, Paper, Skeleton, Stac
 import { IconEdit, IconExternalLink, IconPhoto, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import type { AdSummary } from '#contract/profiles.ts';
 import { useApiForm } from '#src/lib/forms.ts';

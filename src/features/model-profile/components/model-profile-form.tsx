@@ -5,7 +5,7 @@
 import { Alert, Button, Group, Paper, Progress, Stack, Stepper, Text, Title } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { z } from 'zod';
 import type { Answer } from '#contract/answers.ts';
 import {

@@ -1,7 +1,7 @@
 import { Alert, Button, List, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconClockHour4, IconPlayerPause, IconShieldQuestion, IconX } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import type { ModelProfile } from '#contract/profiles.ts';
 import type { Status } from '#contract/statuses.ts';

@@ -2,7 +2,7 @@ import { Alert, Button, Container, Group, Paper, SimpleGrid, Skeleton, Stack, St
 import { IconAlertTriangle, IconUserPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ageOn, type ModelProfile } from '#contract/profiles.ts';
 import { PageLoader } from '#src/components/page-loader.tsx';

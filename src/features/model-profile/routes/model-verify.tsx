@@ -3,7 +3,7 @@ import { API } from '#contract/routes.ts';
 import { IconCamera, IconCircleCheck, IconClockHour4, IconRefresh } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, useNavigate } from 'react-router';
 import type {
   VerificationCode,

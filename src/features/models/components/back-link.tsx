@@ -1,7 +1,7 @@
 import { Anchor, Group } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import type { MouseEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, useNavigate } from 'react-router';
 
 /** React Router keeps its own history index in history.state: above 0 there is a page of ours to go back to. */

@@ -1,7 +1,7 @@
 import { Button, Flex, Text } from '@mantine/core';
 import { IconBrandWhatsapp, IconPhone } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { ModelDetail } from '#contract/listings.ts';
 import { formatPhone, reportContactTap, telHref, whatsappHref } from '../lib/contact.ts';
 import classes from './model-show.module.css';

@@ -6,7 +6,7 @@
 import { ActionIcon, Modal } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useRef, type KeyboardEvent, type TouchEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { Image } from '#contract/listings.ts';
 import classes from './gallery-viewer.module.css';
 

@@ -8,7 +8,7 @@ import { Group, Stack, Text, Title } from '@mantine/core';
 import { useInViewport } from '@mantine/hooks';
 import { IconMapPin } from '@tabler/icons-react';
 import { Suspense, useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { LazyMap, MapFallback, type MapArea } from '#src/components/map/index.ts';
 
 export const AREA_RADIUS_METERS = 2000;

@@ -7,7 +7,7 @@ import { ActionIcon, Skeleton, Text } from '@mantine/core';
 import { useReducedMotion } from '@mantine/hooks';
 import { IconArrowsMaximize, IconChevronLeft, IconChevronRight, IconPhotoOff } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { Image } from '#contract/listings.ts';
 import classes from './model-gallery.module.css';
 

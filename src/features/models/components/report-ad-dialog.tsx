@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Group, Modal, Radio, Stack, Text, Textarea, Text
 import { useMediaQuery } from '@mantine/hooks';
 import { IconCircleCheck, IconFlag } from '@tabler/icons-react';
 import { useState, type RefObject } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { REPORT_DETAILS_MAX, REPORT_REASONS, reportCreateSchema } from '#contract/reports.ts';
 import { FormError } from '#src/components/form-error.tsx';
 import { useApiForm } from '#src/lib/forms.ts';

@@ -1,7 +1,7 @@
 import { Button } from '@mantine/core';
 import { IconFlag } from '@tabler/icons-react';
 import { lazy, Suspense, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 
 // The dialog's code (Modal, the form's inputs, zod's report schema) is not in the model page's first load: it is asked
 // for on the first click, or when the pointer comes near the button.

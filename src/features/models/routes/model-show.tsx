@@ -8,7 +8,7 @@ import { API } from '#contract/routes.ts';
 import { IconAlertTriangle, IconMapPin, IconRosetteDiscountCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { useParams } from 'react-router';
 import { isLanguage, type Language } from '#contract/languages.ts';
 import type { ModelDetail } from '#contract/listings.ts';

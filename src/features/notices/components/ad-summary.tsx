@@ -1,6 +1,6 @@
 /** The reported ad as the notice saw it (a snapshot: the ad may have changed or gone since). */
 import { Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { type Report } from '#contract/reports.ts';
 
 /** What the notice says about the ad (a snapshot taken when it was filed). */

@@ -2,7 +2,7 @@
 import { Alert, Anchor, Badge, Container, Group, Pagination, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, useSearchParams } from 'react-router';
 import type { PaginationMeta } from '#contract/listings.ts';
 import { URGENT_REPORT_REASONS, type Report, type ReportReason } from '#contract/reports.ts';

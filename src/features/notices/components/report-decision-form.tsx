@@ -2,7 +2,7 @@
 import { Button, Group, Paper, Radio, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { reportDecisionSchema, type Report } from '#contract/reports.ts';
 import { FormError } from '#src/components/form-error.tsx';
 import { ConflictError } from '#src/lib/api-client.ts';

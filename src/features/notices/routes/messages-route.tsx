@@ -3,7 +3,7 @@ import { Anchor, Badge, Button, Group, Paper, SegmentedControl, Stack, Text, Tit
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { CONTACT_STATUSES, type ContactMessage } from '#contract/contact.ts';
 import { usePresenter } from '#src/lib/presenter.tsx';
 import { runAction } from '#src/lib/response-handler.ts';

@@ -2,7 +2,7 @@
 import { Alert, Anchor, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconAlertTriangle, IconExternalLink } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '#src/lib/api-client.ts';
 import { useLng } from '#src/lib/paths.ts';

@@ -1,7 +1,7 @@
 /** Staff: the queue of notices about ads (DSA art. 16), urgent ones first and flagged (art. 18). */
 import { Anchor, Box, Group, Paper, Select, SimpleGrid, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import { REPORT_REASONS, REPORT_STATUSES, type Report } from '#contract/reports.ts';
 import { useLng } from '#src/lib/paths.ts';

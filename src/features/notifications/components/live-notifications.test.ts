@@ -1,20 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { QueryClient } from '@tanstack/react-query';
-import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
 import type { Notification, NotificationList } from '#contract/notifications.ts';
 import { notificationsQueryOptions, withRead } from '../api/notifications-api.ts';
 import { applyLiveNotification, type RefreshKeys } from './live-notifications.tsx';
+import { createI18nInstance, type Resources } from '#src/lib/i18n-core.ts';
 import { notificationText, translatorOf } from './notification-text.ts';
 
 /** The app showing English, with the real English texts. */
-const english = i18next.createInstance();
-void english.init({
+const english = createI18nInstance({
   lng: 'en',
-  resources: { en: { translation: JSON.parse(fs.readFileSync(path.resolve(process.cwd(), 'locales/en.json'), 'utf8')) as object } },
-  interpolation: { escapeValue: false },
-  initAsync: false,
+  resources: { en: JSON.parse(fs.readFileSync(path.resolve(process.cwd(), 'locales/en.json'), 'utf8')) as Resources },
 });
 
 const REFRESH_KEYS: RefreshKeys = {

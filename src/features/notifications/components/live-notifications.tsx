@@ -6,7 +6,7 @@
  * never import each other.
  */
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { notificationBroadcastSchema, type Notification, type RefreshScope } from '#contract/notifications.ts';
 import { showNotice } from '#src/lib/presenter.tsx';
 import type { Notice } from '#src/lib/response-handler.ts';

@@ -8,7 +8,7 @@ import { ActionIcon, Button, Group, Indicator, Skeleton, Stack, Text, UnstyledBu
 import { IconBell, IconCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import type { Notification } from '#contract/notifications.ts';
 import { toLocaleTag } from '#contract/languages.ts';

@@ -26,7 +26,7 @@ export function notificationText(n: Notification, i18n: Translator | undefined):
   return { message: i18n.t(`${key}.message`, vars), description: description || null };
 }
 
-/** The translator of an i18next instance (react-i18next's `useTranslation().i18n`). */
+/** The translator of the app's translations (`useTranslation().i18n`). */
 export function translatorOf(i18n: {
   t: (key: string, options?: Record<string, unknown>) => unknown;
   exists: (key: string, options?: Record<string, unknown>) => boolean;

@@ -6,7 +6,7 @@
 import { Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import { toLocaleTag } from '#contract/languages.ts';
 import type { Notification } from '#contract/notifications.ts';

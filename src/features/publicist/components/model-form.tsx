@@ -2,7 +2,7 @@
 import { Alert, Button, Fieldset, Group, Paper, Stack, Title } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { Answer } from '#contract/answers.ts';
 import {
   MAX_MODELS_PER_REQUEST,

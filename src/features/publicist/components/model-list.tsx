@@ -17,7 +17,7 @@ import {
 import { IconEdit, IconExternalLink, IconMailForward, IconPhoto, IconSearch, IconTrash, IconUserPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, useSearchParams } from 'react-router';
 import type { ModelSort, PublicistModel } from '#contract/publicists.ts';
 import type { Answer } from '#contract/answers.ts';

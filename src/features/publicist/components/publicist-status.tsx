@@ -1,7 +1,7 @@
 /** The pieces the publicist's screens share: the loading and load-error states and the profile's review state. */
 import { Alert, Button, Group, List, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { PublicistProfile } from '#contract/publicists.ts';
 
 const STATUS_COLORS: Record<string, string> = {

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Select, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ApiForm } from '#src/components/api-form.tsx';
 import { useMemo, useState, type ComponentProps } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { isLanguage } from '#contract/languages.ts';
 import {
   PUBLICIST_PROFILE_FIELDS,

@@ -2,7 +2,7 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconEdit, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { publicistProfileQueryOptions } from '../api/publicist-api.ts';

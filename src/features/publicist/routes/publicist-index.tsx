@@ -2,7 +2,7 @@
 import { Button, Container, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconEdit, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, Navigate } from 'react-router';
 import type { PublicistProfile } from '#contract/publicists.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';

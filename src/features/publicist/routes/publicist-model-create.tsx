@@ -1,7 +1,7 @@
 /** The publicist's new models: one or several at once. */
 import { Container, Stack, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Navigate, useNavigate } from 'react-router';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';

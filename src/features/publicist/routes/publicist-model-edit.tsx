@@ -1,7 +1,7 @@
 /** One managed model's edit, which may wait in the outbox and come back stale or refused. */
 import { Container, Stack, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { useNavigate, useParams } from 'react-router';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';

@@ -1,7 +1,7 @@
 /** Profile/Publicist Create: the trader details (EU DSA art. 30) a publicist gives before listing models. */
 import { Alert, Button, Container, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { ResendVerificationButton } from '#src/components/resend-verification-button.tsx';

@@ -2,7 +2,7 @@
 import { Container, Paper, Stack, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Navigate, useNavigate } from 'react-router';
 import type { PublicistProfile } from '#contract/publicists.ts';
 import { PageLoader } from '#src/components/page-loader.tsx';

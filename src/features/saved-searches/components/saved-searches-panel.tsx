@@ -7,7 +7,7 @@ import { ActionIcon, Alert, Badge, Button, Card, Group, Modal, NativeSelect, Ske
 import { IconPencil, IconPlayerPause, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from 'react-router';
 import {
   SAVED_SEARCH_ALERTS,

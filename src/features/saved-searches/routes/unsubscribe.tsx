@@ -5,7 +5,7 @@
  */
 import { Alert, Button, Container, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, useParams } from 'react-router';
 import { API } from '#contract/routes.ts';
 import { apiRequest } from '#src/lib/api-client.ts';

@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { Statement } from '#contract/statements.ts';
 
 const APPEAL_COLOR = { pending: 'blue', upheld: 'gray', reversed: 'teal' } as const;

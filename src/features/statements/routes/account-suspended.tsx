@@ -6,7 +6,7 @@
  */
 import { Alert, Anchor, Button, Container, Group, List, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, Navigate } from 'react-router';
 import { DASHBOARDS } from '#contract/roles.ts';
 import type { Statement } from '#contract/statements.ts';

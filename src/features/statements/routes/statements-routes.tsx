@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Container, Group, List, Pagination, Paper, Skeleton, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ACCOUNT_SUSPENDED_PATH, appealBodySchema, type Statement } from '#contract/statements.ts';
 import { ApiError } from '#src/lib/api-client.ts';
