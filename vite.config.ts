@@ -262,11 +262,15 @@ export default defineConfig({
     // shell (server/plugins/first-screen.ts).
     manifest: true,
     modulePreload: {
-      // The landing screens' code is imported while the entry is evaluated (src/app/router.tsx preloadLandingScreen):
-      // preload links added then make the browser compile each dependency inside that one long task. Left to the
-      // module graph, they are fetched and compiled in tasks of their own (a phone's Total Blocking Time).
-      resolveDependencies: (url, deps) =>
-        /\/(home|model-show)-[^/]*\.js$/.test('/' + url) ? deps.filter((d) => d.endsWith('.css')) : deps,
+      // A lazily loaded screen's own imports are left to the module graph (fetched once its chunk is read); only its
+      // stylesheets are loaded with it, so that it never shows unstyled. Why:
+      // - the landing screens' code is imported while the entry is evaluated (src/app/router.tsx preloadLandingScreen):
+      //   preload links added then make the browser compile each dependency inside that one long task; left to the
+      //   module graph, they are fetched and compiled in tasks of their own (a phone's Total Blocking Time);
+      // - the other screens' lists of dependencies were 4 KB gzip of the entry, which every first visit loads
+      //   (issue 27's 150 KB budget, decision 0029), for one round trip saved on a screen's first opening before the
+      //   service worker has stored the app (it does at the first visit's first idle moment).
+      resolveDependencies: (_url, deps) => deps.filter((d) => d.endsWith('.css')),
     },
     rolldownOptions: {
       output: {

@@ -10,7 +10,7 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createI18nInstance } from '#src/lib/i18n-core.ts';
 import { I18nProvider } from '#src/lib/i18n-react.tsx';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '#src/lib/router.tsx';
 
 export type Dict = { [k: string]: string | Dict };
 

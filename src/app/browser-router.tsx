@@ -8,7 +8,7 @@
  * transition), the progress bar knows a navigation is pending, and errors are caught per route.
  */
 import { createContext, use, useLayoutEffect, useState, useTransition, type ReactNode } from 'react';
-import { Router, UNSAFE_createBrowserHistory as createBrowserHistory } from 'react-router';
+import { Router, createBrowserHistory } from '#src/lib/router.tsx';
 
 const PendingContext = createContext(false);
 
@@ -18,7 +18,7 @@ export function useNavigationPending(): boolean {
 }
 
 export function AppBrowserRouter({ children }: { children: ReactNode }) {
-  const [history] = useState(() => createBrowserHistory({ window, v5Compat: true }));
+  const [history] = useState(() => createBrowserHistory({ window }));
   const [state, setState] = useState({ action: history.action, location: history.location });
   const [pending, startTransition] = useTransition();
   useLayoutEffect(() => history.listen(({ action, location }) => startTransition(() => setState({ action, location }))), [history]);

@@ -3,7 +3,7 @@ import { useElementSize } from '@mantine/hooks';
 import { IconCheck } from '@tabler/icons-react';
 import { useSyncExternalStore } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '#src/lib/router.tsx';
 import {
   closeConsentPreferences,
   consentPreferencesOpen,

@@ -8,7 +8,7 @@
 import { StrictMode, type ReactNode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { createI18nInstance, type Resources } from '#src/lib/i18n-core.ts';
-import { StaticRouter } from 'react-router';
+import { StaticRouter } from '#src/lib/router.tsx';
 import { setApiLanguage } from '#src/lib/api-client.ts';
 import { provideFirstScreen } from '#src/lib/first-screen.ts';
 import { App } from './app.tsx';

@@ -8,7 +8,7 @@
 import { Anchor, Box, Container, Group, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { lazy, memo, Suspense, useEffect, useRef, useSyncExternalStore } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, Navigate, NavigationType, Outlet, useLocation, useNavigationType, useParams } from 'react-router';
+import { Link, Navigate, NavigationType, Outlet, useLocation, useNavigationType, useParams } from '#src/lib/router.tsx';
 import { isLanguage, toLocaleTag, type Language } from '#contract/languages.ts';
 import { AccountNav } from '#src/components/account-nav.tsx';
 import { FavouritesNavLink } from '#src/features/favourites/components/favourites-nav-link.tsx';

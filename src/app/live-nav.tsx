@@ -5,7 +5,7 @@
  * laravel-echo, pusher-js and these features stay out of the home route's bundle.
  */
 import { useEffect } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '#src/lib/router.tsx';
 import { STAFF_ROLES, type Role } from '#contract/roles.ts';
 import { MESSENGER_PATH } from '#contract/support-chat.ts';
 import { MessengerNavLink } from '#src/features/messenger/components/messenger-nav.tsx';

@@ -1,5 +1,5 @@
 import { Component, type ReactNode } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '#src/lib/router.tsx';
 import { ErrorPage } from './routes/error-page.tsx';
 
 interface Props {

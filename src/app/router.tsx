@@ -8,7 +8,7 @@
  */
 import { createElement, lazy, type ComponentType } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Navigate, Outlet, Route, Routes } from 'react-router';
+import { Navigate, Outlet, Route, Routes } from '#src/lib/router.tsx';
 import { isLanguage } from '#contract/languages.ts';
 import { NotFoundPage } from '#src/components/not-found.tsx';
 import { GuestOnly, RequireAuth } from '#src/components/route-guards.tsx';

@@ -10,7 +10,7 @@ import { IconAlertTriangle, IconCloudOff, IconCloudUp, IconRefresh } from '@tabl
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '#src/lib/router.tsx';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { rememberOutboxUser } from '#src/offline/auth-flag.ts';
 import { startOutbox } from '#src/offline/runtime.ts';

@@ -15,7 +15,7 @@ import {
   IconUser,
 } from '@tabler/icons-react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '#src/lib/router.tsx';
 import { dashboardFor } from '#contract/roles.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { useCurrentUser, useLogout } from '#src/lib/session.ts';

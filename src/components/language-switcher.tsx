@@ -1,7 +1,7 @@
 import { Button } from '@mantine/core';
 import { IconLanguage } from '@tabler/icons-react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '#src/lib/router.tsx';
 import { LANGUAGES, type Language } from '#contract/languages.ts';
 import { rememberLanguage } from '#src/lib/i18n.ts';
 import { MenuButton, MenuItem, MenuLabel } from './menu-button.tsx';

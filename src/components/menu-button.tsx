@@ -24,7 +24,7 @@ import {
   type ReactNode,
   type Ref,
 } from 'react';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import classes from './menu-button.module.css';
 
 export interface MenuTriggerProps {

@@ -1,6 +1,6 @@
 import { Button, Container, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '#src/lib/router.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';
 
 export function NotFoundPage() {

@@ -5,7 +5,7 @@
 import { Button, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconWifiOff } from '@tabler/icons-react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import { isLanguage } from '#contract/languages.ts';
 import { OfflineError } from '#src/lib/api-client.ts';
 

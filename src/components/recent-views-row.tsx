@@ -7,7 +7,7 @@
 import { Anchor, Box, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import { keptPhotoUrl } from '#src/lib/favourites-photos.ts';
 import { loadRecentViewsStore } from '#src/lib/recent-views.ts';
 import type { RecentView } from '#src/lib/recent-views-store.ts';

@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
 import { createI18nInstance } from '#src/lib/i18n-core.ts';
 import { I18nProvider } from '#src/lib/i18n-react.tsx';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryHistory, HistoryRouter, Route, Routes } from '#src/lib/router.tsx';
 import { describe, expect, it } from 'vitest';
 import type { User } from '#contract/auth.ts';
 import { USER_QUERY_KEY } from '#src/lib/session.ts';
@@ -26,26 +26,27 @@ const user = (role: User['role']): User => ({
 function setup(path: string, current: User | null) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
   client.setQueryData(USER_QUERY_KEY, current);
-  const page = (name: string) => ({ element: <h1>{name}</h1> });
-  const router = createMemoryRouter(
-    [
-      {
-        path: '/:lng',
-        children: [
-          { element: <GuestOnly />, children: [{ path: 'login', ...page('login') }] },
-          { element: <RequireAuth />, children: [{ path: 'profile', ...page('profile') }] },
-          { element: <RequireAuth roles={['model']} />, children: [{ path: 'model/dashboard', ...page('model dashboard') }] },
-          { path: 'publicist/dashboard', ...page('publicist dashboard') },
-        ],
-      },
-    ],
-    { initialEntries: [path] },
-  );
+  const router = createMemoryHistory([path]);
   render(
     <MantineProvider>
       <I18nProvider i18n={i18n}>
         <QueryClientProvider client={client}>
-          <RouterProvider router={router} />
+          <HistoryRouter history={router}>
+            <Routes>
+              <Route path="/:lng">
+                <Route element={<GuestOnly />}>
+                  <Route path="login" element={<h1>login</h1>} />
+                </Route>
+                <Route element={<RequireAuth />}>
+                  <Route path="profile" element={<h1>profile</h1>} />
+                </Route>
+                <Route element={<RequireAuth roles={['model']} />}>
+                  <Route path="model/dashboard" element={<h1>model dashboard</h1>} />
+                </Route>
+                <Route path="publicist/dashboard" element={<h1>publicist dashboard</h1>} />
+              </Route>
+            </Routes>
+          </HistoryRouter>
         </QueryClientProvider>
       </I18nProvider>
     </MantineProvider>,
@@ -56,8 +57,8 @@ function setup(path: string, current: User | null) {
 describe('RequireAuth', () => {
   it('sends a logged-out visitor to the login, with the page to come back to', () => {
     const { router } = setup('/es/profile?tab=password', null);
-    expect(router.state.location.pathname).toBe('/es/login');
-    expect(router.state.location.search).toBe(`?next=${encodeURIComponent('/es/profile?tab=password')}`);
+    expect(router.location.pathname).toBe('/es/login');
+    expect(router.location.search).toBe(`?next=${encodeURIComponent('/es/profile?tab=password')}`);
   });
 
   it('lets a logged-in user in', () => {
@@ -88,17 +89,17 @@ describe('RequireAuth', () => {
 describe('GuestOnly', () => {
   it('sends a user who arrives logged in to their dashboard', () => {
     const { router } = setup('/es/login', user('publicist'));
-    expect(router.state.location.pathname).toBe('/es/publicist/dashboard');
+    expect(router.location.pathname).toBe('/es/publicist/dashboard');
   });
 
   it('prefers a safe next', () => {
     const { router } = setup(`/es/login?next=${encodeURIComponent('/es/profile')}`, user('model'));
-    expect(router.state.location.pathname).toBe('/es/profile');
+    expect(router.location.pathname).toBe('/es/profile');
   });
 
   it('ignores a next on another host', () => {
     const { router } = setup(`/es/login?next=${encodeURIComponent('//evil.example/x')}`, user('model'));
-    expect(router.state.location.pathname).toBe('/es/model/dashboard');
+    expect(router.location.pathname).toBe('/es/model/dashboard');
   });
 
   it('does not move a guest who logs in on the page (the login screen navigates itself)', () => {
@@ -107,6 +108,6 @@ describe('GuestOnly', () => {
     act(() => {
       client.setQueryData(USER_QUERY_KEY, user('model'));
     });
-    expect(router.state.location.pathname).toBe('/es/login');
+    expect(router.location.pathname).toBe('/es/login');
   });
 });

@@ -7,7 +7,7 @@ import { Alert, Button, Container, Stack, Text, Title } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
+import { Link, Navigate, Outlet, useLocation, useSearchParams } from '#src/lib/router.tsx';
 import { dashboardFor, type Role } from '#contract/roles.ts';
 import { loginPath, safeNext, useLng, withLng } from '#src/lib/paths.ts';
 import { isSessionEndedState, useCurrentUser } from '#src/lib/session.ts';

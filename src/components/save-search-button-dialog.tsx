@@ -7,7 +7,7 @@ import { Alert, Button, Group, Modal, Radio, Stack, Text, TextInput } from '@man
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '#src/lib/router.tsx';
 import { SAVED_SEARCH_ALERTS, SAVED_SEARCH_NAME_MAX, type SavedSearchAlerts } from '#contract/saved-searches.ts';
 import type { CityOption } from '#contract/locations.ts';
 import { API } from '#contract/routes.ts';

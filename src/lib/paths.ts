@@ -2,7 +2,7 @@
  * Language-prefixed paths. The server speaks language-neutral paths ("/login", "/model/dashboard"); the PWA
  * lives under `/{lng}/…`. Also the one place that decides whether a `?next=` target may be followed.
  */
-import { useParams } from 'react-router';
+import { useParams } from '#src/lib/router.tsx';
 import { isLanguage, PRIMARY_LANGUAGE, type Language } from '#contract/languages.ts';
 
 /** The language of the current route (`/:lng/…`), Spanish when there is none. */

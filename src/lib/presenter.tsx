@@ -6,7 +6,7 @@
  */
 import { useMemo } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from '#src/lib/router.tsx';
 import { loadOverlays } from './overlays.tsx';
 import type { ModalSpec, Notice, Presenter } from './response-handler.ts';
 

@@ -5,7 +5,7 @@
  */
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '#src/lib/router.tsx';
 import type { Answer } from '#contract/answers.ts';
 import type { User } from '#contract/auth.ts';
 import { PROFILE_CREATE_ROUTES } from '#contract/roles.ts';

@@ -7,7 +7,7 @@ import { Alert, Badge, Button, Container, Group, List, Modal, Paper, Stack, Text
 import { IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate } from '#src/lib/router.tsx';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { loginPath, useLng, withLng } from '#src/lib/paths.ts';

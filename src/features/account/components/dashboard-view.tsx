@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Container, Group, Paper, Stack, Text, ThemeIcon, 
 import { IconAlertTriangle, IconUserPlus } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import type { Role, User } from '#contract/auth.ts';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { ResendVerificationButton } from '#src/components/resend-verification-button.tsx';

@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createI18nInstance } from '#src/lib/i18n-core.ts';
 import { I18nProvider } from '#src/lib/i18n-react.tsx';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { MemoryRouter, Route, Routes } from '#src/lib/router.tsx';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DataExportState } from '#contract/data-rights.ts';
 import { DataExportSection } from './data-export-section.tsx';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate } from '#src/lib/router.tsx';
 import { dashboardFor } from '#contract/roles.ts';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { useLng, withLng } from '#src/lib/paths.ts';

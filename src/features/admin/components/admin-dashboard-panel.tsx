@@ -1,7 +1,7 @@
 import { Anchor, Paper, SimpleGrid, Skeleton, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import type { AdminCounts } from '#contract/admin.ts';
 import { useLng } from '#src/lib/paths.ts';
 import { adminCountsOptions } from '../api/admin-api.ts';

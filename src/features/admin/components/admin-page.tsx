@@ -1,7 +1,7 @@
 import { Anchor, Badge, Container, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import { DASHBOARDS } from '#contract/roles.ts';
 import { formatDate } from '#src/lib/format.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';

@@ -2,7 +2,7 @@ import { Button, Group, Pagination, Select, Text, TextInput } from '@mantine/cor
 import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '#src/lib/router.tsx';
 import type { PaginationMeta } from '#contract/listings.ts';
 import { STATUSES } from '#contract/statuses.ts';
 

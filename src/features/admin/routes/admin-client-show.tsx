@@ -3,7 +3,7 @@ import { Alert, Anchor, Button, Group, Paper, Skeleton, Stack, Text, Title } fro
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from '#src/lib/router.tsx';
 import { ApiError } from '#src/lib/api-client.ts';
 import { useLng } from '#src/lib/paths.ts';
 import { adminClientOptions } from '../api/admin-api.ts';

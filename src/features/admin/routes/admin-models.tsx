@@ -4,7 +4,7 @@ import { API } from '#contract/routes.ts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import { useLng } from '#src/lib/paths.ts';
 import { adminListOptions, type AdminModel } from '../api/admin-api.ts';
 import { AccountActionButton, AccountSuspendedBadge } from '../components/account-action.tsx';

@@ -3,7 +3,7 @@ import { Anchor } from '@mantine/core';
 import { API } from '#contract/routes.ts';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import { useLng } from '#src/lib/paths.ts';
 import { adminListOptions, type AdminUser } from '../api/admin-api.ts';
 import { AdminPage, DateText, StatusBadge } from '../components/admin-page.tsx';

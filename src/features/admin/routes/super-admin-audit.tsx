@@ -4,7 +4,7 @@ import { API } from '#contract/routes.ts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '#src/lib/router.tsx';
 import { useLng } from '#src/lib/paths.ts';
 import { toLocaleTag } from '#contract/languages.ts';
 import { adminListOptions, type AuditEntry } from '../api/admin-api.ts';

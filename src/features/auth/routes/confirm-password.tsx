@@ -1,7 +1,7 @@
 import { Button } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from '#src/lib/router.tsx';
 import { confirmPasswordSchema, dashboardFor } from '#contract/auth.ts';
 import { CenteredCard } from '#src/components/centered-card.tsx';
 import { ApiForm } from '#src/components/api-form.tsx';

@@ -2,7 +2,7 @@ import { Anchor, Button, Checkbox, Group } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from '#src/lib/router.tsx';
 import { dashboardFor, loginSchema } from '#contract/auth.ts';
 import { CenteredCard } from '#src/components/centered-card.tsx';
 import { ApiForm } from '#src/components/api-form.tsx';

@@ -2,7 +2,7 @@ import { Anchor, Button, Checkbox, Radio, Stack, Text, TextInput, ThemeIcon, Tit
 import { IconMailCheck } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Trans, useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '#src/lib/router.tsx';
 import type { Answer } from '#contract/answers.ts';
 import { REGISTRABLE_ROLES, registerSchema } from '#contract/auth.ts';
 import { CenteredCard } from '#src/components/centered-card.tsx';

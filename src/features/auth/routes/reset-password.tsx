@@ -1,6 +1,6 @@
 import { Button } from '@mantine/core';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from '#src/lib/router.tsx';
 import { resetPasswordSchema } from '#contract/auth.ts';
 import { CenteredCard } from '#src/components/centered-card.tsx';
 import { ApiForm } from '#src/components/api-form.tsx';

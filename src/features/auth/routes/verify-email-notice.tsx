@@ -1,7 +1,7 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { Trans, useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import { dashboardFor } from '#contract/roles.ts';
 import { CenteredCard } from '#src/components/centered-card.tsx';
 import { PageLoader } from '#src/components/page-loader.tsx';

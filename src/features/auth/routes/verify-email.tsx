@@ -4,7 +4,7 @@ import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from '#src/lib/router.tsx';
 import { dashboardFor, PROFILE_CREATE_ROUTES, verifyEmailSchema } from '#contract/auth.ts';
 import { ResendVerificationButton } from '#src/components/resend-verification-button.tsx';
 import { CenteredCard } from '#src/components/centered-card.tsx';

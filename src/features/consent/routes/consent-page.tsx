@@ -10,7 +10,7 @@ import { IconAlertTriangle, IconCircleCheck, IconInfoCircle } from '@tabler/icon
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from '#src/lib/router.tsx';
 import {
   CONSENT_CODE_LENGTH,
   consentCodeSchema,

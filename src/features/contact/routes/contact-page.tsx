@@ -6,7 +6,7 @@ import { Alert, Anchor, Button, Container, Group, Paper, Skeleton, Stack, Text, 
 import { IconCircleCheck, IconSend } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import { adminMessageSchema, CONTACT_MESSAGE_MAX, contactSchema } from '#contract/contact.ts';
 import { FormError } from '#src/components/form-error.tsx';
 import { useApiForm } from '#src/lib/forms.ts';

@@ -1,7 +1,7 @@
 import { Anchor, Badge, Box, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import type { Language } from '#contract/languages.ts';
 import { keptPhotoUrl } from '#src/lib/favourites-photos.ts';
 import { formatDate } from '#src/lib/format.ts';

@@ -8,7 +8,7 @@ import { IconHeart } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import { startFavouritesWhenIdle, useFavouriteIds } from '#src/lib/favourites.ts';
 import { useLng } from '#src/lib/paths.ts';
 import classes from './favourites-nav-link.module.css';

@@ -1,7 +1,7 @@
 /** The client dashboard's panel of the favourites (issue 28): the five newest, with a link to the whole list. */
 import { Anchor, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import { useLng } from '#src/lib/paths.ts';
 import { useFavourites } from '../api/use-favourites.ts';
 import { FavouriteItemCard } from './favourite-item.tsx';

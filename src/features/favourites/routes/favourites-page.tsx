@@ -6,7 +6,7 @@
 import { Alert, Button, Container, Skeleton, Stack, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
 import { IconHeart, IconInfoCircle } from '@tabler/icons-react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import { OfflineState } from '#src/components/offline-state.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng } from '#src/lib/paths.ts';

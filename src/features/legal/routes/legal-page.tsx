@@ -1,7 +1,7 @@
 import { Alert, Container, List, Skeleton, Stack, Text, Title, Typography } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { useParams } from 'react-router';
+import { useParams } from '#src/lib/router.tsx';
 import { isLanguage } from '#contract/languages.ts';
 import { formatDate } from '#src/lib/format.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';

@@ -10,7 +10,7 @@ import { IconMapSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, useMemo, type MouseEvent } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import type { CityCount } from '#contract/listings.ts';
 import { MAP_DEFAULT_POSITION } from '#contract/locations.ts';
 import { LazyMap, MapFallback, type MapMarker } from '#src/components/map/index.ts';

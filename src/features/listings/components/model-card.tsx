@@ -1,7 +1,7 @@
 import { Badge, Box, Card, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconRosetteDiscountCheck } from '@tabler/icons-react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import type { ModelCard as Card_ } from '#contract/listings.ts';
 import { FavouriteButton } from '#src/components/favourite-button.tsx';
 import type { ListingView } from '../hooks/use-listing-params.ts';

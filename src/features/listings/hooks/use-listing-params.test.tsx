@@ -1,5 +1,5 @@
 import { act, render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryHistory, HistoryRouter, Route, Routes } from '#src/lib/router.tsx';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   cityListing,
@@ -52,11 +52,16 @@ describe('the new ads of a saved search’s alert (new=)', () => {
       api = useListingParams();
       return null;
     }
-    const router = createMemoryRouter([{ path: '/', element: <Probe /> }], { initialEntries: ['/?city=5&new=12,15'] });
-    render(<RouterProvider router={router} />);
+    const router = createMemoryHistory(['/?city=5&new=12,15']);
+    const routes = <Route path="/" element={<Probe />} />;
+    render(
+      <HistoryRouter history={router}>
+        <Routes>{routes}</Routes>
+      </HistoryRouter>,
+    );
     expect(api!.params.newAds).toEqual([12, 15]);
     act(() => api!.update({ section: 'women' }));
-    expect(router.state.location.search).toBe('?city=5&section=women');
+    expect(router.location.search).toBe('?city=5&section=women');
   });
 });
 
@@ -93,8 +98,13 @@ function setup(path: string) {
     current.value = useCurrentView(p, setSearchParams);
     return <output>{current.value.view}</output>;
   }
-  const router = createMemoryRouter([{ path: '/:lng', element: <Probe /> }], { initialEntries: [path] });
-  const { container } = render(<RouterProvider router={router} />);
+  const router = createMemoryHistory([path]);
+  const routes = <Route path="/:lng" element={<Probe />} />;
+  const { container } = render(
+    <HistoryRouter history={router}>
+      <Routes>{routes}</Routes>
+    </HistoryRouter>,
+  );
   const shown = () => container.querySelector('output')?.textContent;
   const latest = () => current.value!;
   return { router, shown, latest };
@@ -118,13 +128,13 @@ describe('switching view and choosing a city', () => {
     await act(async () => {
       latest().setView('list');
     });
-    expect(router.state.historyAction).toBe('REPLACE');
-    expect(router.state.location.search).toBe('?section=women&page=2&view=list');
+    expect(router.action).toBe('REPLACE');
+    expect(router.location.search).toBe('?section=women&page=2&view=list');
     await act(async () => {
       latest().setView('map');
     });
-    expect(router.state.historyAction).toBe('PUSH');
-    expect(router.state.location.search).toBe('?section=women&view=map');
+    expect(router.action).toBe('PUSH');
+    expect(router.location.search).toBe('?section=women&view=map');
     expect(shown()).toBe('map');
     expect(readView()).toBe('map');
   });
@@ -136,17 +146,17 @@ describe('switching view and choosing a city', () => {
     await act(async () => {
       latest().chooseCity(33);
     });
-    expect(router.state.historyAction).toBe('PUSH');
-    expect(router.state.location.search).toBe('?search=ana&city=33&view=list');
+    expect(router.action).toBe('PUSH');
+    expect(router.location.search).toBe('?search=ana&city=33&view=list');
     expect(shown()).toBe('list');
     expect(readView()).toBe('list');
     // The query is remembered for the next bare visit, as any filter change.
     expect(JSON.parse(localStorage.getItem('query')!)).toEqual({ search: 'ana', city: 33, section: undefined });
 
-    await act(() => router.navigate(-1));
-    expect(router.state.location.search).toBe('?search=ana&view=map');
+    await act(() => router.go(-1));
+    expect(router.location.search).toBe('?search=ana&view=map');
     expect(shown()).toBe('map');
-    await act(() => router.navigate(1));
+    await act(() => router.go(1));
     expect(shown()).toBe('list');
   });
 
@@ -155,6 +165,6 @@ describe('switching view and choosing a city', () => {
     await act(async () => {
       latest().chooseCity(7);
     });
-    expect(router.state.location.search).toBe('?city=7&view=grid');
+    expect(router.location.search).toBe('?city=7&view=grid');
   });
 });

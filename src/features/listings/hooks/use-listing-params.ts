@@ -4,7 +4,7 @@
  * restored when the home is opened without parameters.
  */
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
-import { useSearchParams, type SetURLSearchParams } from 'react-router';
+import { useSearchParams, type SetURLSearchParams } from '#src/lib/router.tsx';
 import { NEW_ADS_PARAM, parseNewAds } from '#contract/saved-search-links.ts';
 import { SECTION_SLUGS, type SectionSlug } from '#contract/section-slugs.ts';
 

@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createI18nInstance } from '#src/lib/i18n-core.ts';
 import { I18nProvider } from '#src/lib/i18n-react.tsx';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryHistory, HistoryRouter, Route, Routes } from '#src/lib/router.tsx';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelList, ModelsMap } from '#contract/listings.ts';
 import type { MapViewProps } from '#src/components/map/index.ts';
@@ -99,12 +99,15 @@ afterEach(() => vi.unstubAllGlobals());
 
 function setup(path: string) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: '/:lng', element: <HomeRoute /> }], { initialEntries: [path] });
+  const router = createMemoryHistory([path]);
+  const routes = <Route path="/:lng" element={<HomeRoute />} />;
   render(
     <MantineProvider>
       <I18nProvider i18n={i18n}>
         <QueryClientProvider client={client}>
-          <RouterProvider router={router} />
+          <HistoryRouter history={router}>
+            <Routes>{routes}</Routes>
+          </HistoryRouter>
         </QueryClientProvider>
       </I18nProvider>
     </MantineProvider>,
@@ -120,8 +123,8 @@ describe('Home: the map view', () => {
     const router = setup('/es?search=ana&section=women');
     await screen.findByRole('link', { name: 'Lucía en Gijón' });
     fireEvent.click(screen.getByRole('radio', { name: es.listings.viewMap }));
-    await waitFor(() => expect(router.state.location.search).toBe('?search=ana&section=women&view=map'));
-    expect(router.state.historyAction).toBe('PUSH');
+    await waitFor(() => expect(router.location.search).toBe('?search=ana&section=women&view=map'));
+    expect(router.action).toBe('PUSH');
 
     const list = await cityList();
     expect(list.getAllByRole('link').map((a) => a.getAttribute('aria-label'))).toEqual([
@@ -165,15 +168,15 @@ describe('Home: the map view', () => {
     const router = setup('/es?view=map');
     const map = await screen.findByRole('region', { name: es.listings.map.region });
     fireEvent.click(await within(map).findByRole('button', { name: 'Gijón (Asturias): 5 anuncios' }));
-    await waitFor(() => expect(router.state.location.search).toBe('?city=2&view=grid'));
-    expect(router.state.historyAction).toBe('PUSH');
+    await waitFor(() => expect(router.location.search).toBe('?city=2&view=grid'));
+    expect(router.action).toBe('PUSH');
     expect(await screen.findByRole('link', { name: 'Lucía en Gijón' })).toBeTruthy();
     expect(requested.some((u) => u.pathname === '/api/models' && u.searchParams.get('city') === '2')).toBe(true);
     expect(screen.queryByRole('region', { name: es.listings.map.region })).toBeNull();
 
-    await router.navigate(-1);
+    await router.go(-1);
     expect(await screen.findByRole('region', { name: es.listings.map.region })).toBeTruthy();
-    expect(router.state.location.search).toBe('?view=map');
+    expect(router.location.search).toBe('?view=map');
   });
 
   it('a city in the list opens its listing in the last card view', async () => {
@@ -184,8 +187,8 @@ describe('Home: the map view', () => {
     // A real link: it can be opened in a new tab.
     expect(link.getAttribute('href')).toBe('/es?city=1&view=list');
     fireEvent.click(link);
-    await waitFor(() => expect(router.state.location.search).toBe('?city=1&view=list'));
-    expect(router.state.historyAction).toBe('PUSH');
+    await waitFor(() => expect(router.location.search).toBe('?city=1&view=list'));
+    expect(router.action).toBe('PUSH');
   });
 
   it('on the map, a city picked by name in the filter bar opens its listing too', async () => {
@@ -195,8 +198,8 @@ describe('Home: the map view', () => {
     fireEvent.focus(box);
     fireEvent.change(box, { target: { value: 'Gij' } });
     fireEvent.click(await screen.findByRole('option', { name: /Gijón/ }));
-    await waitFor(() => expect(router.state.location.search).toBe('?city=2&view=grid'));
-    expect(router.state.historyAction).toBe('PUSH');
+    await waitFor(() => expect(router.location.search).toBe('?city=2&view=grid'));
+    expect(router.action).toBe('PUSH');
     expect(await screen.findByRole('link', { name: 'Lucía en Gijón' })).toBeTruthy();
   });
 
@@ -213,7 +216,7 @@ describe('Home: the map view', () => {
     expect(await screen.findByRole('heading', { name: es.listings.noResultsTitle })).toBeTruthy();
     mapAnswer = { status: 200, body: MAP };
     fireEvent.click(screen.getByRole('button', { name: es.listings.clearFilters }));
-    await waitFor(() => expect(router.state.location.search).toBe('?view=map'));
+    await waitFor(() => expect(router.location.search).toBe('?view=map'));
     expect(await cityList()).toBeTruthy();
   });
 

@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createI18nInstance } from '#src/lib/i18n-core.ts';
 import { I18nProvider } from '#src/lib/i18n-react.tsx';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryHistory, HistoryRouter, Route, Routes } from '#src/lib/router.tsx';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelList } from '#contract/listings.ts';
 import { HomeRoute } from './home.tsx';
@@ -61,12 +61,15 @@ afterEach(() => vi.unstubAllGlobals());
 
 function setup(path: string) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: '/:lng', element: <HomeRoute /> }], { initialEntries: [path] });
+  const router = createMemoryHistory([path]);
+  const routes = <Route path="/:lng" element={<HomeRoute />} />;
   render(
     <MantineProvider>
       <I18nProvider i18n={i18n}>
         <QueryClientProvider client={client}>
-          <RouterProvider router={router} />
+          <HistoryRouter history={router}>
+            <Routes>{routes}</Routes>
+          </HistoryRouter>
         </QueryClientProvider>
       </I18nProvider>
     </MantineProvider>,
@@ -83,7 +86,7 @@ describe('Home: a corrected search', () => {
     expect(await screen.findByRole('link', { name: 'Lucía en Oviedo' })).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Buscar «luica» en su lugar' }));
-    await waitFor(() => expect(router.state.location.search).toBe('?search=luica&literal=1'));
+    await waitFor(() => expect(router.location.search).toBe('?search=luica&literal=1'));
     await waitFor(() => expect(requested.some((u) => u.pathname === '/api/models' && u.searchParams.get('literal') === '1')).toBe(true));
     // The literal search found nothing, and nothing claims a correction any more.
     expect(await screen.findByText(es.listings.noResultsTitle)).toBeTruthy();
@@ -96,7 +99,7 @@ describe('Home: a corrected search', () => {
     const box = screen.getByRole('searchbox', { name: es.listings.search });
     fireEvent.change(box, { target: { value: 'gihon' } });
     fireEvent.submit(box.closest('form')!);
-    await waitFor(() => expect(router.state.location.search).toBe('?search=gihon'));
+    await waitFor(() => expect(router.location.search).toBe('?search=gihon'));
     expect(await screen.findByTestId('search-correction')).toBeTruthy();
   });
 });

@@ -14,7 +14,7 @@ import { Alert, Anchor, Button, Container, SimpleGrid, Skeleton, Stack, Text, Ti
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from '#src/lib/router.tsx';
 import { PROFILE_CREATE_ROUTES, dashboardFor } from '#contract/roles.ts';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { PhotoUploader } from '#src/components/photo-uploader/photo-uploader.tsx';

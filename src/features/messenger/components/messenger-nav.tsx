@@ -7,7 +7,7 @@ import { ActionIcon, Indicator } from '@mantine/core';
 import { IconMessages } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import { CHAT_EVENTS, MESSENGER_PATH, STAFF_CHANNEL } from '#contract/support-chat.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { useCatchUp, usePresence } from '#src/realtime/hooks.ts';

@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createI18nInstance } from '#src/lib/i18n-core.ts';
 import { I18nProvider } from '#src/lib/i18n-react.tsx';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '#src/lib/router.tsx';
 import { describe, expect, it, vi } from 'vitest';
 import type { Message } from '#contract/support-chat.ts';
 import type { useThread } from '../lib/use-thread.ts';

@@ -2,7 +2,7 @@
  * Messenger screens (SPEC §2: index, Conversations, Messages) under `/{lng}/messenger` and `/{lng}/messenger/{id}`:
  * a user's own support conversation, or for admins and super admins the conversations list and one conversation.
  */
-import { useParams } from 'react-router';
+import { useParams } from '#src/lib/router.tsx';
 import { STAFF_ROLES } from '#contract/roles.ts';
 import { NotFoundPage } from '#src/components/not-found.tsx';
 import { useCurrentUser } from '#src/lib/session.ts';

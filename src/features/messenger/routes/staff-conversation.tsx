@@ -7,7 +7,7 @@ import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import type { Answer } from '#contract/answers.ts';
 import type { Conversation, Message } from '#contract/support-chat.ts';
 import { ApiError } from '#src/lib/api-client.ts';

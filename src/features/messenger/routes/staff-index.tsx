@@ -9,7 +9,7 @@ import { IconMessagePlus, IconSearch } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from '#src/lib/router.tsx';
 import { toLocaleTag } from '#contract/languages.ts';
 import { CONVERSATION_FILTERS, type Conversation, type ConversationFilter } from '#contract/support-chat.ts';
 import { RadioChips } from '#src/components/radio-chips/radio-chips.tsx';

@@ -3,7 +3,7 @@ import { IconEdit, IconExternalLink, IconPhoto, IconTrash } from '@tabler/icons-
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import type { AdSummary } from '#contract/profiles.ts';
 import { useApiForm } from '#src/lib/forms.ts';
 import { handleAnswer } from '#src/lib/response-handler.ts';

@@ -2,7 +2,7 @@ import { Alert, Button, List, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconClockHour4, IconPlayerPause, IconShieldQuestion, IconX } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import type { ModelProfile } from '#contract/profiles.ts';
 import type { Status } from '#contract/statuses.ts';
 

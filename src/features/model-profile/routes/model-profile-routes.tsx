@@ -3,7 +3,7 @@ import { IconAlertTriangle, IconUserPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from '#src/lib/router.tsx';
 import { ageOn, type ModelProfile } from '#contract/profiles.ts';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { PhotoUploader, type ParkedPhoto } from '#src/components/photo-uploader/photo-uploader.tsx';

@@ -4,7 +4,7 @@ import { IconCamera, IconCircleCheck, IconClockHour4, IconRefresh } from '@table
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '#src/lib/router.tsx';
 import type {
   VerificationCode,
   verificationCodeAnswerSchema,

@@ -2,7 +2,7 @@ import { Anchor, Group } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import type { MouseEvent } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '#src/lib/router.tsx';
 
 /** React Router keeps its own history index in history.state: above 0 there is a page of ours to go back to. */
 function canGoBack(): boolean {

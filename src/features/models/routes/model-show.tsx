@@ -9,7 +9,7 @@ import { IconAlertTriangle, IconMapPin, IconRosetteDiscountCheck } from '@tabler
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { useParams } from 'react-router';
+import { useParams } from '#src/lib/router.tsx';
 import { isLanguage, type Language } from '#contract/languages.ts';
 import type { ModelDetail } from '#contract/listings.ts';
 import { FavouriteButtonLabelled } from '#src/components/favourite-button-labelled.tsx';

@@ -3,7 +3,7 @@ import { Alert, Anchor, Badge, Container, Group, Pagination, Skeleton, Stack, Te
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '#src/lib/router.tsx';
 import type { PaginationMeta } from '#contract/listings.ts';
 import { URGENT_REPORT_REASONS, type Report, type ReportReason } from '#contract/reports.ts';
 import { DASHBOARDS } from '#contract/roles.ts';

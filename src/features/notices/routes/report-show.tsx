@@ -3,7 +3,7 @@ import { Alert, Anchor, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title, 
 import { IconAlertTriangle, IconExternalLink } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '#src/lib/router.tsx';
 import { ApiError } from '#src/lib/api-client.ts';
 import { useLng } from '#src/lib/paths.ts';
 import { reportOptions } from '../api/notices-api.ts';

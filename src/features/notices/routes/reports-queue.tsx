@@ -2,7 +2,7 @@
 import { Anchor, Box, Group, Paper, Select, SimpleGrid, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import { REPORT_REASONS, REPORT_STATUSES, type Report } from '#contract/reports.ts';
 import { useLng } from '#src/lib/paths.ts';
 import { reportsOptions } from '../api/notices-api.ts';

@@ -9,7 +9,7 @@ import { IconBell, IconCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import type { Notification } from '#contract/notifications.ts';
 import { toLocaleTag } from '#contract/languages.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';

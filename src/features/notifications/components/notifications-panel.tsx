@@ -7,7 +7,7 @@ import { Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Text, Title } fro
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import { toLocaleTag } from '#contract/languages.ts';
 import type { Notification } from '#contract/notifications.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';

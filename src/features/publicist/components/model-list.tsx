@@ -18,7 +18,7 @@ import { IconEdit, IconExternalLink, IconMailForward, IconPhoto, IconSearch, Ico
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '#src/lib/router.tsx';
 import type { ModelSort, PublicistModel } from '#contract/publicists.ts';
 import type { Answer } from '#contract/answers.ts';
 import type { ApiResponse } from '#src/lib/api-client.ts';

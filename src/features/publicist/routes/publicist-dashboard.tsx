@@ -3,7 +3,7 @@ import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconEdit, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import { useLng, withLng } from '#src/lib/paths.ts';
 import { publicistProfileQueryOptions } from '../api/publicist-api.ts';
 import { PUBLICIST_PATHS } from '../lib/publicist-paths.ts';

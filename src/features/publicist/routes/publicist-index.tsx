@@ -3,7 +3,7 @@ import { Button, Container, Group, Paper, SimpleGrid, Stack, Text, Title } from 
 import { IconEdit, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate } from '#src/lib/router.tsx';
 import type { PublicistProfile } from '#contract/publicists.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';

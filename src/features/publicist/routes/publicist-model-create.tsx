@@ -2,7 +2,7 @@
 import { Container, Stack, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate, useNavigate } from '#src/lib/router.tsx';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { useLng, withLng } from '#src/lib/paths.ts';

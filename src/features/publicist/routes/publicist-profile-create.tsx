@@ -2,7 +2,7 @@
 import { Alert, Button, Container, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { ResendVerificationButton } from '#src/components/resend-verification-button.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';

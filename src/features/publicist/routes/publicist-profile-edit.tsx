@@ -3,7 +3,7 @@ import { Container, Paper, Stack, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate, useNavigate } from '#src/lib/router.tsx';
 import type { PublicistProfile } from '#contract/publicists.ts';
 import { PageLoader } from '#src/components/page-loader.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';

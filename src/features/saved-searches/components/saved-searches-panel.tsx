@@ -8,7 +8,7 @@ import { IconPencil, IconPlayerPause, IconPlayerPlay, IconTrash } from '@tabler/
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import {
   SAVED_SEARCH_ALERTS,
   SAVED_SEARCH_NAME_MAX,

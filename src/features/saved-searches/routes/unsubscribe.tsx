@@ -6,7 +6,7 @@
 import { Alert, Button, Container, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '#src/lib/router.tsx';
 import { API } from '#contract/routes.ts';
 import { apiRequest } from '#src/lib/api-client.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';

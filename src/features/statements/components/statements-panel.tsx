@@ -2,7 +2,7 @@ import { Anchor, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/cor
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link } from 'react-router';
+import { Link } from '#src/lib/router.tsx';
 import { formatDate } from '#src/lib/format.ts';
 import { useLng } from '#src/lib/paths.ts';
 import { statementsQueryOptions } from '../api/statements-api.ts';

@@ -4,7 +4,7 @@
  * chat, and what any visitor may see (the home, a model's page, the legal pages). Any other page sends it there; the
  * server refuses the calls anyway (403 account_suspended). Loaded eagerly by the router, so it imports nothing heavy.
  */
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation } from '#src/lib/router.tsx';
 import { ACCOUNT_SUSPENDED_PATH } from '#contract/statements.ts';
 import { MESSENGER_PATH } from '#contract/support-chat.ts';
 import { useLng } from '#src/lib/paths.ts';

@@ -7,7 +7,7 @@
 import { Alert, Anchor, Button, Container, Group, List, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate } from '#src/lib/router.tsx';
 import { DASHBOARDS } from '#contract/roles.ts';
 import type { Statement } from '#contract/statements.ts';
 import { MESSENGER_PATH } from '#contract/support-chat.ts';

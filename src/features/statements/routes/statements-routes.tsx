@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Container, Group, List, Pagination, Paper, Skele
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from '#src/lib/router.tsx';
 import { ACCOUNT_SUSPENDED_PATH, appealBodySchema, type Statement } from '#contract/statements.ts';
 import { ApiError } from '#src/lib/api-client.ts';
 import { formatDate } from '#src/lib/format.ts';
