@@ -26,6 +26,8 @@ const savedHeartOf = (page: Page, adId: number) =>
   page.locator(`[role="group"]:has(a[href$="/models/${adId}"])`).getByRole('button', { name: tr('es', 'favourites.button.remove') });
 
 async function adIdsOnHome(page: Page, n: number): Promise<number[]> {
+  // A page the worker serves is the shell, rendered by the app: its cards may come after the app is ready.
+  await expect(cards(page).nth(n - 1)).toBeVisible();
   const hrefs = await cards(page).evaluateAll((els) => els.map((el) => el.getAttribute('href') ?? ''));
   return hrefs.slice(0, n).map((h) => Number(/\/models\/(\d+)$/.exec(h)![1]));
 }
