@@ -7,13 +7,13 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { legalTitle, presetConsent, submitLogin, tr } from './helpers.ts';
+import { registerVerified } from './accounts-api.ts';
 import { linkFromMail } from './mail.ts';
 import { fillModelForm } from './model-form.ts';
 
 const PASSWORD = 'una contraseña larga 42';
 const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password-123';
 const es = (key: string) => tr('es', key);
-const XHR = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
 const newEmail = (tag: string) => `defc-${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.test`;
 
 test.beforeEach(async ({ page }) => {
@@ -23,20 +23,7 @@ test.beforeEach(async ({ page }) => {
 /** Registers a verified account through the API (the register form is tested elsewhere); its e-mail is returned. */
 async function verifiedModel(page: Page, tag: string, role: 'model' | 'client' = 'model'): Promise<string> {
   const email = newEmail(tag);
-  await page.goto('/es');
-  await page.request.get('/sanctum/csrf-cookie', { headers: XHR });
-  const token = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  const res = await page.request.post('/api/register', {
-    headers: { ...XHR, 'X-XSRF-TOKEN': decodeURIComponent(token) },
-    data: { name: role === 'model' ? 'Modelo Nueva' : 'Cliente Nuevo', email, password: PASSWORD, password_confirmation: PASSWORD, role },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  const verify = await linkFromMail(
-    email,
-    /http:\/\/localhost:\d+\/es\/verify-email\/\d+\/[a-f0-9]{40}\?expires=\d+&signature=[a-f0-9]{64}/,
-  );
-  await page.goto(new URL(verify).pathname + new URL(verify).search);
-  await expect(page.getByRole('dialog')).toBeVisible();
+  await registerVerified(page, { email, name: role === 'model' ? 'Modelo Nueva' : 'Cliente Nuevo', password: PASSWORD, role });
   return email;
 }
 

@@ -10,7 +10,7 @@
 import { expect, request, test, type Browser, type Page, type Route } from '@playwright/test';
 import sharp from 'sharp';
 import { expectNoAxeViolations, LANGUAGES, presetConsent, submitLogin, tr } from './helpers.ts';
-import { linkFromMail } from './mail.ts';
+import { registerVerified } from './accounts-api.ts';
 import { fillModelForm } from './model-form.ts';
 
 const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password-123';
@@ -49,19 +49,8 @@ async function twoMorePhotos(browser: Browser, baseURL: string | undefined): Pro
   const page = await context.newPage();
   await presetConsent(page);
   const email = `cola-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.test`;
-  await page.goto('/es');
-  await page.request.get('/sanctum/csrf-cookie', { headers: XHR });
+  await registerVerified(page, { email, name: 'Modelo Cola', password: NEW_PASSWORD, role: 'model' });
   const xsrf = async () => decodeURIComponent((await context.cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '');
-  const registered = await page.request.post('/api/register', {
-    headers: { ...XHR, 'X-XSRF-TOKEN': await xsrf() },
-    data: { name: 'Modelo Cola', email, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD, role: 'model' },
-  });
-  expect(registered.status(), await registered.text()).toBe(201);
-  const verify = new URL(
-    await linkFromMail(email, /http:\/\/localhost:\d+\/es\/verify-email\/\d+\/[a-f0-9]{40}\?expires=\d+&signature=[a-f0-9]{64}/),
-  );
-  await page.goto(verify.pathname + verify.search);
-  await expect(page.getByRole('dialog')).toBeVisible();
   await page.goto('/es/profile/model/create');
   await fillModelForm(page, {
     name: 'Irene',

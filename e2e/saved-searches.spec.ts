@@ -10,6 +10,7 @@ import { expect, test, type APIRequestContext, type Browser, type Page } from '@
 import type { Notification } from '#contract/notifications.ts';
 import type { SavedSearch } from '#contract/saved-searches.ts';
 import { appReady, expectNoAxeViolations, LANGUAGES, openHome, presetConsent, tr } from './helpers.ts';
+import { registerVerified } from './accounts-api.ts';
 import { linkFromMail } from './mail.ts';
 import { fillModelForm } from './model-form.ts';
 
@@ -54,18 +55,8 @@ async function pendingModel(browser: Browser, name: string, city: string): Promi
   const context = await browser.newContext();
   const page = await context.newPage();
   await presetConsent(page);
-  await page.goto('/es');
   const email = `alerta-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.test`;
-  const registered = await page.request.post('/api/register', {
-    headers: await xsrf(page),
-    data: { name, email, password: PASSWORD, password_confirmation: PASSWORD, role: 'model' },
-  });
-  expect(registered.status(), await registered.text()).toBe(201);
-  const verify = new URL(
-    await linkFromMail(email, /http:\/\/localhost:\d+\/es\/verify-email\/\d+\/[a-f0-9]{40}\?expires=\d+&signature=[a-f0-9]{64}/),
-  );
-  await page.goto(verify.pathname + verify.search);
-  await expect(page.getByRole('dialog')).toBeVisible();
+  await registerVerified(page, { email, name, password: PASSWORD, role: 'model' });
   await page.goto('/es/profile/model/create');
   await fillModelForm(page, {
     name,

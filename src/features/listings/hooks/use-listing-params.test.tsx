@@ -153,10 +153,10 @@ describe('switching view and choosing a city', () => {
     // The query is remembered for the next bare visit, as any filter change.
     expect(JSON.parse(localStorage.getItem('query')!)).toEqual({ search: 'ana', city: 33, section: undefined });
 
-    await act(() => router.go(-1));
+    act(() => router.go(-1));
     expect(router.location.search).toBe('?search=ana&view=map');
     expect(shown()).toBe('map');
-    await act(() => router.go(1));
+    act(() => router.go(1));
     expect(shown()).toBe('list');
   });
 

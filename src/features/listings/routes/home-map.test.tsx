@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createI18nInstance } from '#src/lib/i18n-core.ts';
 import { I18nProvider } from '#src/lib/i18n-react.tsx';
 import { createMemoryHistory, HistoryRouter, Route, Routes } from '#src/lib/router.tsx';
@@ -174,7 +174,7 @@ describe('Home: the map view', () => {
     expect(requested.some((u) => u.pathname === '/api/models' && u.searchParams.get('city') === '2')).toBe(true);
     expect(screen.queryByRole('region', { name: es.listings.map.region })).toBeNull();
 
-    await router.go(-1);
+    act(() => router.go(-1));
     expect(await screen.findByRole('region', { name: es.listings.map.region })).toBeTruthy();
     expect(router.location.search).toBe('?view=map');
   });
