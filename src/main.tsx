@@ -54,8 +54,8 @@ if (document.readyState === 'complete') loadRestOfStyles();
 else window.addEventListener('load', loadRestOfStyles, { once: true });
 
 /**
- * The start-up is cut into tasks: evaluating this chunk (React, Mantine, i18next, the router) is one task the
- * browser cannot split, and on a phone (4× slower than this machine) each further step run in it — i18next's set-up,
+ * The start-up is cut into tasks: evaluating this chunk (React, Mantine, the translations, the router) is one task the
+ * browser cannot split, and on a phone (4× slower than this machine) each further step run in it — the translations' set-up,
  * the React root — made it longer than the 50 ms a tap may wait (Lighthouse's Total Blocking Time). Between the steps
  * the browser gets the main thread back. (Not a top-level await: the bundler then splits the entry differently and
  * leaves it out of the build's manifest, which the server reads.)
@@ -63,7 +63,7 @@ else window.addEventListener('load', loadRestOfStyles, { once: true });
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 async function start() {
-  // React DOM's own set-up (its event system, its scheduler) in a task of its own, then i18next's, then the root.
+  // React DOM's own set-up (its event system, its scheduler) in a task of its own, then the translations', then the root.
   const { createRoot, hydrateRoot } = await import('react-dom/client');
   await nextTask();
   const i18n = createI18n();

@@ -1,11 +1,12 @@
 /**
- * The app's router: react-router's declarative <Router> over the browser history, like <BrowserRouter>, with
+ * The app's router: src/lib/router.tsx's <Router> over the browser history, like react-router's <BrowserRouter>, with
  * each location change rendered in a React transition whose pending state is shared (useNavigationPending).
  *
  * Why not createBrowserRouter/RouterProvider: the data router (loaders, actions, fetchers, revalidation) is
  * about 16 KB gzipped of the home page's JavaScript, and we use none of it. What it gave us that we still
  * need is rebuilt here and in router.tsx: screens load lazily while the previous page stays on screen (the
- * transition), the progress bar knows a navigation is pending, and errors are caught per route.
+ * transition), the progress bar knows a navigation is pending, and errors are caught per route. Not react-router
+ * itself either: its declarative mode was 13 KB of the first visit's code (decision 0029).
  */
 import { createContext, use, useLayoutEffect, useState, useTransition, type ReactNode } from 'react';
 import { Router, createBrowserHistory } from '#src/lib/router.tsx';

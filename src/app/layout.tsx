@@ -2,7 +2,7 @@
  * The shell around every page: skip link, header (brand, language, theme, and the account part: login/register
  * or the user menu, see AccountNav), main content, footer with the legal pages, the cookie banner and the
  * navigation progress bar. It also owns the language segment of the URL: `/xx/…` with an unknown xx is
- * redirected to the detected language, and i18next follows the URL. It completes session endings
+ * redirected to the detected language, and the translations follow the URL. It completes session endings
  * (`useForgetUserAfterSessionEnd`).
  */
 import { Anchor, Box, Container, Group, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
