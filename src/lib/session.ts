@@ -34,7 +34,10 @@ export function useCurrentUser() {
 }
 
 /** Asks the server again and waits for the answer (after login, verification, profile changes). */
-export function refreshUser(queryClient: QueryClient): Promise<User | null> {
+export async function refreshUser(queryClient: QueryClient): Promise<User | null> {
+  // A check still on its way was sent before the change (the page's own, without the new session): fetchQuery would
+  // join it and answer its "logged out", and the next screen's guard would send the new user to the login.
+  await queryClient.cancelQueries({ queryKey: USER_QUERY_KEY });
   return queryClient.fetchQuery({ ...userQueryOptions(), staleTime: 0 });
 }
 
