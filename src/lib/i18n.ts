@@ -5,7 +5,7 @@
  * GET /api/language/{lng} (i18n-backend.ts); the backend's retry rules are those of SPEC §8 (5xx or no status:
  * retry; 4xx or bad JSON: fail, no retry).
  */
-import { FALLBACK_LANGUAGE, isLanguage, LANGUAGE_COOKIE, LANGUAGES, toLanguage, type Language } from '#contract/languages.ts';
+import { FALLBACK_LANGUAGE, isLanguage, LANGUAGE_COOKIE, toLanguage, type Language } from '#contract/languages.ts';
 import { loadTranslations } from './i18n-backend.ts';
 import { createI18nInstance, type I18n } from './i18n-core.ts';
 import { LanguageDetector, type DetectionOptions } from './language-detector.ts';
@@ -22,7 +22,7 @@ export const detectionOptions: DetectionOptions = {
   cookieOptions: { path: '/', sameSite: 'lax' },
   // Browsers say pt-BR or es-ES; our codes are pt_BR and es.
   convertDetectedLanguage: (lng: string) => toLanguage(lng) ?? lng,
-  isFinal: (lng: string) => (LANGUAGES as readonly string[]).includes(lng),
+  isFinal: isLanguage,
 };
 
 /**

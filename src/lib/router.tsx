@@ -449,7 +449,8 @@ export function useParams<P extends string = string>(): Readonly<Partial<Record<
 
 export function Routes({ children }: { children?: ReactNode }) {
   const { location } = useRouter();
-  const branches = useMemo(() => branchesOf(routesOf(children)).sort((a, b) => b.score - a.score || a.order - b.order), [children]);
+  // Read at every render: `children` is a new tree each time its parent renders, so a memo keyed on it never hits.
+  const branches = branchesOf(routesOf(children)).sort((a, b) => b.score - a.score || a.order - b.order);
   let matched: { branch: Branch; params: Record<string, string> } | undefined;
   for (const branch of branches) {
     const params = matchBranch(branch, location.pathname);
