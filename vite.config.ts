@@ -8,6 +8,7 @@ import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { baseMapPlugin } from './vite/base-map.ts';
 import { buildFingerprint, writeStamp } from './vite/build-stamp.ts';
+import { mantineStableIds } from './vite/mantine-stable-ids.ts';
 
 const API_TARGET = `http://localhost:${process.env.PORT ?? 8080}`;
 
@@ -152,7 +153,7 @@ function ssrFirstScreen(): Plugin {
           mode: 'production',
           logLevel: 'warn',
           publicDir: false,
-          plugins: [react()],
+          plugins: [react(), mantineStableIds()],
           define: { 'process.env.NODE_ENV': JSON.stringify('production') },
           ssr: { noExternal: true, target: 'node' },
           build: {
@@ -178,6 +179,8 @@ export default defineConfig({
   worker: { format: 'es' },
   plugins: [
     react(),
+    // Mantine's ids without their re-render after mount (vite/mantine-stable-ids.ts).
+    mantineStableIds(),
     // The embedded base map (issue 16), generated from es-atlas and world-atlas: assets/base-map-*.json.
     baseMapPlugin(),
     VitePWA({

@@ -9,14 +9,14 @@ import { IconHeart } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
 import type { ModelCard } from '#contract/listings.ts';
-import { toggleFavourite, useFavouriteIds } from '#src/lib/favourites.ts';
+import { toggleFavourite, useIsFavourite } from '#src/lib/favourites.ts';
 import { usePresenter } from '#src/lib/presenter.tsx';
 import classes from './favourite-button.module.css';
 
 /** The heart's state and its tap, shared by the card's icon and the model page's labelled button. */
 export function useFavouriteToggle(card: ModelCard) {
   const { t } = useTranslation();
-  const saved = useFavouriteIds().has(card.id);
+  const saved = useIsFavourite(card.id);
   const queryClient = useQueryClient();
   const ui = usePresenter();
   const onClick = () => void toggleFavourite(card, queryClient, ui);

@@ -20,11 +20,24 @@ export function publishFavouriteIds(ids: Iterable<number>) {
   for (const l of listeners) l();
 }
 
-/** The saved ads' ids; the server render and the hydrating render see none. */
-export function useFavouriteIds(): ReadonlySet<number> {
+/**
+ * Whether one ad is saved; the server render and the hydrating render see it unsaved. A yes or no, not the set: when
+ * the store publishes (once loaded, and at every change) only the hearts whose answer changed re-render. Each card
+ * reading the whole set re-rendered all of them, synchronously (an external store's change), in one task.
+ */
+export function useIsFavourite(adId: number): boolean {
   return useSyncExternalStore(
     subscribe,
-    () => current,
-    () => NONE,
+    () => current.has(adId),
+    () => false,
+  );
+}
+
+/** How many ads are saved (the header's count); none in the server render and the hydrating render. */
+export function useFavouriteCount(): number {
+  return useSyncExternalStore(
+    subscribe,
+    () => current.size,
+    () => 0,
   );
 }

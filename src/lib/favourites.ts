@@ -10,7 +10,7 @@ import type { ModelCard } from '#contract/listings.ts';
 import type { Presenter } from './response-handler.ts';
 import type * as StoreModule from './favourites-store.ts';
 
-export { useFavouriteIds } from './favourites-ids.ts';
+export { useFavouriteCount, useIsFavourite } from './favourites-ids.ts';
 
 type Store = typeof StoreModule;
 let store: Promise<Store> | undefined;

@@ -9,7 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link } from '#src/lib/router.tsx';
-import { startFavouritesWhenIdle, useFavouriteIds } from '#src/lib/favourites.ts';
+import { startFavouritesWhenIdle, useFavouriteCount } from '#src/lib/favourites.ts';
 import { useLng } from '#src/lib/paths.ts';
 import classes from './favourites-nav-link.module.css';
 
@@ -17,7 +17,7 @@ export function FavouritesNavLink() {
   const { t } = useTranslation();
   const lng = useLng();
   const queryClient = useQueryClient();
-  const count = useFavouriteIds().size;
+  const count = useFavouriteCount();
   useEffect(() => startFavouritesWhenIdle(queryClient), [queryClient]);
   return (
     <ActionIcon
