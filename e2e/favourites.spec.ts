@@ -68,15 +68,31 @@ function recentViewsOnDevice(page: Page): Promise<number> {
   return page.evaluate(
     () =>
       new Promise<number>((resolve) => {
+        // Read without creating the database (the app creates it at the first model page; a first visit's home no
+        // longer opens it) and without holding it open: a connection left open blocks the app's own opening.
+        let created = false;
         const req = indexedDB.open('vitrina-recent-views');
+        req.onupgradeneeded = () => {
+          created = true;
+          req.transaction?.abort();
+        };
         req.onsuccess = () => {
           const db = req.result;
-          if (!db.objectStoreNames.contains('views')) return resolve(0);
+          if (!db.objectStoreNames.contains('views')) {
+            db.close();
+            return resolve(0);
+          }
           const count = db.transaction('views').objectStore('views').count();
-          count.onsuccess = () => resolve(count.result);
-          count.onerror = () => resolve(-1);
+          count.onsuccess = () => {
+            db.close();
+            resolve(count.result);
+          };
+          count.onerror = () => {
+            db.close();
+            resolve(-1);
+          };
         };
-        req.onerror = () => resolve(-1);
+        req.onerror = () => resolve(created ? 0 : -1);
       }),
   );
 }

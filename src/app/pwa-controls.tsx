@@ -5,7 +5,7 @@
 import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { getPwaState, subscribePwa, type PwaState } from './pwa-state.ts';
 
-const InstallButton = lazy(async () => ({ default: (await import('./pwa-prompts.tsx')).InstallButton }));
+const InstallButton = lazy(async () => ({ default: (await import('./pwa-install-button.tsx')).InstallButton }));
 const UpdatePrompt = lazy(async () => ({ default: (await import('./pwa-prompts.tsx')).UpdatePrompt }));
 
 const NOTHING: PwaState = { installPrompt: null, installed: false, iosSteps: false, update: null };

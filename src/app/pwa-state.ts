@@ -2,7 +2,8 @@
  * What the install and update prompts need to know, gathered from start-up on (main.tsx): the browser's
  * `beforeinstallprompt` (fired once, early: kept until the install button uses it), whether the app already runs
  * installed, and a waiting new version (src/app/sw-updates.ts). Also which form fields hold unsent input, so an
- * update does not reload over them. A tiny store: the UI (pwa-prompts.tsx) loads only once there is something to show.
+ * update does not reload over them. A tiny store: the UI (pwa-install-button.tsx, pwa-prompts.tsx) loads only once
+ * there is something to show.
  */
 
 import { isIosSafari, isStandalone } from '#src/lib/platform.ts';

@@ -25,6 +25,7 @@ import { API } from '#contract/routes.ts';
 import { listOps, OutboxQuotaError } from '#src/offline/outbox.ts';
 import { sendOrQueue } from '#src/offline/send-or-queue.ts';
 import { apiGet, apiRequest, ApiError } from './api-client.ts';
+import { FAVOURITES_DB_NAME } from './device-databases.ts';
 import { publishFavouriteIds } from './favourites-ids.ts';
 import { FAVOURITE_PHOTOS_CACHE, keepOnlyPhotos, keptPhotoUrl } from './favourites-photos.ts';
 import { DEFAULT_PLACEMENT, handleAnswer, type Presenter } from './response-handler.ts';
@@ -66,7 +67,7 @@ type FavouritesDb = Dexie & {
   account: EntityTable<AccountCopy, 'user_id'>;
 };
 
-export const FAVOURITES_DB_NAME = 'vitrina-favourites';
+export { FAVOURITES_DB_NAME };
 let shared: FavouritesDb | undefined;
 function favouritesDb(): FavouritesDb {
   if (!shared) {

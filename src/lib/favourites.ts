@@ -8,9 +8,12 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ModelCard } from '#contract/listings.ts';
 import type { Presenter } from './response-handler.ts';
+import { deviceMayHaveDatabase, FAVOURITES_DB_NAME } from './device-databases.ts';
+import { USER_QUERY_KEY } from './session.ts';
 import type * as StoreModule from './favourites-store.ts';
 
 export { useFavouriteCount, useIsFavourite } from './favourites-ids.ts';
+export { FAVOURITES_DB_NAME };
 
 type Store = typeof StoreModule;
 let store: Promise<Store> | undefined;
@@ -22,18 +25,49 @@ export function loadFavouritesStore(): Promise<Store> {
   return store;
 }
 
+/** Whether this device may hold a visitor's favourites (false on a first visit), asked without loading Dexie. */
+export const deviceMayHaveFavourites = () => deviceMayHaveDatabase(FAVOURITES_DB_NAME);
+
+const signedIn = (queryClient: QueryClient) => !!queryClient.getQueryData(USER_QUERY_KEY);
+
 let started = false;
 /**
  * Starts keeping the ids (and the merge after sign-in) a moment after the page is up, once for the page's life: the
- * header's link calls it on every page, the favourites page too.
+ * header's link calls it on every page, the favourites page too. A visitor with nothing saved on this device (most
+ * first visits) has no hearts to show and nothing to merge: the store (its code, Dexie and the outbox's, ~30 KB gzip
+ * compiled in the first visit's busiest seconds) waits for a sign-in, or for the first heart tapped, which loads it
+ * itself (`toggleFavourite`) and creates the device list.
  */
 export function startFavouritesWhenIdle(queryClient: QueryClient): void {
   if (started) return;
   started = true;
+  const start = () => void loadFavouritesStore().then((s) => s.startFavouritesSync(queryClient));
   // After the first screen's own work (hydration, its images), not during it.
-  setTimeout(() => void loadFavouritesStore().then((s) => s.startFavouritesSync(queryClient)), 1000);
+  setTimeout(() => {
+    void deviceMayHaveFavourites().then((stored) => {
+      if (stored || signedIn(queryClient)) return start();
+      const off = queryClient.getQueryCache().subscribe((event) => {
+        const key = event.query.queryKey as readonly unknown[];
+        if (key[0] === USER_QUERY_KEY[0] && signedIn(queryClient)) {
+          off();
+          start();
+        }
+      });
+      // The first heart tapped: from then on the store keeps the ids, and merges them at a sign-in.
+      void firstToggle.then(() => {
+        off();
+        start();
+      });
+    });
+  }, 1000);
 }
 
+let toggled: () => void = () => {};
+const firstToggle = new Promise<void>((resolve) => (toggled = resolve));
+
 /** Saves or removes an ad (the heart): on the device for a visitor, on the account (through the outbox) otherwise. */
-export const toggleFavourite = async (card: ModelCard, queryClient: QueryClient, ui: Presenter) =>
-  (await loadFavouritesStore()).toggle(card, queryClient, ui);
+export const toggleFavourite = async (card: ModelCard, queryClient: QueryClient, ui: Presenter) => {
+  const result = (await loadFavouritesStore()).toggle(card, queryClient, ui);
+  toggled();
+  return result;
+};

@@ -9,9 +9,10 @@ import type { FavouriteState } from '#contract/favourites.ts';
 import type { ModelCard } from '#contract/listings.ts';
 import { fetchStates } from './favourites-store.ts';
 import { dropPhotos, keepOnlyPhotos, keepPhoto, keptPhotoUrl, RECENT_PHOTOS_CACHE } from './favourites-photos.ts';
+import { RECENT_VIEWS_DB_NAME } from './device-databases.ts';
 
 export const RECENT_VIEWS_MAX = 30;
-export const RECENT_VIEWS_DB_NAME = 'vitrina-recent-views';
+export { RECENT_VIEWS_DB_NAME };
 
 export interface RecentView {
   ad_id: number;

@@ -6,7 +6,12 @@
 import type { ModelCard } from '#contract/listings.ts';
 import type * as StoreModule from './recent-views-store.ts';
 
+import { deviceMayHaveDatabase, RECENT_VIEWS_DB_NAME } from './device-databases.ts';
+
 type Store = typeof StoreModule;
+
+/** Whether this device may have viewed any model (false on a first visit), asked without loading the list's code. */
+export const deviceMayHaveRecentViews = () => deviceMayHaveDatabase(RECENT_VIEWS_DB_NAME);
 let store: Promise<Store> | undefined;
 
 export function loadRecentViewsStore(): Promise<Store> {

@@ -14,6 +14,7 @@ import { isLanguage } from '#contract/languages.ts';
 import { isOfflineWithoutData, OfflineState } from '#src/components/offline-state.tsx';
 import { SavedCopyNote } from '#src/components/saved-copy.tsx';
 import { usePageTitle } from '#src/lib/page-title.ts';
+import { deviceMayHaveRecentViews } from '#src/lib/recent-views.ts';
 import { modelsQueryOptions, modelsQueryString, publicityQueryOptions } from '../api/get-models.ts';
 import { sectionsQueryOptions } from '../api/get-sections.ts';
 import { FilterBar } from '../components/filter-bar.tsx';
@@ -29,14 +30,21 @@ const ListingMap = lazy(() => import('../components/listing-map.tsx'));
 
 /**
  * Recently viewed (issue 28): only in the browser, after hydration (the server's markup and the first render have
- * none), its code off the first load. Its own component: the code's arrival re-renders this slot alone. Held as the
- * home's state, it re-rendered the whole page at default priority, in one task (~100 ms on a phone, Lighthouse's
- * Total Blocking Time), and made React finish hydrating the page's lazy parts synchronously first.
+ * none), its code off the first load, and none of it on a device that has never opened a model page (a first visit:
+ * no list to show). Its own component: the code's arrival re-renders this slot alone. Held as the home's state, it
+ * re-rendered the whole page at default priority, in one task (~100 ms on a phone, Lighthouse's Total Blocking Time),
+ * and made React finish hydrating the page's lazy parts synchronously first.
  */
 function DeferredRecentViews() {
   const [RecentViewsRow, setRecentViewsRow] = useState<ComponentType | null>(null);
   useEffect(() => {
-    void import('#src/components/recent-views-row.tsx').then((m) => setRecentViewsRow(() => m.RecentViewsRow));
+    let live = true;
+    void deviceMayHaveRecentViews()
+      .then((some) => (some ? import('#src/components/recent-views-row.tsx') : undefined))
+      .then((m) => live && m && setRecentViewsRow(() => m.RecentViewsRow));
+    return () => {
+      live = false;
+    };
   }, []);
   return RecentViewsRow ? <RecentViewsRow /> : null;
 }
