@@ -60,6 +60,7 @@ describe('startFavouritesWhenIdle', () => {
   it('starts the store after the first heart tapped', async () => {
     const { startFavouritesWhenIdle, toggleFavourite } = await freshModule();
     const queryClient = client();
+    queryClient.setQueryData(USER_QUERY_KEY, null);
     startFavouritesWhenIdle(queryClient);
     await settle();
     expect(startFavouritesSync).not.toHaveBeenCalled();
@@ -69,7 +70,7 @@ describe('startFavouritesWhenIdle', () => {
     expect(startFavouritesSync).toHaveBeenCalledTimes(1);
   });
 
-  it('starts the store when the device holds favourites, or for a signed-in user', async () => {
+  it('starts the store when the device holds favourites, for a signed-in user, or before the session is known', async () => {
     const first = await freshModule();
     await createDb(first.FAVOURITES_DB_NAME);
     expect(await first.deviceMayHaveFavourites()).toBe(true);
@@ -85,5 +86,11 @@ describe('startFavouritesWhenIdle', () => {
     second.startFavouritesWhenIdle(signed);
     await settle();
     expect(startFavouritesSync).toHaveBeenCalledTimes(2);
+
+    // The session not answered yet: started as before (a signed-in user's hearts must not wait).
+    const third = await freshModule();
+    third.startFavouritesWhenIdle(client());
+    await settle();
+    expect(startFavouritesSync).toHaveBeenCalledTimes(3);
   });
 });

@@ -29,6 +29,8 @@ export function loadFavouritesStore(): Promise<Store> {
 export const deviceMayHaveFavourites = () => deviceMayHaveDatabase(FAVOURITES_DB_NAME);
 
 const signedIn = (queryClient: QueryClient) => !!queryClient.getQueryData(USER_QUERY_KEY);
+/** Known to be a visitor: the session check answered, with no one signed in. */
+const signedOut = (queryClient: QueryClient) => queryClient.getQueryData(USER_QUERY_KEY) === null;
 
 let started = false;
 /**
@@ -45,7 +47,8 @@ export function startFavouritesWhenIdle(queryClient: QueryClient): void {
   // After the first screen's own work (hydration, its images), not during it.
   setTimeout(() => {
     void deviceMayHaveFavourites().then((stored) => {
-      if (stored || signedIn(queryClient)) return start();
+      // Signed in, or not known yet (the session check still on its way): as before, at once.
+      if (stored || !signedOut(queryClient)) return start();
       const off = queryClient.getQueryCache().subscribe((event) => {
         const key = event.query.queryKey as readonly unknown[];
         if (key[0] === USER_QUERY_KEY[0] && signedIn(queryClient)) {

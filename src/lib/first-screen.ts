@@ -48,6 +48,24 @@ export function firstScreenAnswer<T>(path: string): T | undefined {
   return value;
 }
 
+let firstScreenMounted = false;
+/**
+ * Whether this render is the server's first screen or the browser's hydration of it: true on the server, and in the
+ * browser until `firstScreenDone` (the page that uses this calls it once mounted) on a page the server rendered. Such
+ * a page may render less than the whole of what it shows (the home: its first cards), the same on both sides, and the
+ * rest right after.
+ */
+export function isFirstScreenRender(): boolean {
+  if (rendering) return true;
+  if (firstScreenMounted || typeof document === 'undefined') return false;
+  return !!document.getElementById(FIRST_SCREEN_ID);
+}
+
+/** The first screen has been taken over: later renders (another visit of the same page) render it whole at once. */
+export function firstScreenDone(): void {
+  firstScreenMounted = true;
+}
+
 /** The API paths the page came with: the service worker is handed them to keep, as if they had been fetched. */
 export function firstScreenPaths(): string[] {
   read();
@@ -59,6 +77,7 @@ export function resetFirstScreen(): void {
   block = undefined;
   paths = [];
   rendering = false;
+  firstScreenMounted = false;
 }
 
 /**

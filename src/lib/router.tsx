@@ -311,7 +311,12 @@ export function useSearchParams(): [URLSearchParams, SetURLSearchParams] {
   const set = useCallback<SetURLSearchParams>(
     (next, options = {}) => {
       const here = current.current;
-      const value = typeof next === 'function' ? next(new URLSearchParams(here.search)) : next;
+      // An update function is given the latest search of this page, not the last rendered one: a navigation is
+      // rendered in a transition, and a second change made before it shows (two filters picked in quick succession)
+      // would otherwise start from the URL before the first and undo it.
+      const latest = (navigator as Partial<History>).location;
+      const base = latest && latest.pathname === here.pathname ? latest : here;
+      const value = typeof next === 'function' ? next(new URLSearchParams(base.search)) : next;
       const search = new URLSearchParams(value).toString();
       const to = { pathname: here.pathname, search: search ? `?${search}` : '', hash: '' };
       (options.replace ? navigator.replace : navigator.push)(to, options.state);

@@ -65,6 +65,32 @@ describe('the new ads of a saved search’s alert (new=)', () => {
   });
 });
 
+describe('filters picked in quick succession', () => {
+  it('a second filter chosen before the first one has rendered keeps the first', () => {
+    let api: ReturnType<typeof useListingParams> | undefined;
+    function Probe() {
+      api = useListingParams();
+      return null;
+    }
+    const router = createMemoryHistory(['/?search=ana']);
+    render(
+      <HistoryRouter history={router}>
+        <Routes>
+          <Route path="/" element={<Probe />} />
+        </Routes>
+      </HistoryRouter>,
+    );
+    // Both from the same render (the app renders a navigation in a transition; the second tap may come first).
+    const { update } = api!;
+    act(() => {
+      update({ city: 7 });
+      update({ section: 'women' });
+    });
+    expect(router.location.search).toBe('?search=ana&city=7&section=women');
+    expect(api!.params).toMatchObject({ search: 'ana', city: 7, section: 'women' });
+  });
+});
+
 describe('the saved view', () => {
   it('is grid until one is chosen, and may be the map', () => {
     expect(readView()).toBe('grid');

@@ -101,17 +101,21 @@ export function useListingParams() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // From the page's latest URL, not the last rendered one: a filter picked before the previous one's results have
+  // rendered keeps it.
   const update = useCallback(
     (patch: Partial<ListingParams>) => {
-      const current = readListingParams(sp);
-      // Turning down a correction holds for those words only: a new search is corrected again.
-      const literal = patch.search === undefined || patch.search === current.search ? current.literal : false;
-      // The alert's new ads are shown for the query it opened; another query (or a dismissal) leaves them.
-      const next = { ...current, page: 1, literal, newAds: undefined, ...patch };
-      storeQuery(next);
-      setSp(writeListingParams(next));
+      setSp((latest) => {
+        const current = readListingParams(latest);
+        // Turning down a correction holds for those words only: a new search is corrected again.
+        const literal = patch.search === undefined || patch.search === current.search ? current.literal : false;
+        // The alert's new ads are shown for the query it opened; another query (or a dismissal) leaves them.
+        const next = { ...current, page: 1, literal, newAds: undefined, ...patch };
+        storeQuery(next);
+        return writeListingParams(next);
+      });
     },
-    [sp, setSp],
+    [setSp],
   );
 
   return { params, update, setSearchParams: setSp };

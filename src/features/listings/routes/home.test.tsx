@@ -2,12 +2,19 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
 import { createI18nInstance } from '#src/lib/i18n-core.ts';
 import { I18nProvider } from '#src/lib/i18n-react.tsx';
 import { createMemoryHistory, HistoryRouter, Route, Routes } from '#src/lib/router.tsx';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelList } from '#contract/listings.ts';
+import { API } from '#contract/routes.ts';
+import { setApiLanguage } from '#src/lib/api-client.ts';
+import { FIRST_SCREEN_ID, isFirstScreenRender, provideFirstScreen, resetFirstScreen } from '#src/lib/first-screen.ts';
+import { modelsQueryString } from '../api/get-models.ts';
+import { readListingParams } from '../hooks/use-listing-params.ts';
 import { HomeRoute } from './home.tsx';
 
 // Read, not imported: a feature imports nothing from outside its folder but the shared modules.
@@ -101,5 +108,65 @@ describe('Home: a corrected search', () => {
     fireEvent.submit(box.closest('form')!);
     await waitFor(() => expect(router.location.search).toBe('?search=gihon'));
     expect(await screen.findByTestId('search-correction')).toBeTruthy();
+  });
+});
+
+describe('Home: the first screen', () => {
+  afterEach(() => {
+    provideFirstScreen(null);
+    document.getElementById(FIRST_SCREEN_ID)?.remove();
+  });
+
+  it('the server renders and the browser hydrates the first cards; the rest follow without a mismatch', async () => {
+    const cards = Array.from({ length: 24 }, (_, i) => ({ ...card, id: 100 + i, name: `Modelo ${i}`, title: `Modelo ${i} en Oviedo` }));
+    const answer = { data: cards, meta: { ...meta, to: 24, total: 24 } };
+    setApiLanguage('es');
+    // A page just loaded (the tests above mounted the home already).
+    resetFirstScreen();
+    const answers = { [`${API.models}?${modelsQueryString(readListingParams(new URLSearchParams()))}`]: answer };
+    const tree = (client: QueryClient) => (
+      <MantineProvider>
+        <I18nProvider i18n={i18n}>
+          <QueryClientProvider client={client}>
+            <HistoryRouter history={createMemoryHistory(['/es'])}>
+              <Routes>
+                <Route path="/:lng" element={<HomeRoute />} />
+              </Routes>
+            </HistoryRouter>
+          </QueryClientProvider>
+        </I18nProvider>
+      </MantineProvider>
+    );
+    const newClient = () => new QueryClient({ defaultOptions: { queries: { retry: false } } });
+
+    // The server: the page's answers provided, its markup rendered.
+    provideFirstScreen({ lng: 'es', answers });
+    const markup = renderToString(tree(newClient()));
+    provideFirstScreen(null);
+    expect(markup.match(/data-testid="model-card"/g)?.length).toBe(8);
+
+    // The browser: the same answers in the page's data block, React takes the markup over.
+    const block = document.createElement('script');
+    block.type = 'application/json';
+    block.id = FIRST_SCREEN_ID;
+    block.textContent = JSON.stringify({ lng: 'es', answers });
+    document.body.append(block);
+    const container = document.createElement('div');
+    container.innerHTML = markup;
+    document.body.append(container);
+    const mismatches: unknown[] = [];
+    let root: ReturnType<typeof hydrateRoot> | undefined;
+    await act(async () => {
+      root = hydrateRoot(container, tree(newClient()), { onRecoverableError: (error) => mismatches.push(error) });
+      await Promise.resolve();
+    });
+    await waitFor(() => expect(container.querySelectorAll('[data-testid="model-card"]')).toHaveLength(24));
+    expect(mismatches).toEqual([]);
+    expect(container.querySelector('[data-testid="model-card"]')?.getAttribute('aria-label')).toBe('Modelo 0 en Oviedo');
+    act(() => root!.unmount());
+    container.remove();
+
+    // A later visit of the home in the same page renders the whole page of results at once.
+    expect(isFirstScreenRender()).toBe(false);
   });
 });

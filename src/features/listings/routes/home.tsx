@@ -8,11 +8,12 @@ import { API } from '#contract/routes.ts';
 import { Alert, Box, Button, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconPhotoSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { Fragment, lazy, Suspense, useEffect, useRef, useState, type ComponentType } from 'react';
+import { Fragment, lazy, startTransition, Suspense, useEffect, useRef, useState, type ComponentType } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { isLanguage } from '#contract/languages.ts';
 import { isOfflineWithoutData, OfflineState } from '#src/components/offline-state.tsx';
 import { SavedCopyNote } from '#src/components/saved-copy.tsx';
+import { firstScreenDone, isFirstScreenRender } from '#src/lib/first-screen.ts';
 import { usePageTitle } from '#src/lib/page-title.ts';
 import { deviceMayHaveRecentViews } from '#src/lib/recent-views.ts';
 import { modelsQueryOptions, modelsQueryString, publicityQueryOptions } from '../api/get-models.ts';
@@ -51,6 +52,24 @@ function DeferredRecentViews() {
 
 /** A promoted placement after every this many cards. */
 const PROMO_EVERY = 8;
+/**
+ * How many cards the server renders and the browser hydrates: a phone's first screen and then some (4 rows of 2), a
+ * desktop's first row and more. The rest of the page of results (24) is rendered right after, in a transition (in
+ * slices, off the main thread's long tasks). Rendering and hydrating all 24 made the page's HTML parse, style, layout
+ * and hydration the longest tasks of a first visit on a phone (Lighthouse's Total Blocking Time), for cards below the
+ * fold. Client-side visits of the home render them all at once.
+ */
+const FIRST_SCREEN_CARDS = 8;
+
+/** The page of results to show: its first cards while the server's first screen is rendered or hydrated, then all. */
+function useFirstScreenCards<T>(items: T[]): T[] {
+  const [all, setAll] = useState(() => !isFirstScreenRender());
+  useEffect(() => {
+    firstScreenDone();
+    if (!all) startTransition(() => setAll(true));
+  }, [all]);
+  return all ? items : items.slice(0, FIRST_SCREEN_CARDS);
+}
 
 export function HomeRoute() {
   const { t, i18n } = useTranslation();
@@ -74,7 +93,7 @@ export function HomeRoute() {
   const cardView = view === 'map' ? 'grid' : view;
   const cols = cardView === 'grid' ? { base: 2, sm: 3, md: 4, lg: 5 } : { base: 1, md: 2 };
   const clearFilters = () => update({ search: '', city: undefined, section: undefined, page: 1 });
-  const data = models.data?.data ?? [];
+  const data = useFirstScreenCards(models.data?.data ?? []);
   const meta = models.data?.meta;
 
   return (
