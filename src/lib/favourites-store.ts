@@ -17,7 +17,7 @@
  */
 import { QueryObserver, queryOptions, type QueryClient } from '@tanstack/react-query';
 import { Dexie, type EntityTable } from 'dexie';
-import { FAVOURITE_STATES_MAX_IDS, MAX_FAVOURITES } from '#contract/favourite-limits.ts';
+import { MAX_FAVOURITES } from '#contract/favourite-limits.ts';
 import type { Favourite, FavouriteList, FavouriteState, FavouriteStates } from '#contract/favourites.ts';
 import type { User } from '#contract/auth.ts';
 import type { ModelCard } from '#contract/listings.ts';
@@ -26,6 +26,7 @@ import { listOps, OutboxQuotaError } from '#src/offline/outbox.ts';
 import { sendOrQueue } from '#src/offline/send-or-queue.ts';
 import { apiGet, apiRequest, ApiError } from './api-client.ts';
 import { FAVOURITES_DB_NAME } from './device-databases.ts';
+import { fetchStates } from './favourite-states.ts';
 import { publishFavouriteIds } from './favourites-ids.ts';
 import { FAVOURITE_PHOTOS_CACHE, keepOnlyPhotos, keptPhotoUrl } from './favourites-photos.ts';
 import { DEFAULT_PLACEMENT, handleAnswer, type Presenter } from './response-handler.ts';
@@ -103,16 +104,6 @@ function photosOf(items: FavouriteItem[]): string[] {
     const url = f.state === 'available' ? keptPhotoUrl(f.card?.cover) : null;
     return url ? [url] : [];
   });
-}
-
-/** Asks the server what became of the ads named (public, no account), 100 at a time. */
-export async function fetchStates(ids: number[]): Promise<FavouriteStates['data']> {
-  const out: FavouriteStates['data'] = [];
-  for (let i = 0; i < ids.length; i += FAVOURITE_STATES_MAX_IDS) {
-    const chunk = ids.slice(i, i + FAVOURITE_STATES_MAX_IDS);
-    out.push(...(await apiGet<FavouriteStates>(`${API.favouriteStates}?ids=${chunk.join(',')}`)).data);
-  }
-  return out;
 }
 
 /** Refreshes the device list's states (online); offline it keeps the last known ones. */

@@ -7,7 +7,7 @@
 import { Dexie, type EntityTable } from 'dexie';
 import type { FavouriteState } from '#contract/favourites.ts';
 import type { ModelCard } from '#contract/listings.ts';
-import { fetchStates } from './favourites-store.ts';
+import { fetchStates } from './favourite-states.ts';
 import { dropPhotos, keepOnlyPhotos, keepPhoto, keptPhotoUrl, RECENT_PHOTOS_CACHE } from './favourites-photos.ts';
 import { RECENT_VIEWS_DB_NAME } from './device-databases.ts';
 
