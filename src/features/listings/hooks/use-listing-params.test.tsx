@@ -17,6 +17,24 @@ beforeEach(() => localStorage.clear());
 
 const params = (query: string): ListingParams => readListingParams(new URLSearchParams(query));
 
+/** useListingParams on a memory history at `url`: the history and the hook's latest answer. */
+function renderListing(url: string) {
+  let latest: ReturnType<typeof useListingParams> | undefined;
+  function Probe() {
+    latest = useListingParams();
+    return null;
+  }
+  const router = createMemoryHistory([url]);
+  render(
+    <HistoryRouter history={router}>
+      <Routes>
+        <Route path="/" element={<Probe />} />
+      </Routes>
+    </HistoryRouter>,
+  );
+  return { router, api: () => latest! };
+}
+
 describe('the listing URL', () => {
   it('names the view: grid, list or map; anything else is no view', () => {
     expect(params('view=map').view).toBe('map');
@@ -47,47 +65,24 @@ describe('the new ads of a saved search’s alert (new=)', () => {
   });
 
   it('leaves them when the query changes', () => {
-    let api: ReturnType<typeof useListingParams> | undefined;
-    function Probe() {
-      api = useListingParams();
-      return null;
-    }
-    const router = createMemoryHistory(['/?city=5&new=12,15']);
-    const routes = <Route path="/" element={<Probe />} />;
-    render(
-      <HistoryRouter history={router}>
-        <Routes>{routes}</Routes>
-      </HistoryRouter>,
-    );
-    expect(api!.params.newAds).toEqual([12, 15]);
-    act(() => api!.update({ section: 'women' }));
+    const { router, api } = renderListing('/?city=5&new=12,15');
+    expect(api().params.newAds).toEqual([12, 15]);
+    act(() => api().update({ section: 'women' }));
     expect(router.location.search).toBe('?city=5&section=women');
   });
 });
 
 describe('filters picked in quick succession', () => {
   it('a second filter chosen before the first one has rendered keeps the first', () => {
-    let api: ReturnType<typeof useListingParams> | undefined;
-    function Probe() {
-      api = useListingParams();
-      return null;
-    }
-    const router = createMemoryHistory(['/?search=ana']);
-    render(
-      <HistoryRouter history={router}>
-        <Routes>
-          <Route path="/" element={<Probe />} />
-        </Routes>
-      </HistoryRouter>,
-    );
+    const { router, api } = renderListing('/?search=ana');
     // Both from the same render (the app renders a navigation in a transition; the second tap may come first).
-    const { update } = api!;
+    const { update } = api();
     act(() => {
       update({ city: 7 });
       update({ section: 'women' });
     });
     expect(router.location.search).toBe('?search=ana&city=7&section=women');
-    expect(api!.params).toMatchObject({ search: 'ana', city: 7, section: 'women' });
+    expect(api().params).toMatchObject({ search: 'ana', city: 7, section: 'women' });
   });
 });
 
