@@ -3,14 +3,8 @@ import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '#contract/auth.ts';
 import { openOutboxDb, setOutboxDbForTests, type OutboxDb } from '#src/offline/outbox-db.ts';
-import {
-  FAVOURITES_DB_NAME,
-  favouritesQueryOptions,
-  reapplyQueued,
-  remove,
-  startFavouritesSync,
-  type FavouriteItem,
-} from './favourites-store.ts';
+import { favouritesQueryOptions, reapplyQueued, remove, startFavouritesSync, type FavouriteItem } from './favourites-store.ts';
+import { FAVOURITES_DB_NAME } from './device-databases.ts';
 import type { Presenter } from './response-handler.ts';
 import { USER_QUERY_KEY } from './session.ts';
 

@@ -68,7 +68,6 @@ type FavouritesDb = Dexie & {
   account: EntityTable<AccountCopy, 'user_id'>;
 };
 
-export { FAVOURITES_DB_NAME };
 let shared: FavouritesDb | undefined;
 function favouritesDb(): FavouritesDb {
   if (!shared) {

@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { QueryClient } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '#contract/auth.ts';
+import { FAVOURITES_DB_NAME } from './device-databases.ts';
 import { USER_QUERY_KEY } from './session.ts';
 
 // The store's real code (Dexie, the outbox) is what the gate keeps off the first visit: replaced by a spy here.
@@ -39,7 +40,6 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 1200));
 describe('startFavouritesWhenIdle', () => {
   beforeEach(async () => {
     startFavouritesSync.mockClear();
-    const { FAVOURITES_DB_NAME } = await import('./favourites.ts');
     await deleteDb(FAVOURITES_DB_NAME);
   });
 
@@ -72,13 +72,13 @@ describe('startFavouritesWhenIdle', () => {
 
   it('starts the store when the device holds favourites, for a signed-in user, or before the session is known', async () => {
     const first = await freshModule();
-    await createDb(first.FAVOURITES_DB_NAME);
+    await createDb(FAVOURITES_DB_NAME);
     expect(await first.deviceMayHaveFavourites()).toBe(true);
     first.startFavouritesWhenIdle(client());
     await settle();
     expect(startFavouritesSync).toHaveBeenCalledTimes(1);
 
-    await deleteDb(first.FAVOURITES_DB_NAME);
+    await deleteDb(FAVOURITES_DB_NAME);
     const second = await freshModule();
     expect(await second.deviceMayHaveFavourites()).toBe(false);
     const signed = client();

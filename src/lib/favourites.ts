@@ -13,7 +13,6 @@ import { USER_QUERY_KEY } from './session.ts';
 import type * as StoreModule from './favourites-store.ts';
 
 export { useFavouriteCount, useIsFavourite } from './favourites-ids.ts';
-export { FAVOURITES_DB_NAME };
 
 type Store = typeof StoreModule;
 let store: Promise<Store> | undefined;
@@ -33,6 +32,8 @@ const signedIn = (queryClient: QueryClient) => !!queryClient.getQueryData(USER_Q
 const signedOut = (queryClient: QueryClient) => queryClient.getQueryData(USER_QUERY_KEY) === null;
 
 let started = false;
+/** Starts the store's sync, once; set by startFavouritesWhenIdle (before it, a tapped heart has nothing to start). */
+let startSync: () => void = () => {};
 /**
  * Starts keeping the ids (and the merge after sign-in) a moment after the page is up, once for the page's life: the
  * header's link calls it on every page, the favourites page too. A visitor with nothing saved on this device (most
@@ -43,34 +44,32 @@ let started = false;
 export function startFavouritesWhenIdle(queryClient: QueryClient): void {
   if (started) return;
   started = true;
-  const start = () => void loadFavouritesStore().then((s) => s.startFavouritesSync(queryClient));
+  let stopWaiting: (() => void) | undefined;
+  let begun = false;
+  startSync = () => {
+    if (begun) return;
+    begun = true;
+    stopWaiting?.();
+    void loadFavouritesStore().then((s) => s.startFavouritesSync(queryClient));
+  };
   // After the first screen's own work (hydration, its images), not during it.
   setTimeout(() => {
     void deviceMayHaveFavourites().then((stored) => {
       // Signed in, or not known yet (the session check still on its way): as before, at once.
-      if (stored || !signedOut(queryClient)) return start();
-      const off = queryClient.getQueryCache().subscribe((event) => {
+      if (stored || !signedOut(queryClient)) return startSync();
+      if (begun) return;
+      stopWaiting = queryClient.getQueryCache().subscribe((event) => {
         const key = event.query.queryKey as readonly unknown[];
-        if (key[0] === USER_QUERY_KEY[0] && signedIn(queryClient)) {
-          off();
-          start();
-        }
-      });
-      // The first heart tapped: from then on the store keeps the ids, and merges them at a sign-in.
-      void firstToggle.then(() => {
-        off();
-        start();
+        if (key[0] === USER_QUERY_KEY[0] && signedIn(queryClient)) startSync();
       });
     });
   }, 1000);
 }
 
-let toggled: () => void = () => {};
-const firstToggle = new Promise<void>((resolve) => (toggled = resolve));
-
 /** Saves or removes an ad (the heart): on the device for a visitor, on the account (through the outbox) otherwise. */
 export const toggleFavourite = async (card: ModelCard, queryClient: QueryClient, ui: Presenter) => {
   const result = (await loadFavouritesStore()).toggle(card, queryClient, ui);
-  toggled();
+  // The first heart tapped: from then on the store keeps the ids, and merges them at a sign-in.
+  startSync();
   return result;
 };

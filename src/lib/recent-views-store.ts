@@ -12,7 +12,6 @@ import { dropPhotos, keepOnlyPhotos, keepPhoto, keptPhotoUrl, RECENT_PHOTOS_CACH
 import { RECENT_VIEWS_DB_NAME } from './device-databases.ts';
 
 export const RECENT_VIEWS_MAX = 30;
-export { RECENT_VIEWS_DB_NAME };
 
 export interface RecentView {
   ad_id: number;
