@@ -244,6 +244,7 @@ test('a favourite whose ad its model paused says "Ya no está disponible" and sh
   await submitLogin(page, email, PASSWORD);
   await expect(page).not.toHaveURL(/\/login$/);
   await page.goto(`/es/models/${adId}`);
+  await appReady(page, 'es');
   await page.getByRole('button', { name: tr('es', 'favourites.button.add') }).click();
   await expect(page.getByRole('button', { name: tr('es', 'favourites.button.remove') })).toHaveAttribute('aria-pressed', 'true');
   await page.goto('/es/favourites');

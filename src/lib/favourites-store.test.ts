@@ -1,9 +1,10 @@
 import 'fake-indexeddb/auto';
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '#contract/auth.ts';
+import type { ModelCard } from '#contract/listings.ts';
 import { openOutboxDb, setOutboxDbForTests, type OutboxDb } from '#src/offline/outbox-db.ts';
-import { favouritesQueryOptions, reapplyQueued, remove, startFavouritesSync, type FavouriteItem } from './favourites-store.ts';
+import { favouritesQueryOptions, reapplyQueued, remove, startFavouritesSync, toggle, type FavouriteItem } from './favourites-store.ts';
 import { FAVOURITES_DB_NAME } from './device-databases.ts';
 import type { Presenter } from './response-handler.ts';
 import { USER_QUERY_KEY } from './session.ts';
@@ -91,6 +92,89 @@ describe('the signed-in account’s list after a reload (the saved query copy is
       await reapplyQueued(later, USER.id);
       expect(later.getQueryData(key)).toBeUndefined();
     });
+    stop();
+  });
+});
+
+describe('a heart tapped while the account’s list is being fetched (the sync’s first fetch races the first heart)', () => {
+  interface Pending {
+    method: string;
+    answer: (body: unknown) => void;
+  }
+  let requests: Pending[];
+  const answered = (body: unknown) => new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
+  const next = async (method: string): Promise<Pending> => {
+    let found: Pending | undefined;
+    await vi.waitFor(() => {
+      found = requests.find((r) => r.method === method);
+      expect(found).toBeDefined();
+    });
+    requests.splice(requests.indexOf(found!), 1);
+    return found!;
+  };
+  const ids = (page: QueryClient) => page.getQueryData<FavouriteItem[]>(key)?.map((f) => f.ad_id);
+  const card = { id: 5, name: 'Ana' } as unknown as ModelCard;
+
+  beforeEach(() => {
+    requests = [];
+    document.cookie = 'XSRF-TOKEN=token';
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        (_url: string, init?: RequestInit) =>
+          new Promise<Response>((resolve) => requests.push({ method: init?.method ?? 'GET', answer: (body) => resolve(answered(body)) })),
+      ),
+    );
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  /** The page's list followed as the sync follows it: its first fetch starts at once. */
+  function followed(page: QueryClient) {
+    return new QueryObserver(page, favouritesQueryOptions(USER.id)).subscribe(() => {});
+  }
+
+  it('a list read by the server before the heart, answered after the tap: the heart stays saved', async () => {
+    const page = pageWith(undefined, 0);
+    const stop = followed(page);
+    const firstList = await next('GET');
+    const tapped = toggle(card, page, ui);
+    await vi.waitFor(() => expect(ids(page)).toEqual([5]));
+    firstList.answer({ data: [] });
+    const put = await next('PUT');
+    expect(ids(page)).toEqual([5]);
+    put.answer({ data: item(5) });
+    await tapped;
+    expect(ids(page)).toEqual([5]);
+    stop();
+  });
+
+  it('a fetch started after the tap and answered (without it) while it is sent: the heart stays saved', async () => {
+    const page = pageWith([], Date.now() - 5_000);
+    const tapped = toggle(card, page, ui);
+    const put = await next('PUT');
+    const stop = followed(page);
+    (await next('GET')).answer({ data: [] });
+    await vi.waitFor(() => expect(page.isFetching({ queryKey: key })).toBe(0));
+    expect(ids(page)).toEqual([5]);
+    put.answer({ data: item(5) });
+    await tapped;
+    expect(ids(page)).toEqual([5]);
+    stop();
+  });
+
+  it('a fetch read before the heart reached the server and answered after its answer: asked again, not shown', async () => {
+    const page = pageWith([], Date.now() - 5_000);
+    const tapped = toggle(card, page, ui);
+    const put = await next('PUT');
+    const stop = followed(page);
+    const stale = await next('GET');
+    put.answer({ data: item(5) });
+    await tapped;
+    stale.answer({ data: [] });
+    (await next('GET')).answer({ data: [item(5)] });
+    await vi.waitFor(() => expect(page.isFetching({ queryKey: key })).toBe(0));
+    expect(ids(page)).toEqual([5]);
     stop();
   });
 });

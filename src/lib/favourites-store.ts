@@ -156,23 +156,38 @@ const KINDS = new Set(['favourite.save', 'favourite.remove']);
 /** Queued ops whose change the server has not made yet (a refused one, `failed`, is not applied). */
 const STILL_TO_SEND = new Set(['pending', 'sending', 'auth']);
 
-/** Applies the user's queued heart flips over a list, in the order they were made. */
+/** One heart flip: saved (with its card as the heart had it) or removed. */
+interface Flip {
+  adId: number;
+  save: boolean;
+  card: ModelCard | null;
+  at: number;
+}
+
+const applyFlip = (list: FavouriteItem[], { adId, save, card, at }: Flip): FavouriteItem[] => {
+  const others = list.filter((f) => f.ad_id !== adId);
+  return save ? [{ ad_id: adId, saved_at: new Date(at).toISOString(), state: 'available', card }, ...others] : others;
+};
+
+/**
+ * Flips sent straight to the server (online, nothing queued before them) and not answered yet, per user. They are not
+ * in the outbox, yet a list fetched meanwhile may have been read by the server before the flip reached it: applied over
+ * such answers like the queued ones, or the heart went back to how it was (the sync's first fetch often races the
+ * first heart tapped).
+ */
+const sending = new Map<number, Flip[]>();
+
+/** Applies the user's queued heart flips over a list, in the order they were made, then those being sent. */
 async function withQueued(userId: number, list: FavouriteItem[]): Promise<FavouriteItem[]> {
-  let ops;
-  try {
-    ops = (await listOps(userId)).filter((o) => o.scope === SCOPE && KINDS.has(o.kind) && STILL_TO_SEND.has(o.status));
-  } catch {
-    return list;
-  }
+  const ops = await listOps(userId)
+    .then((all) => all.filter((o) => o.scope === SCOPE && KINDS.has(o.kind) && STILL_TO_SEND.has(o.status)))
+    .catch(() => []);
   let out = list;
   for (const op of ops) {
-    const adId = Number(op.meta?.adId);
-    out = out.filter((f) => f.ad_id !== adId);
-    if (op.kind === 'favourite.save') {
-      const card = (op.meta?.card as ModelCard | undefined) ?? null;
-      out = [{ ad_id: adId, saved_at: new Date(op.createdAt).toISOString(), state: 'available', card }, ...out];
-    }
+    const card = (op.meta?.card as ModelCard | undefined) ?? null;
+    out = applyFlip(out, { adId: Number(op.meta?.adId), save: op.kind === 'favourite.save', card, at: op.createdAt });
   }
+  for (const flip of sending.get(userId) ?? []) out = applyFlip(out, flip);
   return out;
 }
 
@@ -270,16 +285,16 @@ async function setOnAccount(adId: number, card: ModelCard | null, save: boolean,
     return;
   }
   const method = save ? 'PUT' : 'DELETE';
-  // Shown at once; the answer (or the replay) confirms it.
-  const flip = (old: FavouriteItem[] = []) => {
-    const others = old.filter((f) => f.ad_id !== adId);
-    return save ? [{ ad_id: adId, saved_at: new Date().toISOString(), state: 'available' as const, card }, ...others] : others;
-  };
-  // Kept on the device before it is shown: once the list on screen has changed, a reload finds it so.
-  const at = Date.now();
-  await keepAccountCopy(user.id, flip(client.getQueryData<FavouriteItem[]>(key)), at);
-  client.setQueryData<FavouriteItem[]>(key, flip, { updatedAt: at });
+  const flip: Flip = { adId, save, card, at: Date.now() };
+  // A fetch already under way may have been answered before the flip: its answer would put the heart back.
+  await client.cancelQueries({ queryKey: key });
+  // Shown at once; the answer (or the replay) confirms it. Kept on the device before it is shown: once the list on
+  // screen has changed, a reload finds it so.
+  await keepAccountCopy(user.id, applyFlip(client.getQueryData<FavouriteItem[]>(key) ?? [], flip), flip.at);
+  client.setQueryData<FavouriteItem[]>(key, (old = []) => applyFlip(old, flip), { updatedAt: flip.at });
   const path = API.favourite(adId);
+  const inFlight = sending.get(user.id) ?? [];
+  sending.set(user.id, [...inFlight, flip]);
   try {
     const res = await sendOrQueue(
       {
@@ -305,6 +320,12 @@ async function setOnAccount(adId: number, card: ModelCard | null, save: boolean,
     if (err instanceof OutboxQuotaError) ui.notify({ type: 'error', message: ui.t('outbox.quota'), placement: DEFAULT_PLACEMENT });
     else if (err instanceof ApiError) handleAnswer({ status: err.status, data: err.data }, ui);
     else ui.notify({ type: 'error', message: ui.t('favourites.failed'), placement: DEFAULT_PLACEMENT });
+  } finally {
+    const left = (sending.get(user.id) ?? []).filter((f) => f !== flip);
+    if (left.length) sending.set(user.id, left);
+    else sending.delete(user.id);
+    // A fetch still under way was read before the flip, or is about to be answered without it: asked again.
+    if (client.isFetching({ queryKey: key }) > 0) void client.invalidateQueries({ queryKey: key });
   }
 }
 
