@@ -11,7 +11,8 @@
  *
  * `npm run bench -- --only lighthouse` writes its section of docs/benchmarks.md; `npx tsx bench/lib/lighthouse.ts`
  * prints it. Environment: BENCH_DIST_DIR, BENCH_LH_RUNS, BENCH_LH_PORT (8198), BENCH_LH_BEFORE_DIST,
- * BENCH_LH_BEFORE_LABEL, CHROME_PATH (/usr/bin/chromium).
+ * BENCH_LH_BEFORE_LABEL, CHROME_PATH (/usr/bin/chromium), BENCH_LH_CPU_SLOWDOWN (4, Lighthouse's default: a faster
+ * machine than the issue's class can be slowed down more, e.g. 4 × its benchmark index / 2,600).
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,6 +26,7 @@ import { measureHomeBundle } from './bundle.ts';
 export const LIGHTHOUSE_START = '<!-- lighthouse:start -->';
 export const LIGHTHOUSE_END = '<!-- lighthouse:end -->';
 const VERSION = '12.8.2';
+const CPU_SLOWDOWN = Number(process.env.BENCH_LH_CPU_SLOWDOWN ?? 4);
 const CHROME_FLAGS =
   '--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run';
 
@@ -156,6 +158,7 @@ async function lighthouse(url: string, log: (msg: string) => void): Promise<{ ru
         '--only-categories=performance,accessibility,best-practices',
         `--chrome-path=${process.env.CHROME_PATH ?? '/usr/bin/chromium'}`,
         `--chrome-flags=${CHROME_FLAGS}`,
+        ...(CPU_SLOWDOWN === 4 ? [] : [`--throttling.cpuSlowdownMultiplier=${CPU_SLOWDOWN}`]),
       ],
       { maxBuffer: 64 * 1024 * 1024, timeout: 240_000 },
     );
@@ -293,7 +296,7 @@ export function renderLighthouseSection(report: LighthouseReport, before?: strin
 ## First visit on a phone: Lighthouse
 
 Written by \`npm run bench -- --only lighthouse\` (bench/lib/lighthouse.ts) — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.
-Lighthouse ${VERSION} (\`npx -y lighthouse@${VERSION}\`), mobile form factor, its default simulated throttling (slow 4G, 4× CPU),
+Lighthouse ${VERSION} (\`npx -y lighthouse@${VERSION}\`), mobile form factor, its simulated throttling (slow 4G, ${CPU_SLOWDOWN}× CPU${CPU_SLOWDOWN === 4 ? ', the default' : ''}),
 Chromium ${report.chromium} headless on ${report.cpu}, against the built app (\`dist/\` or BENCH_DIST_DIR) served by \`server/main.ts\` in development mode
 (demo data, PGlite). Each page is measured ${report.pages[0]?.runs.length ?? 0} times; the Performance, TBT, benchmark index and load
 columns list every run in order. FCP, LCP, CLS, Accessibility, Best Practices and transfer are those of the **median run** (by

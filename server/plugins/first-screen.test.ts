@@ -222,7 +222,7 @@ describe('the home rendered on the server (with a build that has the renderer)',
   });
 });
 
-describe('what the first paint needs comes inside the page (no render-blocking requests)', () => {
+describe('what the first paint needs: the stylesheets in the head, the theme script inline', () => {
   const THEME = "document.documentElement.setAttribute('data-theme', 'dark');\n";
   const APP_START = "console.log('start');\n";
   const SHELL_WITH_ASSETS =
@@ -231,7 +231,7 @@ describe('what the first paint needs comes inside the page (no render-blocking r
     `<link rel="stylesheet" crossorigin href="/assets/index-1.css"></head><body>${ROOT_ELEMENT}</body></html>`;
   let dir: string;
   beforeAll(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-critical-css-test-'));
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrina-first-paint-test-'));
     fs.mkdirSync(path.join(dir, 'assets'));
     fs.writeFileSync(
       path.join(dir, 'assets', 'index-1.css'),
@@ -243,7 +243,7 @@ describe('what the first paint needs comes inside the page (no render-blocking r
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('inlines the rules the markup uses and the theme script; the whole stylesheets go after the markup', async () => {
+  it('links the whole stylesheets in the head, with no rules inline (a second pass over the page once they arrived)', async () => {
     const loaded = await loadFirstScreenBuild(t.app, dir);
     const b: FirstScreenBuild = {
       ...loaded,
@@ -252,17 +252,15 @@ describe('what the first paint needs comes inside the page (no render-blocking r
     };
     const html = (await firstScreenPage(t.app, SHELL_WITH_ASSETS, '/en', b))!;
     const head = html.slice(0, html.indexOf('</head>'));
-    const critical = head.match(/<style data-critical>([^<]*)<\/style>/)?.[1] ?? '';
-    expect(critical).toContain('.card{color:red}');
-    // A rule on <html> itself: the dark theme's colours.
-    expect(critical).toContain(':root[data-mantine-color-scheme=dark]{--mantine-color-body:#242424}');
-    expect(critical).toContain('.price{font-weight:700}');
-    expect(critical).not.toContain('unused-in-page');
-    expect(critical).not.toContain('other-screen');
-    expect(head).not.toContain('rel="stylesheet"');
-    const tail = html.slice(html.indexOf('<div id="root">'));
-    expect(tail).toMatch(
-      /<\/main><\/div><link rel="stylesheet" crossorigin href="\/assets\/index-1.css"><link rel="stylesheet" crossorigin href="\/assets\/home-1.css" \/><script data-entry="[^"]+">[^<]*<\/script><\/body>/,
+    const body = html.slice(html.indexOf('</head>'));
+    expect([...head.matchAll(/<link rel="stylesheet" crossorigin href="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      '/assets/index-1.css',
+      '/assets/home-1.css',
+    ]);
+    expect(html).not.toContain('<style');
+    expect(body).not.toContain('rel="stylesheet"');
+    expect(body).toMatch(
+      /<div id="root"><main class="card"><b class="price">20<\/b><\/main><\/div><script data-entry="[^"]+">[^<]*<\/script><\/body>/,
     );
     // The theme script inline, and the CSP source for it is its hash.
     expect(head).toContain(`<script>${THEME}</script>`);
@@ -277,7 +275,7 @@ describe('what the first paint needs comes inside the page (no render-blocking r
     const head = html.slice(0, html.indexOf('</head>'));
     expect(head).toContain('<link rel="stylesheet" crossorigin href="/assets/index-1.css">');
     expect(head).toContain('<script type="module" crossorigin src="/assets/index-1.js"></script>');
-    expect(html).not.toContain('data-critical');
+    expect(html).not.toContain('<style');
     expect(html).not.toContain('data-entry');
   });
 

@@ -15,10 +15,13 @@
  * photos paint before the JavaScript has arrived. Without that file (a build from before it, the tests) or if
  * rendering fails, the page goes out with the data block only.
  *
- * A rendered page also carries, inline, the CSS rules its markup uses (picked by Beasties from the build's
- * stylesheets), and links the whole stylesheets at the end of the body; the theme script is inline too. On a phone
- * the first paint then waits for the page alone, not for three more round trips (Lighthouse's render-blocking
- * resources). The inline script is allowed by its hash in the CSP (themeInitHash, server/app.ts).
+ * A rendered page links its stylesheets in the head, as the shell does: its first paint waits for them. Until
+ * 2026-11-29 it carried inline the rules its markup used (Beasties) and linked the whole stylesheets after the markup,
+ * so that the first paint waited for the page alone; but the whole stylesheets, arriving after that paint, made the
+ * browser match every element again, in a task of its own that Lighthouse counted as blocking time. Measured side by
+ * side (docs/decisions/0030-stylesheets-in-the-head.md): Total Blocking Time fell from ~190 to ~60 ms (home) and from
+ * ~150 to ~35 ms (model page) at a later first paint (+0.35 s simulated) and the same largest paint. The theme script
+ * stays inline, allowed by its hash in the CSP (themeInitHash, server/app.ts).
  */
 import { createHash } from 'node:crypto';
 import { API } from '#contract/routes.ts';
@@ -26,7 +29,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
-import Beasties from 'beasties';
 import type { FastifyInstance } from 'fastify';
 import { isLanguage, toLocaleTag } from '#contract/languages.ts';
 
@@ -146,8 +148,6 @@ export interface FirstScreenBuild {
   renderer?: FirstScreenRenderer;
   /** A screen's stylesheets and code (its chunk and the chunks it imports), for links in the page's head. */
   files(screen: string): { css: string[]; js: string[] };
-  /** The CSS rules of these stylesheets (paths in the build) that `markup` uses; undefined if that failed. */
-  criticalCss?(markup: string, stylesheets: string[]): Promise<string | undefined>;
   /** public/theme-init.js as built, to inline. */
   themeInit?: string;
   /** public/app-start.js as built, to inline in place of the entry script of a server-rendered screen. */
@@ -155,8 +155,6 @@ export interface FirstScreenBuild {
 }
 
 const THEME_INIT_TAG = '<script src="/theme-init.js"></script>';
-const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*href="\/([^"]+)"[^>]*>/g;
-
 function inlineHash(distDir: string, name: string): string | undefined {
   const file = path.join(distDir, name);
   if (!fs.existsSync(file)) return undefined;
@@ -228,33 +226,6 @@ export async function loadFirstScreenBuild(app: FastifyInstance, distDir: string
       app.log.warn({ err }, 'first screen: the server renderer did not load; pages go out without it');
     }
   }
-  const beasties = new Beasties({
-    path: distDir,
-    publicPath: '/',
-    // Only the rules are taken from its output: where the stylesheets go is decided in firstScreenPage.
-    preload: 'body',
-    pruneSource: false,
-    inlineFonts: false,
-    preloadFonts: false,
-    reduceInlineStyles: false,
-    mergeStylesheets: true,
-    compress: true,
-    logLevel: 'silent',
-    // Rules on the <html> element itself (Mantine's colour scheme variables, `:root[data-mantine-color-scheme=dark]`):
-    // Beasties looks for matches below it only.
-    allowRules: [/^(:root|html)\[/],
-    // Only the dark theme's rules: a saved light theme belongs to a returning visitor, whose pages the service worker
-    // serves (the shell, not this page); on a browser without it, the light rules arrive with the stylesheets.
-  });
-  const criticalCss = async (markup: string, stylesheets: string[]) => {
-    const doc =
-      `<!doctype html><html data-mantine-color-scheme="dark"><head>` +
-      stylesheets.map((f) => `<link rel="stylesheet" href="/${attr(f)}">`).join('') +
-      `</head><body><div id="root">${markup}</div></body></html>`;
-    const out = await beasties.process(doc);
-    const css = [...out.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1]).join('');
-    return css || undefined;
-  };
   let appStart: string | undefined;
   try {
     appStart = fs.readFileSync(path.join(distDir, 'app-start.js'), 'utf8');
@@ -267,14 +238,12 @@ export async function loadFirstScreenBuild(app: FastifyInstance, distDir: string
   } catch {
     // Linked as the shell has it.
   }
-  return { renderer, files, criticalCss, themeInit, appStart };
+  return { renderer, files, themeInit, appStart };
 }
 
 /** Rendered pages by URL and answers: the same answers (the listing's micro-cache) give the same markup. */
 interface Rendered {
   markup: string;
-  /** The rules the markup uses, from the page's stylesheets. */
-  css?: string;
 }
 const rendered = new Map<string, Rendered>();
 const RENDERED_MAX = 50;
@@ -319,20 +288,11 @@ export async function firstScreenPage(
   if (at < 0) return undefined;
   let page = `${shell.slice(0, at)}${preloads}${links}${block}${shell.slice(at)}`;
   if (build?.themeInit && !build.themeInit.includes('</script')) page = page.replace(THEME_INIT_TAG, `<script>${build.themeInit}</script>`);
-  const stylesheets = [...page.matchAll(STYLESHEET_LINK)].map((m) => m[1]!);
-  const screen = plan.render && build?.renderer ? await renderScreen(app, build, plan, url, answers, stylesheets) : undefined;
+  const screen = plan.render && build?.renderer ? await renderScreen(app, build, plan, url, answers) : undefined;
   if (screen) {
     page = page.replace(ROOT_ELEMENT, () => `<div id="root">${screen.markup}</div>`);
     // The page reads in its language before the app sets it (the shell has none: see index.html).
     if (isLanguage(plan.lng)) page = withLang(page, toLocaleTag(plan.lng));
-    if (screen.css) {
-      // The rules the first paint needs in the head; the whole stylesheets after the markup, where they hold up no paint.
-      const sheets = page.match(STYLESHEET_LINK) ?? [];
-      page = page.replace(STYLESHEET_LINK, '');
-      const head = page.indexOf('</head>');
-      page = `${page.slice(0, head)}<style data-critical>${screen.css}</style>${page.slice(head)}`;
-      page = page.replace('</body>', () => `${sheets.join('')}</body>`);
-    }
     const entry = build?.appStart && !build.appStart.includes('</script') ? ENTRY_SCRIPT.exec(page) : null;
     if (entry) {
       // The screen is readable without the app: its code is fetched after the photos (public/app-start.js).
@@ -349,7 +309,6 @@ async function renderScreen(
   plan: Plan,
   url: string,
   answers: Record<string, unknown>,
-  stylesheets: string[],
 ): Promise<Rendered | undefined> {
   const renderer = build.renderer!;
   // Every answer the screen needs, or the browser would render something else than the server did.
@@ -371,11 +330,7 @@ async function renderScreen(
       timeout,
     ]);
     if (html === undefined) return undefined;
-    const css = await build.criticalCss?.(html, stylesheets).catch((err: unknown) => {
-      app.log.warn({ err, url }, 'first screen: no critical CSS; the stylesheets stay in the head');
-      return undefined;
-    });
-    const value: Rendered = { markup: html, css };
+    const value: Rendered = { markup: html };
     if (rendered.size >= RENDERED_MAX) rendered.delete(rendered.keys().next().value!);
     rendered.set(key, value);
     return value;
