@@ -1,6 +1,8 @@
 /** Browser entry: styles, i18n, the right-click rule, the service worker, the persisted queries, then the React tree. */
 import './app/mantine-shell.css';
 import './app/global.css';
+// After the others, as Mantine's own <style> came: the theme's variables override Mantine's defaults.
+import './app/mantine-theme-vars.css';
 import { startTransition, StrictMode } from 'react';
 import { App, type PersistQueries } from './app/app.tsx';
 import { capturePwaEvents } from './app/pwa-state.ts';
