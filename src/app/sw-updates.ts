@@ -25,7 +25,9 @@ export function registerServiceWorker(url = '/sw.js'): Workbox {
   wb.addEventListener('controlling', (event) => {
     if (!chosen && event.isUpdate) setUpdateReady(() => window.location.reload());
   });
-  void wb.register();
+  // A browser that refuses the worker (a private window, a policy, an automation that blocks it) keeps the app as it
+  // is online, without an uncaught rejection in its console.
+  wb.register().catch(() => undefined);
   setInterval(() => void wb.update(), UPDATE_CHECK_MS);
   return wb;
 }
