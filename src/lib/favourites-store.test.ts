@@ -149,12 +149,18 @@ describe('a heart tapped while the accountâ€™s list is being fetched (the syncâ€
     stop();
   });
 
-  it('a fetch started after the tap and answered (without it) while it is sent: the heart stays saved', async () => {
+  /** A heart tapped on a page holding an empty list, its PUT under way, then a fetch of the list started. */
+  async function tapThenFetch() {
     const page = pageWith([], Date.now() - 5_000);
     const tapped = toggle(card, page, ui);
     const put = await next('PUT');
     const stop = followed(page);
-    (await next('GET')).answer({ data: [] });
+    return { page, tapped, put, stop, list: await next('GET') };
+  }
+
+  it('a fetch started after the tap and answered (without it) while it is sent: the heart stays saved', async () => {
+    const { page, tapped, put, stop, list } = await tapThenFetch();
+    list.answer({ data: [] });
     await vi.waitFor(() => expect(page.isFetching({ queryKey: key })).toBe(0));
     expect(ids(page)).toEqual([5]);
     put.answer({ data: item(5) });
@@ -164,11 +170,7 @@ describe('a heart tapped while the accountâ€™s list is being fetched (the syncâ€
   });
 
   it('a fetch read before the heart reached the server and answered after its answer: asked again, not shown', async () => {
-    const page = pageWith([], Date.now() - 5_000);
-    const tapped = toggle(card, page, ui);
-    const put = await next('PUT');
-    const stop = followed(page);
-    const stale = await next('GET');
+    const { page, tapped, put, stop, list: stale } = await tapThenFetch();
     put.answer({ data: item(5) });
     await tapped;
     stale.answer({ data: [] });
