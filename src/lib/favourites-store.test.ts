@@ -134,7 +134,7 @@ describe('a heart tapped while the accountâ€™s list is being fetched (the syncâ€
     return new QueryObserver(page, favouritesQueryOptions(USER.id)).subscribe(() => {});
   }
 
-  it('a list read by the server before the heart, answered after the tap: the heart stays saved', async () => {
+  it('a list read by the server before the heart, answered after the tap: the heart stays saved, the others come', async () => {
     const page = pageWith(undefined, 0);
     const stop = followed(page);
     const firstList = await next('GET');
@@ -146,6 +146,9 @@ describe('a heart tapped while the accountâ€™s list is being fetched (the syncâ€
     put.answer({ data: item(5) });
     await tapped;
     expect(ids(page)).toEqual([5]);
+    // The fetch the tap cancelled is made again: the account's other favourite (saved on another device) is listed.
+    (await next('GET')).answer({ data: [item(5), item(3)] });
+    await vi.waitFor(() => expect(ids(page)).toEqual([5, 3]));
     stop();
   });
 

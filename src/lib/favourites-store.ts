@@ -286,7 +286,9 @@ async function setOnAccount(adId: number, card: ModelCard | null, save: boolean,
   }
   const method = save ? 'PUT' : 'DELETE';
   const flip: Flip = { adId, save, card, at: Date.now() };
-  // A fetch already under way may have been answered before the flip: its answer would put the heart back.
+  // A fetch already under way may have been answered before the flip: its answer would put the heart back. It is
+  // cancelled now and asked again once the flip is answered (the list may hold others than this one).
+  let askAgain = client.isFetching({ queryKey: key }) > 0;
   await client.cancelQueries({ queryKey: key });
   // Shown at once; the answer (or the replay) confirms it. Kept on the device before it is shown: once the list on
   // screen has changed, a reload finds it so.
@@ -325,7 +327,8 @@ async function setOnAccount(adId: number, card: ModelCard | null, save: boolean,
     if (left.length) sending.set(user.id, left);
     else sending.delete(user.id);
     // A fetch still under way was read before the flip, or is about to be answered without it: asked again.
-    if (client.isFetching({ queryKey: key }) > 0) void client.invalidateQueries({ queryKey: key });
+    askAgain ||= client.isFetching({ queryKey: key }) > 0;
+    if (askAgain) void client.invalidateQueries({ queryKey: key });
   }
 }
 
