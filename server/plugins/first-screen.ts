@@ -241,11 +241,8 @@ export async function loadFirstScreenBuild(app: FastifyInstance, distDir: string
   return { renderer, files, themeInit, appStart };
 }
 
-/** Rendered pages by URL and answers: the same answers (the listing's micro-cache) give the same markup. */
-interface Rendered {
-  markup: string;
-}
-const rendered = new Map<string, Rendered>();
+/** Rendered markup by URL and answers: the same answers (the listing's micro-cache) give the same markup. */
+const rendered = new Map<string, string>();
 const RENDERED_MAX = 50;
 
 /**
@@ -288,9 +285,9 @@ export async function firstScreenPage(
   if (at < 0) return undefined;
   let page = `${shell.slice(0, at)}${preloads}${links}${block}${shell.slice(at)}`;
   if (build?.themeInit && !build.themeInit.includes('</script')) page = page.replace(THEME_INIT_TAG, `<script>${build.themeInit}</script>`);
-  const screen = plan.render && build?.renderer ? await renderScreen(app, build, plan, url, answers) : undefined;
-  if (screen) {
-    page = page.replace(ROOT_ELEMENT, () => `<div id="root">${screen.markup}</div>`);
+  const markup = plan.render && build?.renderer ? await renderScreen(app, build, plan, url, answers) : undefined;
+  if (markup !== undefined) {
+    page = page.replace(ROOT_ELEMENT, () => `<div id="root">${markup}</div>`);
     // The page reads in its language before the app sets it (the shell has none: see index.html).
     if (isLanguage(plan.lng)) page = withLang(page, toLocaleTag(plan.lng));
     const entry = build?.appStart && !build.appStart.includes('</script') ? ENTRY_SCRIPT.exec(page) : null;
@@ -309,7 +306,7 @@ async function renderScreen(
   plan: Plan,
   url: string,
   answers: Record<string, unknown>,
-): Promise<Rendered | undefined> {
+): Promise<string | undefined> {
   const renderer = build.renderer!;
   // Every answer the screen needs, or the browser would render something else than the server did.
   if (plan.paths.some((p) => !(p in answers))) return undefined;
@@ -330,10 +327,9 @@ async function renderScreen(
       timeout,
     ]);
     if (html === undefined) return undefined;
-    const value: Rendered = { markup: html };
     if (rendered.size >= RENDERED_MAX) rendered.delete(rendered.keys().next().value!);
-    rendered.set(key, value);
-    return value;
+    rendered.set(key, html);
+    return html;
   } catch (err) {
     app.log.warn({ err, url }, 'first screen: server rendering failed; the page goes out without it');
     return undefined;
