@@ -1,6 +1,6 @@
 /**
- * The perceptual hash's quality on generated photos: no database, so the PostgreSQL run of the server suite leaves this
- * file out (vitest.config.ts, DATABASE_FREE). The lookups and flags built on it are in photo-hashes.test.ts.
+ * The perceptual hash's quality on generated photos, without a database (a file of its own: it is a minute of the suite
+ * on 2 cores). The lookups and flags built on it are in photo-hashes.test.ts.
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
