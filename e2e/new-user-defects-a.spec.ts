@@ -215,7 +215,8 @@ test('on a phone a notification leaves the header in sight and usable', async ({
   // The account button answers while the notice is on screen, and its menu opens over the notice.
   await page.getByRole('button', { name: /^Cuenta de / }).click();
   await page.getByRole('menuitem', { name: es('account.menu.logout') }).click({ trial: true });
-  expect(await uncovered(page.getByRole('menu'))).toBe(true);
+  // Polled: the menu and the notice may still be moving in (their transitions); a menu covered for good still fails.
+  await expect.poll(() => uncovered(page.getByRole('menu'))).toBe(true);
   await expect(notice).toBeVisible();
 });
 
@@ -230,7 +231,7 @@ test('on a desktop a notification does not cover the account menu', async ({ pag
   // Every item of the open menu receives the pointer (trial clicks fail when something covers them), and nothing
   // covers any part of the menu (its heading with the account's name included).
   for (const item of await page.getByRole('menuitem').all()) await item.click({ trial: true, timeout: 2_000 });
-  expect(await uncovered(page.getByRole('menu'))).toBe(true);
+  await expect.poll(() => uncovered(page.getByRole('menu'))).toBe(true);
   await expect(notice).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('notice-menu-1280.png') });
   // Over an open dialog the notices come back on top (a dialog's error must not hide under its overlay).
