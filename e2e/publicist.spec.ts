@@ -50,7 +50,11 @@ test('a publicist adds two models; the first consents through the mailed link; t
   // Trader details (EU DSA art. 30); the session ends and the publicist signs in again.
   await expect(page).toHaveURL(/\/es\/profile\/publicist\/create$/);
   await expect(page.getByRole('heading', { level: 1, name: tr('es', 'publicist.profile.createTitle') })).toBeVisible();
-  await page.getByRole('button', { name: tr('es', 'publicist.profile.create') }).click();
+  // In the page: the verification dialog's own «Crear perfil» may still be fading out (CI saw both at once).
+  await page
+    .getByRole('main')
+    .getByRole('button', { name: tr('es', 'publicist.profile.create') })
+    .click();
   await expect(page.getByRole('textbox', { name: label('publicist.profile.fields.legal_name') })).toHaveAttribute('aria-invalid', 'true');
   await page.getByRole('textbox', { name: label('publicist.profile.fields.display_name') }).fill('Agencia Prueba');
   await page.getByRole('textbox', { name: label('publicist.profile.fields.legal_name') }).fill('Agencia Prueba Producciones S.L.');
@@ -58,7 +62,10 @@ test('a publicist adds two models; the first consents through the mailed link; t
   await page.getByRole('textbox', { name: label('publicist.profile.fields.address') }).fill('Calle Mayor 5, 33001 Oviedo');
   await page.getByRole('textbox', { name: label('publicist.profile.fields.phone') }).fill('612 34 56 78');
   await page.getByRole('textbox', { name: label('publicist.profile.fields.email') }).fill('hola@agenciaprueba.test');
-  await page.getByRole('button', { name: tr('es', 'publicist.profile.create') }).click();
+  await page
+    .getByRole('main')
+    .getByRole('button', { name: tr('es', 'publicist.profile.create') })
+    .click();
   await expect(page).toHaveURL(/\/es\/login/);
   await login(page, email);
   await expect(page).toHaveURL(/\/es\/publicist\/dashboard$/);
