@@ -84,8 +84,11 @@ test('the model page shows her city as an area, named with its province, from th
 
   // About 2 km around the centre: at the closest zoom allowed (13) the circle is 4 km wide in Web Mercator pixels.
   const zoomIn = map.getByRole('button', { name: tr('es', 'map.zoomIn') });
-  for (let i = 0; i < 5 && !(await zoomIn.getAttribute('class'))?.includes('leaflet-disabled'); i++) {
+  // Up to 15 presses for the few levels: a press made while the previous zoom is still animating is ignored by the map,
+  // and under load the animation's class can appear after the wait below has already seen none.
+  for (let i = 0; i < 15 && !(await zoomIn.getAttribute('class'))?.includes('leaflet-disabled'); i++) {
     await zoomIn.click();
+    await page.waitForTimeout(150);
     await page.waitForFunction(() => !document.querySelector('.leaflet-zoom-anim'));
   }
   await expect(zoomIn).toHaveClass(/leaflet-disabled/);
