@@ -7,7 +7,7 @@ import { openOutboxDb, setOutboxDbForTests, type OutboxDb } from '#src/offline/o
 import { favouritesQueryOptions, reapplyQueued, remove, startFavouritesSync, toggle, type FavouriteItem } from './favourites-store.ts';
 import { FAVOURITES_DB_NAME } from './device-databases.ts';
 import type { Presenter } from './response-handler.ts';
-import { USER_QUERY_KEY } from './session.ts';
+import { markSessionEnded, setCurrentUser, USER_QUERY_KEY } from './session.ts';
 
 const USER = { id: 7, name: 'Clienta', role: 'client' } as unknown as User;
 const key = favouritesQueryOptions(USER.id).queryKey;
@@ -180,6 +180,52 @@ describe('a heart tapped while the account’s list is being fetched (the sync�
     (await next('GET')).answer({ data: [item(5)] });
     await vi.waitFor(() => expect(page.isFetching({ queryKey: key })).toBe(0));
     expect(ids(page)).toEqual([5]);
+    stop();
+  });
+});
+
+describe('a session ended on the server while the page still shows its user (sign-out, account deletion)', () => {
+  const asked: string[] = [];
+  beforeEach(() => {
+    asked.length = 0;
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((url: string) => {
+        asked.push(String(url));
+        return Promise.resolve(new Response(JSON.stringify({ data: [] }), { headers: { 'Content-Type': 'application/json' } }));
+      }),
+    );
+  });
+  afterEach(() => {
+    markSessionEnded(undefined);
+    vi.unstubAllGlobals();
+  });
+  const settled = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+  it('the sync started then asks nothing of the account (its answer would be a 401)', async () => {
+    const page = pageWith(undefined, 0);
+    markSessionEnded(USER.id);
+    const stop = startFavouritesSync(page);
+    await settled();
+    expect(asked.filter((u) => u.endsWith('/api/favourites'))).toEqual([]);
+    stop();
+  });
+
+  it('the same page with its session still on: the account’s list is asked for', async () => {
+    const page = pageWith(undefined, 0);
+    const stop = startFavouritesSync(page);
+    await vi.waitFor(() => expect(asked.filter((u) => u.endsWith('/api/favourites'))).toHaveLength(1));
+    stop();
+  });
+
+  it('someone signing in again afterwards is followed as before', async () => {
+    const page = pageWith(undefined, 0);
+    markSessionEnded(USER.id);
+    const stop = startFavouritesSync(page);
+    await settled();
+    setCurrentUser(page, { ...USER, id: 8 });
+    await vi.waitFor(() => expect(asked.filter((u) => u.endsWith('/api/favourites'))).toHaveLength(1));
     stop();
   });
 });

@@ -30,7 +30,7 @@ import { fetchStates } from './favourite-states.ts';
 import { publishFavouriteIds } from './favourites-ids.ts';
 import { FAVOURITE_PHOTOS_CACHE, keepOnlyPhotos, keptPhotoUrl } from './favourites-photos.ts';
 import { DEFAULT_PLACEMENT, handleAnswer, type Presenter } from './response-handler.ts';
-import { USER_QUERY_KEY } from './session.ts';
+import { sessionEndedFor, USER_QUERY_KEY } from './session.ts';
 
 /** One favourite as a list shows it: the account's answer, or a device row with its last known state. */
 export interface FavouriteItem {
@@ -336,6 +336,8 @@ async function setOnAccount(adId: number, card: ModelCard | null, save: boolean,
 
 function userOf(client: QueryClient): User | null | undefined {
   const state = client.getQueryState<User | null>(USER_QUERY_KEY);
+  // A session ended on the server (sign-out, deletion) while the page still shows its user: a visitor already.
+  if (state?.data && sessionEndedFor(state.data.id)) return null;
   if (state?.data !== undefined) return state.data;
   // Not known and not coming (offline at the first visit): a visitor's device list is what this device has.
   return state?.status === 'error' ? null : undefined;

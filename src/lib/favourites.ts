@@ -7,9 +7,10 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { ModelCard } from '#contract/listings.ts';
+import type { User } from '#contract/auth.ts';
 import type { Presenter } from './response-handler.ts';
 import { deviceMayHaveDatabase, FAVOURITES_DB_NAME } from './device-databases.ts';
-import { USER_QUERY_KEY } from './session.ts';
+import { sessionEndedFor, USER_QUERY_KEY } from './session.ts';
 import type * as StoreModule from './favourites-store.ts';
 
 export { useFavouriteCount, useIsFavourite } from './favourites-ids.ts';
@@ -27,9 +28,16 @@ export function loadFavouritesStore(): Promise<Store> {
 /** Whether this device may hold a visitor's favourites (false on a first visit), asked without loading Dexie. */
 export const deviceMayHaveFavourites = () => deviceMayHaveDatabase(FAVOURITES_DB_NAME);
 
-const signedIn = (queryClient: QueryClient) => !!queryClient.getQueryData(USER_QUERY_KEY);
-/** Known to be a visitor: the session check answered, with no one signed in. */
-const signedOut = (queryClient: QueryClient) => queryClient.getQueryData(USER_QUERY_KEY) === null;
+const userIn = (queryClient: QueryClient) => queryClient.getQueryData<User | null>(USER_QUERY_KEY);
+const signedIn = (queryClient: QueryClient) => {
+  const user = userIn(queryClient);
+  return !!user && !sessionEndedFor(user.id);
+};
+/** Known to be a visitor: the session check answered with no one signed in, or the session has just ended. */
+const signedOut = (queryClient: QueryClient) => {
+  const user = userIn(queryClient);
+  return user === null || (!!user && sessionEndedFor(user.id));
+};
 
 let started = false;
 /** Starts the store's sync, once; set by startFavouritesWhenIdle (before it, a tapped heart has nothing to start). */

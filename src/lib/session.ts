@@ -35,6 +35,7 @@ export function useCurrentUser() {
 
 /** Asks the server again and waits for the answer (after login, verification, profile changes). */
 export async function refreshUser(queryClient: QueryClient): Promise<User | null> {
+  endedUserId = undefined;
   // A check still on its way was sent before the change (the page's own, without the new session): fetchQuery would
   // join it and answer its "logged out", and the next screen's guard would send the new user to the login.
   await queryClient.cancelQueries({ queryKey: USER_QUERY_KEY });
@@ -42,6 +43,7 @@ export async function refreshUser(queryClient: QueryClient): Promise<User | null
 }
 
 export function setCurrentUser(queryClient: QueryClient, user: User | null) {
+  endedUserId = undefined;
   queryClient.setQueryData(USER_QUERY_KEY, user);
 }
 
@@ -73,6 +75,21 @@ export function isSessionEndedState(state: unknown): state is SessionEndedState 
 
 let pendingSessionEnd = 0;
 let sessionEndCounter = 0;
+/** The user whose session has ended on the server while the page still shows them (see `useEndSession`). */
+let endedUserId: number | undefined;
+
+/**
+ * Marks `userId`'s session as ended on the server. Until the user is forgotten (or someone signs in), the account's own
+ * data is not asked for: the answer would be a 401 (the favourites' list once was, right after deleting the account).
+ */
+export function markSessionEnded(userId: number | undefined) {
+  endedUserId = userId;
+}
+
+/** Whether this user's session has ended on the server, the page not having forgotten them yet. */
+export function sessionEndedFor(userId: number): boolean {
+  return endedUserId === userId;
+}
 
 /**
  * Ends the session on this side. The user is forgotten only after the destination has rendered (see
@@ -81,14 +98,16 @@ let sessionEndCounter = 0;
  */
 export function useEndSession() {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   return useCallback(
     async (to: string) => {
+      markSessionEnded(queryClient.getQueryData<User | null>(USER_QUERY_KEY)?.id);
       sessionEndCounter += 1;
       pendingSessionEnd = sessionEndCounter;
       const state: SessionEndedState = { sessionEnded: sessionEndCounter };
       await navigate(to, { replace: true, state });
     },
-    [navigate],
+    [navigate, queryClient],
   );
 }
 
