@@ -114,7 +114,7 @@ test('a publicist: dashboard, «Mi agencia», statements and notifications open 
   await expect(page.getByRole('heading', { name: es('publicist.index.details') })).toBeVisible();
   await expect(page.getByText('Bruno', { exact: true }).first()).toBeVisible();
   await expectNoLoadError(page);
-  await page.screenshot({ path: '/tmp/h4-agency-offline-360.png', fullPage: false });
+  await page.screenshot({ path: test.info().outputPath('h4-agency-offline-360.png'), fullPage: false });
 
   await reloadOffline(page, context, '/es/statements');
   await expect(page.getByRole('heading', { name: es('statements.index.heading') })).toBeVisible();

@@ -72,11 +72,9 @@ test('a refused photo → «Pedir revisión a una persona» → staff approve it
   await expect(ask).toBeVisible();
   await card.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('refusal-360.png'), fullPage: false });
-  await page.screenshot({ path: '/tmp/h3-refusal-360.png', fullPage: false });
   await page.setViewportSize({ width: 1280, height: 900 });
   await card.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('refusal-1280.png'), fullPage: false });
-  await page.screenshot({ path: '/tmp/h3-refusal-1280.png', fullPage: false });
   await expectNoAxeViolations(page, 'refused photo card', '[data-testid="photo-card"]');
 
   // Asked with the photo the server kept: nothing is picked or sent again.
@@ -106,10 +104,8 @@ test('a refused photo → «Pedir revisión a una persona» → staff approve it
   await expect(request1.getByText(es('admin.photoReviews.score', { rule, score: '99 %', threshold: '80 %' }))).toBeVisible();
   await expect(request1.getByRole('img')).toBeVisible();
   await staff.screenshot({ path: testInfo.outputPath('staff-queue-360.png'), fullPage: false });
-  await staff.screenshot({ path: '/tmp/h3-queue-360.png', fullPage: false });
   await staff.setViewportSize({ width: 1280, height: 900 });
   await staff.screenshot({ path: testInfo.outputPath('staff-queue-1280.png'), fullPage: false });
-  await staff.screenshot({ path: '/tmp/h3-queue-1280.png', fullPage: false });
   await expectNoAxeViolations(staff, 'photo review requests', 'main');
 
   await request1.getByRole('button', { name: es('admin.photoReviews.approve') }).click();
@@ -132,7 +128,6 @@ test('a refused photo → «Pedir revisión a una persona» → staff approve it
   await expect(page.getByText(es('statements.show.automatedYes'))).toBeVisible();
   await expect(page.getByText('Es una foto normal: la añadimos a tu anuncio.')).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('statement-1280.png'), fullPage: true });
-  await page.screenshot({ path: '/tmp/h3-statement-1280.png', fullPage: true });
   await page.goto('/es/upload/photos');
   // The approved photo by its id: other specs add and remove photos of the demo ad at the same time in a full run,
   // so a count of the gallery proves nothing.

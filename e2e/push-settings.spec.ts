@@ -28,7 +28,7 @@ test('this device turned on from the bell, listed in the profile and removed the
     await page.getByRole('button', { name: es('bell.open') }).click();
     const bellSwitch = page.getByRole('switch', { name: es('push.thisDevice') });
     await expect(bellSwitch).not.toBeChecked();
-    await page.screenshot({ path: '/tmp/p2-bell-360.png' });
+    await page.screenshot({ path: test.info().outputPath('p2-bell-360.png') });
     const stored = page.waitForResponse((r) => new URL(r.url()).pathname === API.pushSubscriptions && r.request().method() === 'POST');
     await bellSwitch.click({ force: true });
     expect((await stored).status()).toBe(201);
@@ -43,9 +43,9 @@ test('this device turned on from the bell, listed in the profile and removed the
     await expect(section.getByTestId('push-device')).toHaveCount(1);
     await expect(section.getByTestId('push-device')).toContainText(es('push.devices.thisComputer'));
     await section.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: '/tmp/p2-profile-360.png', fullPage: true });
+    await page.screenshot({ path: test.info().outputPath('p2-profile-360.png'), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.screenshot({ path: '/tmp/p2-profile-1280.png', fullPage: true });
+    await page.screenshot({ path: test.info().outputPath('p2-profile-1280.png'), fullPage: true });
     await expectNoAxeViolations(page, 'push settings 1280', '[data-testid="push-settings"]');
     await page.setViewportSize({ width: 360, height: 780 });
     await section.getByRole('button', { name: new RegExp(`^${es('push.devices.remove')} `) }).click();
@@ -53,7 +53,7 @@ test('this device turned on from the bell, listed in the profile and removed the
     const dialog = page.getByRole('dialog', { name: es('push.devices.removeTitle') });
     await expect(dialog).toBeVisible();
     await page.waitForTimeout(400); // the modal's opening transition
-    await page.screenshot({ path: '/tmp/p2-remove-confirm-360.png' });
+    await page.screenshot({ path: test.info().outputPath('p2-remove-confirm-360.png') });
     await dialog.getByRole('button', { name: es('push.devices.cancel') }).click();
     await expect(dialog).toHaveCount(0);
     expect(await serverDevices(page)).toHaveLength(1);
@@ -72,7 +72,7 @@ test('this device turned on from the bell, listed in the profile and removed the
     await page.keyboard.press('Enter');
     const invitation = page.getByTestId('push-invitation');
     await expect(invitation).toBeVisible();
-    await page.screenshot({ path: '/tmp/p2-invitation-360.png' });
+    await page.screenshot({ path: test.info().outputPath('p2-invitation-360.png') });
     await expectNoAxeViolations(page, 'push invitation', '[data-testid="push-invitation"]');
     await invitation.getByRole('button', { name: es('push.invite.later') }).click();
     await expect(invitation).toHaveCount(0);
