@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
@@ -25,6 +26,10 @@ const PGLITE_SUBSET = [
   'server/modules/reference/reference.routes.test.ts',
   'server/plugins/idempotency.crash.test.ts',
 ];
+// A file renamed or removed would silently drop out of the PGlite run: said here instead.
+for (const file of PGLITE_SUBSET) {
+  if (!fs.existsSync(new URL(file, import.meta.url))) throw new Error(`vitest.config.ts PGLITE_SUBSET: ${file} does not exist`);
+}
 
 // Two projects: browser-side code in jsdom, server code in Node against a real database (PGlite, or
 // PostgreSQL when DATABASE_URL is set). Timing-sensitive checks live in bench/, never here.
