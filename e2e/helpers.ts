@@ -93,14 +93,15 @@ export async function expectNoAxeViolations(page: Page, name: string, include?: 
   // The toast layer's close button has no accessible name (src/lib/overlays-ui.tsx, reported): let toasts time out.
   await expect(page.locator('.mantine-Notification-root')).toHaveCount(0, { timeout: 10_000 });
   // Colours read while something fades in (a dialog opening) are blends, which axe measured as too little contrast
-  // (CI: 4.44:1 on a dialog's button mid-transition). Endless ones (a spinner) are not waited for.
+  // (CI: 4.44:1 on a dialog's button). Waited for: running animations (endless ones, a spinner, excepted), and dialogs
+  // to be opaque (their fade may not have started yet, so no animation shows).
   await page
     .waitForFunction(
-      () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+      () =>
+        document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity) &&
+        [...document.querySelectorAll('[role="dialog"]')].every((d) => getComputedStyle(d).opacity === '1'),
       undefined,
-      {
-        timeout: 5_000,
-      },
+      { timeout: 5_000 },
     )
     .catch(() => undefined);
   const builder = new AxeBuilder({ page });

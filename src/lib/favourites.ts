@@ -36,7 +36,7 @@ const signedIn = (queryClient: QueryClient) => {
 /** Known to be a visitor: the session check answered with no one signed in, or the session has just ended. */
 const signedOut = (queryClient: QueryClient) => {
   const user = userIn(queryClient);
-  return user === null || (!!user && sessionEndedFor(user.id));
+  return user === null || (user !== undefined && sessionEndedFor(user.id));
 };
 
 let started = false;
