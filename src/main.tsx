@@ -7,7 +7,11 @@ import { startTransition, StrictMode } from 'react';
 import { App, type PersistQueries } from './app/app.tsx';
 import { capturePwaEvents } from './app/pwa-state.ts';
 import { preloadLandingScreen } from './app/router.tsx';
+import { afterLoad } from './lib/after-load.ts';
 import { createI18n } from './lib/i18n.ts';
+
+const SERVICE_WORKER_DELAY_MS = 3000;
+const REST_OF_STYLES_DELAY_MS = 10_000;
 
 // SPEC §2: the context menu is disabled — except in form fields, where people paste and correct spelling.
 document.addEventListener('contextmenu', (event) => {
@@ -30,30 +34,23 @@ const persistQueries: PersistQueries = async (client) => {
 
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   // workbox-window: a new version waits for the visitor's choice (src/app/sw-updates.ts).
-  // At the first idle moment: registering the worker and handing it what the page fetched is a few tasks of work
-  // that would otherwise run amid hydration, on the main thread a phone's first taps need.
-  const startWorker = () => {
-    void import('./app/sw-updates.ts').then(({ registerServiceWorker }) => registerServiceWorker());
-    void import('./lib/offline-warm-up.ts').then(({ warmUpOfflineCaches }) => warmUpOfflineCaches());
-  };
-  if ('requestIdleCallback' in window) requestIdleCallback(startWorker, { timeout: 4000 });
-  else setTimeout(startWorker, 1000);
+  // Some seconds after the page has loaded, at an idle moment: the worker's install fetches and stores the whole app
+  // (its precache), work that on a 2-core phone competes with hydration for the CPU. Registered at the first idle moment
+  // instead (often amid hydration), side by side at 5.6× CPU: the home's Total Blocking Time median 96–102 ms against
+  // 14–25 ms with a delay, a model page's 189–220 ms against 20–62 ms (docs/benchmarks.md).
+  afterLoad(
+    () => {
+      void import('./app/sw-updates.ts').then(({ registerServiceWorker }) => registerServiceWorker());
+      void import('./lib/offline-warm-up.ts').then(({ warmUpOfflineCaches }) => warmUpOfflineCaches());
+    },
+    { delayMs: SERVICE_WORKER_DELAY_MS },
+  );
 }
 
 // The rest of Mantine's styles (other screens; the router waits for them before showing one), some seconds after the
 // first visit's page has loaded, at an idle moment: adding a stylesheet makes the browser restyle the whole page, a
-// long task (≈100 ms on a mid-range phone) best kept away from the page's start-up and its first taps. On a
-// server-rendered first screen this code runs after `load` (public/app-start.js): a listener added now would never fire.
-const REST_OF_STYLES_DELAY_MS = 10_000;
-const loadRestOfStyles = () => {
-  const load = () => void import('./app/mantine-all.ts');
-  setTimeout(() => {
-    if ('requestIdleCallback' in window) requestIdleCallback(load, { timeout: 3000 });
-    else load();
-  }, REST_OF_STYLES_DELAY_MS);
-};
-if (document.readyState === 'complete') loadRestOfStyles();
-else window.addEventListener('load', loadRestOfStyles, { once: true });
+// long task (≈100 ms on a mid-range phone) best kept away from the page's start-up and its first taps.
+afterLoad(() => void import('./app/mantine-all.ts'), { delayMs: REST_OF_STYLES_DELAY_MS });
 
 /**
  * The start-up is cut into tasks: evaluating this chunk (React, Mantine, the translations, the router) is one task the
