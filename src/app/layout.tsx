@@ -6,7 +6,7 @@
  * (`useForgetUserAfterSessionEnd`).
  */
 import { Anchor, Box, Container, Group, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { lazy, memo, Suspense, useEffect, useRef, useSyncExternalStore } from 'react';
+import { lazy, memo, Suspense, useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { Link, Navigate, NavigationType, Outlet, useLocation, useNavigationType, useParams } from '#src/lib/router.tsx';
 import { isLanguage, toLocaleTag, type Language } from '#contract/languages.ts';
@@ -33,10 +33,9 @@ const SyncNav = lazy(async () => ({ default: (await import('./sync-nav.tsx')).Sy
 const SyncSignInNotice = lazy(async () => ({ default: (await import('./sync-sign-in-notice.tsx')).SignInNotice }));
 
 /**
- * The header's and the page's parts that take no props from the layout, memoised: the layout renders again when the
- * session's answer arrives (or changes while the page hydrates), and React then re-renders synchronously, in one
- * task, everything the layout rendered that is not memoised. They follow their own state (language, theme,
- * connection, consent) all the same.
+ * The header's and the page's parts that take no props from the layout, memoised: the layout renders again at every
+ * move to another page, and they need not. They follow their own state (language, theme, connection, consent, the
+ * session) all the same.
  */
 const HeaderOfflineIndicator = memo(OfflineIndicator);
 const HeaderInstallControl = memo(InstallControl);
@@ -185,6 +184,60 @@ const RouteOutlet = memo(function RouteOutlet() {
   );
 });
 
+/**
+ * The parts of the header that follow the session, each subscribed to it on its own: the session's answer (and any
+ * change of it) re-renders these, not the whole layout — React runs such an update synchronously, in one task, which
+ * on a phone held the first taps after hydration (Lighthouse's Total Blocking Time).
+ */
+function BrandName() {
+  const { t } = useTranslation();
+  const user = useCurrentUser().data;
+  // A signed-in phone header also holds the Messenger and the bell: the logo alone names the brand there.
+  return (
+    <Text fw={800} size="lg" c="var(--vitrina-brand-text)" visibleFrom={user ? 'sm' : undefined}>
+      {t('app.name')}
+    </Text>
+  );
+}
+
+/** The header's navigation; `leading` and `trailing` come from the layout, unchanged when only the session changes. */
+function HeaderNav({ label, leading, trailing }: { label: string; leading: ReactNode; trailing: ReactNode }) {
+  const userQuery = useCurrentUser();
+  const user = userQuery.data;
+  const sessionChecked = useSessionChecked(userQuery);
+  // Offline after a reload the session cannot be checked: the indicator still shows the device's queue.
+  const outboxUser = user?.id ?? (userQuery.isError ? lastOutboxUser() : undefined);
+  return (
+    // Signed in, a 360 px phone holds seven controls here (favourites, Messenger, bell, account…): 2 px apart they fit.
+    <Group gap={user ? 2 : 4} component="nav" aria-label={label} wrap="nowrap">
+      {leading}
+      {/* A suspended account's restricted view has no Messenger or notifications to call. */}
+      {user && user.status !== 'suspended' && sessionChecked ? (
+        <Suspense fallback={null}>
+          <LiveNav userId={user.id} role={user.role} />
+        </Suspense>
+      ) : null}
+      {outboxUser !== undefined ? (
+        <Suspense fallback={null}>
+          <SyncNav userId={outboxUser} replay={user !== undefined} />
+        </Suspense>
+      ) : null}
+      {trailing}
+    </Group>
+  );
+}
+
+/** Changes queued before the session expired: a signed-out visitor is asked to sign in (not on the sign-in page). */
+function SignInNoticeForQueuedChanges({ lng }: { lng: Language }) {
+  const user = useCurrentUser().data;
+  const location = useLocation();
+  return user === null && hasOutboxAuthFlag() && location.pathname !== `/${lng}/login` ? (
+    <Suspense fallback={null}>
+      <SyncSignInNotice next={location.pathname + location.search} />
+    </Suspense>
+  ) : null;
+}
+
 export function Layout() {
   const { lng } = useParams();
   const location = useLocation();
@@ -194,11 +247,6 @@ export function Layout() {
   useScrollTopOnNavigation();
   useForgetUserAfterSessionEnd();
   useRefreshUserWhenSuspended();
-  const userQuery = useCurrentUser();
-  const user = userQuery.data;
-  const sessionChecked = useSessionChecked(userQuery);
-  // Offline after a reload the session cannot be checked: the indicator still shows the device's queue.
-  const outboxUser = user?.id ?? (userQuery.isError ? lastOutboxUser() : undefined);
 
   // Set during render, not in an effect: the pages' own effects start their requests before ours would run,
   // and their answers (section names, messages) must already be in the URL's language.
@@ -244,34 +292,24 @@ export function Layout() {
             <UnstyledButton component={Link} to={`/${lng}`} aria-label={`${t('app.name')} — ${t('nav.home')}`}>
               <Group gap={6} wrap="nowrap">
                 <img src="/icons/logo.svg" alt="" width={28} height={28} />
-                {/* A signed-in phone header also holds the Messenger and the bell: the logo alone names the brand there. */}
-                <Text fw={800} size="lg" c="var(--vitrina-brand-text)" visibleFrom={user ? 'sm' : undefined}>
-                  {t('app.name')}
-                </Text>
+                <BrandName />
               </Group>
             </UnstyledButton>
-            {/* Signed in, a 360 px phone holds seven controls here (favourites, Messenger, bell, account…): 2 px apart they fit. */}
-            <Group gap={user ? 2 : 4} component="nav" aria-label={t('nav.mainNavigation')} wrap="nowrap">
-              <HeaderOfflineIndicator />
-              {/* First: appearing later (when the browser offers it), it moves nothing else (the group is right-aligned). */}
-              <HeaderInstallControl />
-              <HeaderLanguageSwitcher />
-              <HeaderThemeToggle />
-              {/* Favourites (issue 28): visitors too (kept on the device). */}
-              <HeaderFavouritesLink />
-              {/* A suspended account's restricted view has no Messenger or notifications to call. */}
-              {user && user.status !== 'suspended' && sessionChecked ? (
-                <Suspense fallback={null}>
-                  <LiveNav userId={user.id} role={user.role} />
-                </Suspense>
-              ) : null}
-              {outboxUser !== undefined ? (
-                <Suspense fallback={null}>
-                  <SyncNav userId={outboxUser} replay={user !== undefined} />
-                </Suspense>
-              ) : null}
-              <HeaderAccountNav />
-            </Group>
+            <HeaderNav
+              label={t('nav.mainNavigation')}
+              leading={
+                <>
+                  <HeaderOfflineIndicator />
+                  {/* First: appearing later (when the browser offers it), it moves nothing else (the group is right-aligned). */}
+                  <HeaderInstallControl />
+                  <HeaderLanguageSwitcher />
+                  <HeaderThemeToggle />
+                  {/* Favourites (issue 28): visitors too (kept on the device). */}
+                  <HeaderFavouritesLink />
+                </>
+              }
+              trailing={<HeaderAccountNav />}
+            />
           </Group>
         </Container>
       </Box>
@@ -284,11 +322,7 @@ export function Layout() {
         <RouteOutlet />
       </Box>
       <Footer lng={lng} />
-      {user === null && hasOutboxAuthFlag() && location.pathname !== `/${lng}/login` ? (
-        <Suspense fallback={null}>
-          <SyncSignInNotice next={location.pathname + location.search} />
-        </Suspense>
-      ) : null}
+      <SignInNoticeForQueuedChanges lng={lng} />
       <PageCookieBanner />
       <PageUpdateControl />
     </>
