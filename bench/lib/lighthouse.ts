@@ -11,8 +11,11 @@
  *
  * `npm run bench -- --only lighthouse` writes its section of docs/benchmarks.md; `npx tsx bench/lib/lighthouse.ts`
  * prints it. Environment: BENCH_DIST_DIR, BENCH_LH_RUNS, BENCH_LH_PORT (8198), BENCH_LH_BEFORE_DIST,
- * BENCH_LH_BEFORE_LABEL, CHROME_PATH (/usr/bin/chromium), BENCH_LH_CPU_SLOWDOWN (4, Lighthouse's default: a faster
- * machine than the issue's class can be slowed down more, e.g. 4 × its benchmark index / 2,600).
+ * BENCH_LH_BEFORE_LABEL, CHROME_PATH (/usr/bin/chromium), BENCH_LH_CPU_SLOWDOWN: `class` (the default) or a number.
+ * `class` stands in for the issue's machine class on whatever machine runs the benchmark: a first run (discarded, it
+ * also warms the server) reads Lighthouse's benchmark index, and the CPU slowdown is Lighthouse's 4× scaled by that
+ * index over the class's middle (2,600): 5.6× on a machine of index 3,650, 4× on one of the class. A number is used
+ * as it is (4 is Lighthouse's own default).
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,7 +29,14 @@ import { measureHomeBundle } from './bundle.ts';
 export const LIGHTHOUSE_START = '<!-- lighthouse:start -->';
 export const LIGHTHOUSE_END = '<!-- lighthouse:end -->';
 const VERSION = '12.8.2';
-const CPU_SLOWDOWN = Number(process.env.BENCH_LH_CPU_SLOWDOWN ?? 4);
+/** Issue 27's machine class: Lighthouse benchmark index 2,400–2,800, where Lighthouse's default 4× CPU applies. */
+const CLASS_BENCHMARK_INDEX = 2600;
+const DEFAULT_CPU_SLOWDOWN = 4;
+
+/** The CPU slowdown that makes a machine of `benchmarkIndex` stand in for the issue's class (one decimal, at least 1). */
+export function classCpuSlowdown(benchmarkIndex: number): number {
+  return Math.max(1, Math.round(((DEFAULT_CPU_SLOWDOWN * benchmarkIndex) / CLASS_BENCHMARK_INDEX) * 10) / 10);
+}
 const CHROME_FLAGS =
   '--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run';
 
@@ -63,6 +73,10 @@ export interface LighthousePage {
 
 export interface LighthouseReport {
   chromium: string;
+  /** Lighthouse's simulated CPU slowdown for every run. */
+  cpuSlowdown: number;
+  /** How it was chosen, when calibrated to the issue's class: the first run's benchmark index. */
+  calibrationIndex?: number;
   cpu: string;
   pages: LighthousePage[];
   /** The home route's JS (gzip, bytes) of a fresh build, or why it could not be measured. */
@@ -141,7 +155,11 @@ function summarizeLhr(lhr: Lhr): LighthouseRun {
   };
 }
 
-async function lighthouse(url: string, log: (msg: string) => void): Promise<{ run: LighthouseRun; chromium: string }> {
+async function lighthouse(
+  url: string,
+  cpuSlowdown: number,
+  log: (msg: string) => void,
+): Promise<{ run: LighthouseRun; chromium: string }> {
   const out = path.join(os.tmpdir(), `vitrina-lh-${process.pid}-${Date.now()}.json`);
   const loadAverage = os.loadavg()[0]!;
   try {
@@ -158,7 +176,7 @@ async function lighthouse(url: string, log: (msg: string) => void): Promise<{ ru
         '--only-categories=performance,accessibility,best-practices',
         `--chrome-path=${process.env.CHROME_PATH ?? '/usr/bin/chromium'}`,
         `--chrome-flags=${CHROME_FLAGS}`,
-        ...(CPU_SLOWDOWN === 4 ? [] : [`--throttling.cpuSlowdownMultiplier=${CPU_SLOWDOWN}`]),
+        ...(cpuSlowdown === DEFAULT_CPU_SLOWDOWN ? [] : [`--throttling.cpuSlowdownMultiplier=${cpuSlowdown}`]),
       ],
       { maxBuffer: 64 * 1024 * 1024, timeout: 240_000 },
     );
@@ -217,6 +235,17 @@ export async function benchLighthouse(root: string, log: (msg: string) => void):
       { label: 'Home', path: '/es' },
       { label: 'Model page', path: `/es/models/${modelId}` },
     ];
+    const setting = process.env.BENCH_LH_CPU_SLOWDOWN ?? 'class';
+    let cpuSlowdown = Number(setting);
+    let calibrationIndex: number | undefined;
+    if (setting === 'class') {
+      const first = await withRetries(() => lighthouse(`${servers[0]!.origin}${targets[0]!.path}`, DEFAULT_CPU_SLOWDOWN, log), log);
+      calibrationIndex = first.run.benchmarkIndex;
+      cpuSlowdown = classCpuSlowdown(calibrationIndex);
+      log(`lighthouse: benchmark index ${calibrationIndex}: ${cpuSlowdown}× CPU stands in for the class (${CLASS_BENCHMARK_INDEX})`);
+    } else if (!(cpuSlowdown >= 1)) {
+      throw new Error(`lighthouse: BENCH_LH_CPU_SLOWDOWN is \`class\` or a number ≥ 1, not ${setting}`);
+    }
     let chromium = '';
     const pages: LighthousePage[] = [];
     for (const target of targets) {
@@ -224,7 +253,7 @@ export async function benchLighthouse(root: string, log: (msg: string) => void):
       // The builds' runs alternate: a busy moment of the shared machine falls on both alike.
       for (let i = 0; i < runs; i++) {
         for (const [b, server] of servers.entries()) {
-          const r = await withRetries(() => lighthouse(`${server.origin}${target.path}`, log), log);
+          const r = await withRetries(() => lighthouse(`${server.origin}${target.path}`, cpuSlowdown, log), log);
           chromium = r.chromium;
           perBuild[b]!.push(r.run);
         }
@@ -237,6 +266,8 @@ export async function benchLighthouse(root: string, log: (msg: string) => void):
     const cpus = os.cpus();
     return {
       chromium,
+      cpuSlowdown,
+      ...(calibrationIndex === undefined ? {} : { calibrationIndex }),
       cpu: `${cpus[0]?.model ?? 'unknown CPU'} × ${cpus.length}`,
       pages,
       homeJs: bundle.ok ? bundle.js : `${bundle.source}: ${bundle.error}`,
@@ -291,12 +322,16 @@ export function renderLighthouseSection(report: LighthouseReport, before?: strin
     typeof report.homeJs === 'number'
       ? `${(report.homeJs / 1000).toFixed(1)} KB — target ≤ ${HOME_JS_TARGET / 1000} KB: ${report.homeJs <= HOME_JS_TARGET ? '**met**' : '**not met**'}`
       : `not measured (${report.homeJs})`;
+  const slowdown =
+    report.calibrationIndex !== undefined
+      ? `${report.cpuSlowdown}× CPU: Lighthouse's 4× scaled by this machine's benchmark index in a first, discarded run (${report.calibrationIndex}) over the issue's class (${CLASS_BENCHMARK_INDEX.toLocaleString('en-US')}), so that the runs stand for a machine of that class`
+      : `${report.cpuSlowdown}× CPU${report.cpuSlowdown === DEFAULT_CPU_SLOWDOWN ? ', the default' : ''}`;
   return `${LIGHTHOUSE_START}
 
 ## First visit on a phone: Lighthouse
 
 Written by \`npm run bench -- --only lighthouse\` (bench/lib/lighthouse.ts) — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.
-Lighthouse ${VERSION} (\`npx -y lighthouse@${VERSION}\`), mobile form factor, its simulated throttling (slow 4G, ${CPU_SLOWDOWN}× CPU${CPU_SLOWDOWN === 4 ? ', the default' : ''}),
+Lighthouse ${VERSION} (\`npx -y lighthouse@${VERSION}\`), mobile form factor, its simulated throttling (slow 4G, ${slowdown}),
 Chromium ${report.chromium} headless on ${report.cpu}, against the built app (\`dist/\` or BENCH_DIST_DIR) served by \`server/main.ts\` in development mode
 (demo data, PGlite). Each page is measured ${report.pages[0]?.runs.length ?? 0} times; the Performance, TBT, benchmark index and load
 columns list every run in order. FCP, LCP, CLS, Accessibility, Best Practices and transfer are those of the **median run** (by
