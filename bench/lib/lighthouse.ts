@@ -155,11 +155,7 @@ function summarizeLhr(lhr: Lhr): LighthouseRun {
   };
 }
 
-async function lighthouse(
-  url: string,
-  cpuSlowdown: number,
-  log: (msg: string) => void,
-): Promise<{ run: LighthouseRun; chromium: string }> {
+async function lighthouse(url: string, cpuSlowdown: number, log: (msg: string) => void): Promise<{ run: LighthouseRun; chromium: string }> {
   const out = path.join(os.tmpdir(), `vitrina-lh-${process.pid}-${Date.now()}.json`);
   const loadAverage = os.loadavg()[0]!;
   try {
