@@ -272,7 +272,7 @@ export default defineConfig({
       //   module graph, they are fetched and compiled in tasks of their own (a phone's Total Blocking Time);
       // - the other screens' lists of dependencies were 4 KB gzip of the entry, which every first visit loads
       //   (issue 27's 150 KB budget, decision 0029), for one round trip saved on a screen's first opening before the
-      //   service worker has stored the app (it does at the first visit's first idle moment).
+      //   service worker has stored the app (it does some seconds after the first visit's page has loaded).
       resolveDependencies: (_url, deps) => deps.filter((d) => d.endsWith('.css')),
     },
     rolldownOptions: {
