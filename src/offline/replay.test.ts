@@ -187,6 +187,32 @@ describe('replay outcomes', () => {
     expect((await db.ops.get(a.id))!.nextAttemptAt).toBeGreaterThan(1_000_000);
   });
 
+  it('a request that does not answer in time counts as a network failure: the lock is not held for minutes', async () => {
+    const a = await enqueue(op(), db);
+    let sent = 0;
+    // A connection that went dead with the request on its way: no answer, no error, until the request is given up.
+    const stalled = ((_input: RequestInfo | URL, init?: RequestInit) => {
+      sent += 1;
+      return new Promise<Response>((_, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(init.signal!.reason as Error));
+      });
+    }) as typeof fetch;
+    const summary = await replayOnce(env(stalled, { requestTimeoutMs: 50 }));
+    expect(sent).toBe(1);
+    expect(summary).toMatchObject({ stopped: 'offline', pending: 1 });
+    expect(await db.ops.get(a.id)).toMatchObject({ status: 'pending', attempts: 1 });
+    expect((await db.ops.get(a.id))!.nextAttemptAt).toBeGreaterThan(1_000_000);
+  });
+
+  it('a CSRF token that does not come in time: nothing is sent, the op waits for its back-off', async () => {
+    const a = await enqueue(op(), db);
+    const { calls, impl } = fakeFetch(() => ({ status: 200 }));
+    const summary = await replayOnce(env(impl, { csrfToken: () => new Promise(() => undefined), requestTimeoutMs: 50 }));
+    expect(calls).toHaveLength(0);
+    expect(summary).toMatchObject({ stopped: 'offline', pending: 1 });
+    expect(await db.ops.get(a.id)).toMatchObject({ status: 'pending', attempts: 1 });
+  });
+
   it('429 honours Retry-After; 403 → failed', async () => {
     const a = await enqueue(op(), db);
     const b = await enqueue(op({ scope: 'ad:2', path: '/x/2' }), db);

@@ -43,7 +43,18 @@ export interface ReplayEnv {
   random?: () => number;
   /** Sends a multipart op (the page uses XHR for upload progress); default fetch. Throws on network failure. */
   sendParts?: (op: OutboxOp, headers: Record<string, string>) => Promise<SendResult>;
+  /** REPLAY_REQUEST_TIMEOUT_MS unless given (tests). */
+  requestTimeoutMs?: number;
 }
+
+/**
+ * A request of the replay (an op without files, or the CSRF token) that has not answered in this time counts as a
+ * network failure: the op waits for its back-off. The replay holds the outbox's lock (shared with the worker and the
+ * other tabs) while it waits, and a request stalled on a dead connection (patchy mobile data, or a network lost while
+ * it was on its way) can hang for minutes: nothing else was sent meanwhile. Sending the op again is safe, as every op
+ * carries its Idempotency-Key. Uploads are left out: on a slow connection a photo may take minutes to send.
+ */
+export const REPLAY_REQUEST_TIMEOUT_MS = 30_000;
 
 export interface ReplaySummary {
   done: number;
@@ -58,6 +69,15 @@ export interface ReplaySummary {
 }
 
 class NetworkFailure extends Error {}
+
+/** `promise`, or a NetworkFailure once `ms` have passed without it settling. */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new NetworkFailure('timeout')), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
 
 function parse(text: string): unknown {
   if (!text) return undefined;
@@ -90,18 +110,25 @@ async function send(op: OutboxOp, env: ReplayEnv, token: string | undefined): Pr
     if (env.sendParts) return env.sendParts(op, headers);
   } else if (op.body !== undefined) headers['Content-Type'] = 'application/json';
   const doFetch = env.fetch ?? fetch;
+  const timeout = op.parts ? undefined : AbortSignal.timeout(env.requestTimeoutMs ?? REPLAY_REQUEST_TIMEOUT_MS);
   let res: Response;
+  let text: string;
   try {
     res = await doFetch(op.path, {
       method: op.method,
       headers,
       credentials: 'same-origin',
       body: op.parts ? buildFormData(op) : op.body === undefined ? undefined : JSON.stringify(op.body),
+      ...(timeout ? { signal: timeout } : {}),
+    });
+    text = await res.text().catch((err: unknown) => {
+      // The answer's status came; its body stalled past the deadline: sent again later (the key makes it once).
+      if (timeout?.aborted) throw err;
+      return '';
     });
   } catch (err) {
     throw new NetworkFailure('offline', { cause: err });
   }
-  const text = await res.text().catch(() => '');
   return { status: res.status, data: parse(text), retryAfter: res.headers.get('retry-after') };
 }
 
@@ -207,13 +234,20 @@ export async function replayOnce(env: ReplayEnv): Promise<ReplaySummary> {
 
     let result: SendResult;
     try {
+      const deadline = env.requestTimeoutMs ?? REPLAY_REQUEST_TIMEOUT_MS;
       if (!tokenFetched) {
-        token = await env.csrfToken().catch(() => undefined);
+        token = await withDeadline(
+          env.csrfToken().catch(() => undefined),
+          deadline,
+        );
         tokenFetched = true;
       }
       result = await send(op, env, token);
       if (result.status === 419) {
-        token = await env.csrfToken(true).catch(() => undefined);
+        token = await withDeadline(
+          env.csrfToken(true).catch(() => undefined),
+          deadline,
+        );
         result = await send(op, env, token);
       }
     } catch (err) {
