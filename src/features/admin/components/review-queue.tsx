@@ -377,7 +377,10 @@ export function RejectDialog({
     }
   }, [opened]);
 
-  const pick = (c: string) => {
+  // From a digit, the focus moves at once: "7" then Enter typed in a row confirms (moved at the next frame, the Enter
+  // could come first and press the dialog's close button). From a click on a radio, at the next frame: the click's
+  // own focus on the radio comes after this handler.
+  const pick = (c: string, focusNow = false) => {
     setCode(c);
     setError(null);
     setText((prev) =>
@@ -385,7 +388,8 @@ export function RejectDialog({
         ? prev
         : t('reviewQueue.reject.facts', { rule: t(`statements.grounds.${c}`) }),
     );
-    requestAnimationFrame(() => confirmRef.current?.focus());
+    if (focusNow) confirmRef.current?.focus();
+    else requestAnimationFrame(() => confirmRef.current?.focus());
   };
   // Digits pick a rule wherever the focus is in the dialog (its close button, a radio), except in the facts field,
   // where a digit is text.
@@ -393,7 +397,7 @@ export function RejectDialog({
     REASON_CODES.slice(0, 9).map((c, i): [string, () => void] => [
       String(i + 1),
       () => {
-        if (opened && digitIndex(String(i + 1), REASON_CODES.length) !== null) pick(c);
+        if (opened && digitIndex(String(i + 1), REASON_CODES.length) !== null) pick(c, true);
       },
     ]),
     ['TEXTAREA'],
@@ -411,7 +415,7 @@ export function RejectDialog({
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <Text size="sm">{t('reviewQueue.reject.hint')}</Text>
-          <Radio.Group label={t('reviewQueue.reject.reasons')} value={code} onChange={pick} required>
+          <Radio.Group label={t('reviewQueue.reject.reasons')} value={code} onChange={(value) => pick(value)} required>
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" mt="xs">
               {REASON_CODES.map((c, i) => (
                 <Radio key={c} value={c} label={`${i + 1}. ${t(`statements.grounds.${c}`)}`} />
