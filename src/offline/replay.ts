@@ -110,7 +110,11 @@ async function send(op: OutboxOp, env: ReplayEnv, token: string | undefined): Pr
     if (env.sendParts) return env.sendParts(op, headers);
   } else if (op.body !== undefined) headers['Content-Type'] = 'application/json';
   const doFetch = env.fetch ?? fetch;
-  const timeout = op.parts ? undefined : AbortSignal.timeout(env.requestTimeoutMs ?? REPLAY_REQUEST_TIMEOUT_MS);
+  // Safari before 16 has no AbortSignal.timeout: there the request waits as it did (the token's deadline still holds).
+  const timeout =
+    op.parts || typeof AbortSignal.timeout !== 'function'
+      ? undefined
+      : AbortSignal.timeout(env.requestTimeoutMs ?? REPLAY_REQUEST_TIMEOUT_MS);
   let res: Response;
   let text: string;
   try {
