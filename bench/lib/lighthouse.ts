@@ -236,6 +236,7 @@ export async function benchLighthouse(root: string, log: (msg: string) => void):
     let calibrationIndex: number | undefined;
     if (setting === 'class') {
       const first = await withRetries(() => lighthouse(`${servers[0]!.origin}${targets[0]!.path}`, DEFAULT_CPU_SLOWDOWN, log), log);
+      if (!Number.isFinite(first.run.benchmarkIndex)) throw new Error('lighthouse: the first run reported no benchmark index');
       calibrationIndex = first.run.benchmarkIndex;
       cpuSlowdown = classCpuSlowdown(calibrationIndex);
       log(`lighthouse: benchmark index ${calibrationIndex}: ${cpuSlowdown}× CPU stands in for the class (${CLASS_BENCHMARK_INDEX})`);
