@@ -9,7 +9,7 @@
 import { Button, Checkbox, Group, Kbd, List, Modal, Radio, SimpleGrid, Stack, Table, Text, Textarea, VisuallyHidden } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from '#src/lib/i18n-react.tsx';
 import { DECISION_TEXT_MIN, REVIEW_EVENTS, type DecisionAction, type DecisionSubject } from '#contract/admin.ts';
 import { STAFF_CHANNEL } from '#contract/support-chat.ts';
@@ -391,13 +391,21 @@ export function RejectDialog({
     if (focusNow) confirmRef.current?.focus();
     else requestAnimationFrame(() => confirmRef.current?.focus());
   };
+  // Whether the dialog is open, read by the digits' listener: useHotkeys installs each render's listener in an effect
+  // that may run after the opened dialog has been painted, and the previous listener, still installed, saw it closed.
+  // Set in a layout effect, before the dialog can be seen (a digit typed at once was dropped, and the Enter after it
+  // pressed the close button).
+  const openedRef = useRef(opened);
+  useLayoutEffect(() => {
+    openedRef.current = opened;
+  }, [opened]);
   // Digits pick a rule wherever the focus is in the dialog (its close button, a radio), except in the facts field,
   // where a digit is text.
   useHotkeys(
     REASON_CODES.slice(0, 9).map((c, i): [string, () => void] => [
       String(i + 1),
       () => {
-        if (opened && digitIndex(String(i + 1), REASON_CODES.length) !== null) pick(c, true);
+        if (openedRef.current && digitIndex(String(i + 1), REASON_CODES.length) !== null) pick(c, true);
       },
     ]),
     ['TEXTAREA'],
