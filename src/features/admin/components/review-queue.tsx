@@ -448,7 +448,10 @@ export function RejectDialog({
             <Button variant="default" onClick={onClose}>
               {t('admin.dialog.cancel')}
             </Button>
-            <Button type="submit" color="red" ref={confirmRef}>
+            {/* The dialog's first focus (Mantine's data-autofocus): it comes a moment after the dialog is on screen, and
+                elsewhere it took the focus back from a digit typed at once, so the Enter after it closed the dialog.
+                Without a rule picked, Enter here only says to pick one. */}
+            <Button type="submit" color="red" ref={confirmRef} data-autofocus>
               {t('reviewQueue.reject.confirm', { count: names.length })}
             </Button>
           </Group>
